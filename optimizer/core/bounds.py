@@ -1,0 +1,45 @@
+"""Upper bounds that need no search, shared by both searches."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def best_paid(values, large, spec_caps) -> int:
+    """The most a train can be paid from these stop values, whatever the track: the best large
+    and small stops within its pay caps (negative stops are never worth paying)."""
+    pay_large, pay_small, pay_total = (int(c) for c in spec_caps[3:6])
+    vis_large, vis_small, vis_total = (int(c) for c in spec_caps[0:3])
+    pay_large, pay_small, pay_total = min(pay_large, vis_large), min(pay_small, vis_small), min(pay_total, vis_total)
+    big = np.sort(values[(large == 1) & (values > 0)])[::-1]
+    small = np.sort(values[(large == 0) & (values > 0)])[::-1]
+    best = 0
+    for k in range(0, min(pay_large, pay_total, len(big)) + 1):
+        rest = min(pay_small, pay_total - k, len(small))
+        best = max(best, int(big[:k].sum()) + int(small[:rest].sum()))
+    return best
+
+
+def max_route_bonus(problem, t: int) -> int:
+    """The most any one route's bonuses can add."""
+    values = problem.values[t]
+    top = int(values.max()) if values.size else 0
+    pairs = int(np.clip(problem.pair_amount, 0, None).sum())
+    largest = len(problem.largest_trigger) * max(top, 0)
+    r2r = problem.r2r_per_token * problem.r2r_max_tokens
+    return pairs + largest + r2r
+
+
+def train_bound(problem, t: int) -> int:
+    return best_paid(problem.values[t], problem.large, problem.caps[t]) * int(problem.multiplier[t]) \
+        + max_route_bonus(problem, t)
+
+
+def pullman_cap(problem) -> int:
+    if not problem.double_best_large or not problem.values.size:
+        return 0
+    large = problem.values[:, problem.large == 1]
+    return max(int(large.max()), 0) if large.size else 0
+
+
+def static_bound(problem) -> int:
+    return sum(train_bound(problem, t) for t in range(len(problem.trains))) + pullman_cap(problem)

@@ -1,0 +1,136 @@
+"""Python side of the compiled search: derive its arrays, run it, read back the routes."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..rules.revenue import price_route
+from .bounds import max_route_bonus, pullman_cap, static_bound, train_bound
+from .result import FoundRoute, SearchResult
+
+STOPPED_BY = {0: None, 1: "deadline", 2: "nodes", 3: "cancelled"}
+
+
+class CancelToken:
+    """Set from any thread to stop a running search; it returns its best so far."""
+
+    def __init__(self):
+        self.flag = np.zeros(1, dtype=np.uint8)
+
+    def cancel(self) -> None:
+        self.flag[0] = 1
+
+    @property
+    def cancelled(self) -> bool:
+        return bool(self.flag[0])
+
+
+def _prefix_sums(values: np.ndarray, large: np.ndarray) -> np.ndarray:
+    """Per train: prefix sums of the best positive values, large / small / all."""
+    n = len(large)
+    out = np.zeros((values.shape[0], 3, n + 1), dtype=np.int64)
+    for t in range(values.shape[0]):
+        for which, mask in enumerate((large == 1, large == 0, np.ones(n, dtype=bool))):
+            v = np.sort(values[t][mask & (values[t] > 0)])[::-1]
+            sums = np.concatenate([[0], np.cumsum(v, dtype=np.int64)])
+            out[t, which, :len(sums)] = sums
+            out[t, which, len(sums):] = sums[-1]
+    return out
+
+
+def train_order(problem) -> np.ndarray:
+    """Strongest trains first, identical trains side by side."""
+    bounds = [train_bound(problem, t) for t in range(len(problem.trains))]
+    return np.array(sorted(range(len(bounds)), key=lambda t: (-bounds[t], int(problem.group[t]), t)), dtype=np.int32)
+
+
+def search(problem, deadline_ms: float | None = None, node_budget: int | None = None,
+           cancel: CancelToken | None = None, on_improve=None) -> SearchResult:
+    """Best routes for the company's trains, by the compiled branch and bound.
+
+    Parameters
+    ----------
+    problem : Problem
+        From :func:`optimizer.graph.problem.build_problem`.
+    deadline_ms : float, optional
+        Stop after this long and return the best so far with ``optimal=False``.
+    node_budget : int, optional
+        Stop after this many search nodes.
+    cancel : CancelToken, optional
+        Stops the search when cancelled from another thread.
+    on_improve : callable, optional
+        Called as ``on_improve(result)`` (a provisional :class:`SearchResult`) at each better
+        solution, from the searching thread.
+    """
+    start = time.monotonic()
+    n = problem.n_stops
+    K = len(problem.trains)
+    order = train_order(problem)
+    opt_alone = np.array([train_bound(problem, t) for t in order], dtype=np.int64)
+    pref = _prefix_sums(problem.values, problem.large).reshape(-1) if K else np.zeros(1, dtype=np.int64)
+    max_bonus = np.array([max_route_bonus(problem, t) for t in range(K)], dtype=np.int64)
+    pays_all = np.array([s.pays_all for s in problem.specs], dtype=np.uint8)
+    interesting = np.zeros(n, dtype=np.uint8)
+    interesting[problem.pair_a] = 1
+    interesting[problem.pair_b] = 1
+    interesting[problem.largest_trigger] = 1
+    best = problem.values.max(axis=0) if K else np.zeros(n, dtype=np.int32)
+    anchors = np.array(sorted(np.flatnonzero(problem.token), key=lambda s: (-int(best[s]), s)), dtype=np.int32)
+    rank = np.full(n, -1, dtype=np.int32)
+    rank[anchors] = np.arange(len(anchors), dtype=np.int32)
+    token = cancel or CancelToken()
+    deadline = start + deadline_ms / 1000.0 if deadline_ms is not None else 0.0
+
+    callback = None
+    if on_improve is not None:
+        def callback(value):
+            on_improve(SearchResult(int(value), False, int(value), [], 0, (time.monotonic() - start) * 1000))
+
+    from . import _search
+    (code, best_value, best_len, best_stops, best_segs, best_rev, opt_alone_out, suffix, nodes, stage) = _search.search_arrays(
+        problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
+        float(pullman_cap(problem)), float(deadline), int(node_budget or 0), token.flag, callback)
+    routes = []
+    for level in range(K):
+        if best_len[level] < 2:
+            continue
+        stops = [int(s) for s in best_stops[level]]
+        segs = [int(s) for s in best_segs[level]]
+        routes.append(FoundRoute(int(order[level]), stops, _directed(problem, stops, segs), int(best_rev[level]),
+                                 price_route(problem, int(order[level]), stops, _pen(problem, segs)).paid))
+    revenue = sum(r.revenue for r in routes)
+    pull = 0
+    if problem.double_best_large and routes:
+        pull = max(max((int(problem.values[r.train][s]) for s in r.paid if problem.large[s]), default=0)
+                   for r in routes)
+    revenue += pull
+    stopped = STOPPED_BY.get(code)
+    if stopped is None:
+        bound = revenue
+    else:
+        bound = static_bound(problem)
+        if stage >= 1:  # every train's best alone is proven
+            bound = min(bound, int(opt_alone_out.sum()) + pullman_cap(problem))
+        if stage >= 2:  # and the best of all trains but the first
+            bound = min(bound, int(opt_alone_out[0] + suffix[1]) + pullman_cap(problem))
+        bound = max(bound, revenue)
+    return SearchResult(revenue, stopped is None, bound, routes, int(nodes), (time.monotonic() - start) * 1000,
+                        stopped, pull)
+
+
+def _directed(problem, stops, segs) -> list:
+    out = []
+    for a, k in zip(stops, segs):
+        for d in range(problem.adj_ptr[a], problem.adj_ptr[a + 1]):
+            if problem.adj_seg[d] == k:
+                out.append(d)
+                break
+    return out
+
+
+def _pen(problem, segs) -> int:
+    mask = 0
+    for k in segs:
+        mask |= int(problem.seg_pen[k])
+    return mask

@@ -1,0 +1,43 @@
+"""Built-in games: their rules modules and their static data (map, tiles, trains, phases)."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+from .base import Rules
+from .g1830 import Rules1830
+from .g1880 import Rules1880
+from .g1880_romania import Rules1880Romania
+from .g1894 import Rules1894
+from .g18eu import Rules18EU
+
+RULES = {r.title: r for r in (Rules1830, Rules1880, Rules1880Romania, Rules1894, Rules18EU)}
+DATA_FILES = {"1830": "1830.json", "1880": "1880.json", "1880 Romania": "1880Romania.json",
+              "1894": "1894.json", "18EU": "18EU.json"}
+ALIASES = {"1880 china": "1880", "1880romania": "1880 Romania", "1880 romania": "1880 Romania", "18eu": "18EU"}
+
+
+def canonical_name(name: str) -> str | None:
+    if name in DATA_FILES:
+        return name
+    return ALIASES.get(str(name).lower()) or next((g for g in DATA_FILES if g.lower() == str(name).lower()), None)
+
+
+def rules_for(board) -> Rules:
+    """The rules of the board's game; unknown games get the generic rules."""
+    return RULES.get(canonical_name(board.game) or board.game, Rules)(board)
+
+
+def game_names() -> list:
+    return list(DATA_FILES)
+
+
+@lru_cache(maxsize=8)
+def game_data(name: str) -> dict:
+    """The static data of a built-in game: hexes, tiles, trains, phases, companies."""
+    key = canonical_name(name)
+    if key is None:
+        from ..errors import BoardError
+        raise BoardError(f"unknown game {name!r} (built in: {', '.join(DATA_FILES)})", field="game")
+    return json.loads(resources.files("optimizer.games.data").joinpath(DATA_FILES[key]).read_text())

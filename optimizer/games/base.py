@@ -1,0 +1,93 @@
+"""The rules every game shares, as hooks a game module overrides.
+
+A game module says what its rulebook changes: which stops are large, which are route ends only,
+which locations a route may reach once, what a stop is worth, and which bonuses apply. It returns
+data (stops, train caps, :class:`~optimizer.rules.bonuses.Bonuses`); the graph and the search
+never ask which game they run.
+"""
+from __future__ import annotations
+
+from ..graph.track import Stop
+from ..rules.bonuses import Bonuses
+from ..rules.trains import TrainSpec, spec_from_train
+
+
+class Rules:
+    """Generic 18xx route rules (1830 uses them as they are)."""
+
+    title = "generic"
+
+    def __init__(self, board):
+        self.board = board
+        self.company = board.company
+
+    # ---- stops -----------------------------------------------------------------------------
+    def forbidden(self, hx, node) -> bool:
+        """A stop no route of this company may reach at all."""
+        return False
+
+    def is_large(self, hx, node) -> bool:
+        """Cities and off-boards count against the large number of a train; towns do not."""
+        return node.kind in ("city", "offboard")
+
+    def blocks(self, hx, node) -> bool:
+        """Every slot holds another company's token, none of them neutral."""
+        city = hx.cities.get(node.index) if node.kind == "city" else None
+        if city is None or not city.slots:
+            return False
+        if self.company.id in city.tokens:
+            return False
+        full = len(city.tokens) >= city.slots and all(city.tokens)
+        return full and not any(city.neutral)
+
+    def end_only(self, hx, node) -> bool:
+        """Off-boards and blocked cities may start or end a route but not be passed through."""
+        return node.kind == "offboard" or self.blocks(hx, node)
+
+    def location(self, hx, node) -> str:
+        """Stops sharing a location may not both be on one route (groups such as 1830's Canada)."""
+        return "group:" + "|".join(node.groups) if node.groups else hx.node_id(node.index)
+
+    def value(self, hx, node) -> int:
+        return node.value(self.board.phase_tiles) + self.value_bonus(hx, node)
+
+    def value_bonus(self, hx, node) -> int:
+        """A per-company addition to one stop's value (1880 Taiwan, 1880 Romania Danube port)."""
+        return 0
+
+    def is_red(self, hx, node) -> bool:
+        return hx.color == "red"
+
+    def has_token(self, hx, node) -> bool:
+        city = hx.cities.get(node.index) if node.kind == "city" else None
+        return bool(city) and self.company.id in city.tokens
+
+    def make_stop(self, hx, node) -> Stop:
+        return Stop(id=hx.node_id(node.index), hex=hx.id, node=node.index, kind=node.kind,
+                    large=self.is_large(hx, node), value=self.value(hx, node), token=self.has_token(hx, node),
+                    end_only=self.end_only(hx, node), location=self.location(hx, node), red=self.is_red(hx, node),
+                    name=hx.location_name)
+
+    # ---- trains ----------------------------------------------------------------------------
+    def train_spec(self, train, where: str) -> TrainSpec | None:
+        """The caps of a train; None for a train the rules price as a bonus instead of a route."""
+        return spec_from_train(train, where)
+
+    def train_value(self, stop: Stop, spec: TrainSpec) -> int:
+        """What a stop pays to one train (a game with diesel values would differ by train)."""
+        return stop.value
+
+    # ---- bonuses ---------------------------------------------------------------------------
+    def bonuses(self) -> Bonuses:
+        return Bonuses()
+
+    # ---- helpers for games -----------------------------------------------------------------
+    def owner_owns(self, private: str) -> bool:
+        """The company's director (or the company) owns the private company."""
+        return private in self.company.president_companies or private in self.company.companies
+
+    def stop_ids_on(self, hex_id: str) -> list:
+        hx = self.board.hexes.get(hex_id)
+        if hx is None:
+            return []
+        return [hx.node_id(n.index) for n in hx.tile.nodes if n.is_stop]

@@ -1,0 +1,161 @@
+"""A board, its rules and its trains, flattened into integer arrays a compiled search can walk.
+
+Everything the search needs is here as numpy arrays: stops with per-train values, directed track
+segments in CSR form by source stop, the track each segment uses as a bitset, the trains' caps
+and the bonuses as index arrays. The Python objects stay alongside for explaining results.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..board.state import Board, read_board
+from ..errors import BoardError
+from ..games import rules_for
+from ..rules.bonuses import Bonuses
+from .track import TrackGraph, build_track_graph
+
+BIG = 1 << 30
+
+
+@dataclass
+class Problem:
+    """One company's routing problem, ready for a search."""
+
+    board: Board
+    rules: object
+    graph: TrackGraph
+    trains: list  # board Train objects that run a route
+    specs: list  # their TrainSpec
+    bonus_trains: list  # trains priced as a bonus (18EU Pullman)
+    bonuses: Bonuses
+    # ---- stops
+    values: np.ndarray  # int32 [n_trains, n_stops]: what each stop pays each train
+    large: np.ndarray  # uint8 [n_stops]
+    token: np.ndarray  # uint8 [n_stops]: holds our token
+    red: np.ndarray  # uint8 [n_stops]
+    end_only: np.ndarray  # uint8 [n_stops]
+    loc: np.ndarray  # int32 [n_stops]: location id, a route reaches each once
+    n_locs: int
+    # ---- directed segments, CSR by source stop
+    adj_ptr: np.ndarray  # int32 [n_stops + 1]
+    adj_to: np.ndarray  # int32 [n_dir]: target stop
+    adj_seg: np.ndarray  # int32 [n_dir]: undirected segment index
+    adj_from_term: np.ndarray  # uint8 [n_dir]: leaves its source by a terminal path
+    adj_to_term: np.ndarray  # uint8 [n_dir]: reaches its target by a terminal path
+    seg_res: np.ndarray  # uint64 [n_seg, n_words]: track used, as a bitset
+    seg_pen: np.ndarray  # uint32 [n_seg]: penalty hexes crossed, as a bitmask
+    pen_amount: np.ndarray  # int32 [n_pen]
+    # ---- trains
+    caps: np.ndarray  # int32 [n_trains, 6]: visit large, small, total; pay large, small, total
+    multiplier: np.ndarray  # int32 [n_trains]
+    requires_token: np.ndarray  # uint8 [n_trains]
+    group: np.ndarray  # int32 [n_trains]: equal ids = identical trains (symmetry breaking)
+    # ---- bonuses
+    pair_a: np.ndarray  # int32 [n_pairs]
+    pair_b: np.ndarray
+    pair_amount: np.ndarray
+    largest_trigger: np.ndarray  # int32 [n_largest]
+    largest_exclude: np.ndarray  # uint8 [n_largest, n_stops]
+    r2r_per_token: int
+    r2r_max_tokens: int
+    double_best_large: int
+
+    @property
+    def n_stops(self) -> int:
+        return len(self.graph.stops)
+
+    @property
+    def n_words(self) -> int:
+        return self.seg_res.shape[1]
+
+    def stop_id(self, i: int) -> str:
+        return self.graph.stops[i].id
+
+
+def build_problem(board_or_doc, *, reachable_only: bool = True) -> Problem:
+    """Read (if needed) a board and flatten it for the search."""
+    board = board_or_doc if isinstance(board_or_doc, Board) else read_board(board_or_doc)
+    rules = rules_for(board)
+    graph = build_track_graph(board, rules, reachable_only=reachable_only)
+    trains, specs, bonus_trains = [], [], []
+    for i, train in enumerate(board.trains):
+        spec = rules.train_spec(train, f"trains[{i}]")
+        if spec is None:
+            bonus_trains.append(train)
+        else:
+            trains.append(train)
+            specs.append(spec)
+    return flatten(board, rules, graph, trains, specs, bonus_trains, rules.bonuses())
+
+
+def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Problem:
+    stops = graph.stops
+    n = len(stops)
+    index = graph.stop_index()
+    values = np.array([[rules.train_value(s, spec) for s in stops] for spec in specs], dtype=np.int32).reshape(len(specs), n)
+    locations = {}
+    loc = np.array([locations.setdefault(s.location, len(locations)) for s in stops], dtype=np.int32)
+
+    n_res = len(graph.side_names) + len(graph.inner_names)
+    n_words = max(1, (n_res + 63) // 64)
+    seg_res = np.zeros((len(graph.segments), n_words), dtype=np.uint64)
+    pen_hexes = [h for h in bonuses.hex_penalties]
+    seg_pen = np.zeros(len(graph.segments), dtype=np.uint32)
+    if len(pen_hexes) > 32:
+        raise BoardError("at most 32 penalty hexes are supported", field="game")
+    for k, seg in enumerate(graph.segments):
+        for r in seg.resources:
+            seg_res[k, r // 64] |= np.uint64(1) << np.uint64(r % 64)
+        on = {h for h, _ in seg.paths}
+        for b, h in enumerate(pen_hexes):
+            if h in on:
+                seg_pen[k] |= np.uint32(1 << b)
+
+    # Directed segments by source, richest target first (good answers early).
+    out = [[] for _ in range(n)]
+    for k, seg in enumerate(graph.segments):
+        out[seg.a].append((seg.b, k, seg.a_terminal, seg.b_terminal))
+        out[seg.b].append((seg.a, k, seg.b_terminal, seg.a_terminal))
+    best = values.max(axis=0) if len(specs) else np.array([s.value for s in stops])
+    adj_ptr = np.zeros(n + 1, dtype=np.int32)
+    flat = []
+    for i in range(n):
+        out[i].sort(key=lambda t: (-int(best[t[0]]), t[1]))
+        flat.extend(out[i])
+        adj_ptr[i + 1] = len(flat)
+    adj = np.array(flat, dtype=np.int64).reshape(len(flat), 4)
+
+    caps = np.array([[s.visit_large, s.visit_small, s.visit_total, s.pay_large, s.pay_small, s.pay_total]
+                     for s in specs], dtype=np.int32).reshape(len(specs), 6)
+    keys = {}
+    group = np.array([keys.setdefault((s, tuple(values[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32)
+
+    pairs = [(index[p.a], index[p.b], p.amount) for p in bonuses.pairs if p.a in index and p.b in index]
+    largest = [(index[b.trigger], [index[x] for x in b.exclude if x in index]) for b in bonuses.largest
+               if b.trigger in index]
+    largest_exclude = np.zeros((len(largest), n), dtype=np.uint8)
+    for k, (_, excl) in enumerate(largest):
+        largest_exclude[k, excl] = 1
+    r2r = bonuses.red_to_red
+
+    def arr(xs, dtype=np.int32):
+        return np.array(xs, dtype=dtype)
+
+    return Problem(
+        board=board, rules=rules, graph=graph, trains=trains, specs=specs, bonus_trains=bonus_trains,
+        bonuses=bonuses, values=values,
+        large=arr([s.large for s in stops], np.uint8), token=arr([s.token for s in stops], np.uint8),
+        red=arr([s.red for s in stops], np.uint8), end_only=arr([s.end_only for s in stops], np.uint8),
+        loc=loc, n_locs=len(locations),
+        adj_ptr=adj_ptr, adj_to=adj[:, 0].astype(np.int32), adj_seg=adj[:, 1].astype(np.int32),
+        adj_from_term=adj[:, 2].astype(np.uint8), adj_to_term=adj[:, 3].astype(np.uint8),
+        seg_res=seg_res, seg_pen=seg_pen, pen_amount=arr([bonuses.hex_penalties[h] for h in pen_hexes]),
+        caps=caps, multiplier=arr([s.multiplier for s in specs]),
+        requires_token=arr([s.requires_token for s in specs], np.uint8), group=group,
+        pair_a=arr([p[0] for p in pairs]), pair_b=arr([p[1] for p in pairs]), pair_amount=arr([p[2] for p in pairs]),
+        largest_trigger=arr([x[0] for x in largest]), largest_exclude=largest_exclude,
+        r2r_per_token=r2r.per_token if r2r else 0, r2r_max_tokens=r2r.max_tokens if r2r else 0,
+        double_best_large=int(bonuses.double_best_large),
+    )

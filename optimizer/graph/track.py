@@ -1,0 +1,206 @@
+"""The track graph: stops joined by segments of track, with the identity the no-reuse rule needs.
+
+A *segment* is one way a train can run from a stop to the next stop without meeting another: a
+walk over tile paths that crosses hex sides and passes junctions and node-less track, never a
+stop. A route is then a chain of segments. Each segment carries the pieces of track it uses:
+
+- every hex side it crosses (two trains of a company, or one train twice, may not cross one side;
+  two paths that share a side on one tile merge there, so this also covers switches), and
+- every path it uses that touches no side (track between two nodes of one tile).
+
+A walk crosses a side from a path of one tile to a path of the neighbouring tile only, so it never
+changes direction at a switch. Stops are only those reachable from the company's tokens.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..board.geometry import opposite
+
+
+@dataclass
+class Stop:
+    """A revenue centre a route can count."""
+
+    id: str  # "HEX._N"
+    hex: str
+    node: int
+    kind: str  # city | town | offboard
+    large: bool  # counts against the large (city) number of a train
+    value: int  # value in this phase for this company (bonus-adjusted where a game says so)
+    token: bool  # holds the operating company's token
+    end_only: bool  # a route may start or end here but not pass through
+    location: str  # stops with one location may not both be on one route
+    red: bool  # a red (off-board) location, for red-to-red bonuses
+    name: str | None = None
+
+
+@dataclass
+class Segment:
+    """Track between two stops, walked from ``a`` to ``b``."""
+
+    a: int  # stop index
+    b: int  # stop index
+    sides: frozenset  # side ids crossed
+    inner: frozenset  # ids of side-less paths used
+    paths: tuple  # ((hex id, path index in the tile code), ...) in walking order
+    hexes: tuple  # hex ids in walking order, consecutive repeats merged: the chain form
+    a_terminal: bool  # leaves a by a terminal path: a must be a route end
+    b_terminal: bool  # reaches b by a terminal path: b must be a route end
+
+    @property
+    def resources(self) -> frozenset:
+        return self.sides | self.inner
+
+    def reversed(self) -> "Segment":
+        return Segment(self.b, self.a, self.sides, self.inner, tuple(reversed(self.paths)),
+                       tuple(reversed(self.hexes)), self.b_terminal, self.a_terminal)
+
+
+@dataclass
+class TrackGraph:
+    stops: list  # Stop
+    segments: list  # Segment, one per undirected piece (walk it either way)
+    side_names: list  # side id -> "H12/H10": the two hexes it joins, for explanations
+    inner_names: list  # inner path id -> "H12 path 3"
+    hex_of_resource: dict = field(default_factory=dict)  # resource id -> hexes it lies on
+
+    def stop_index(self) -> dict:
+        return {s.id: i for i, s in enumerate(self.stops)}
+
+
+class _Tiles:
+    """Per-hex rotated paths, indexed by end, built once per board."""
+
+    def __init__(self, board):
+        self.board = board
+        self.paths = {}
+        self.by_end = {}
+        for hx in board.hexes.values():
+            paths = hx.tile.paths_rotated(hx.rotation)
+            index = {}
+            for i, p in enumerate(paths):
+                for end in (p.a, p.b):
+                    index.setdefault(end, []).append(i)
+            self.paths[hx.id] = paths
+            self.by_end[hx.id] = index
+
+
+def build_track_graph(board, rules, reachable_only: bool = True) -> TrackGraph:
+    """Walk the board's track from every stop; keep what the company can reach from its tokens
+    (or everything, for explaining a route that reaches none)."""
+    tiles = _Tiles(board)
+    side_ids: dict = {}
+    side_names: list = []
+    inner_ids: dict = {}
+    inner_names: list = []
+    hex_of_resource: dict = {}
+
+    def side_of(hex_id, edge):
+        other = board.hexes[hex_id].neighbors[edge]
+        key = frozenset(((hex_id, edge), (other, opposite(edge))))
+        if key not in side_ids:
+            side_ids[key] = len(side_names)
+            side_names.append(f"{hex_id}/{other}")
+        return side_ids[key]
+
+    # Stops: every revenue node on the map that the rules let a train visit.
+    stops: list[Stop] = []
+    stop_at: dict = {}
+    for hx in board.hexes.values():
+        for node in hx.tile.nodes:
+            if not node.is_stop or rules.forbidden(hx, node):
+                continue
+            stop_at[(hx.id, node.index)] = len(stops)
+            stops.append(rules.make_stop(hx, node))
+
+    raw_segments: dict = {}
+
+    def walk(start, hex_id, path_index, from_end, used_sides, used_inner, used_paths, hexes, first_terminal):
+        path = tiles.paths[hex_id][path_index]
+        to_end = path.b if from_end == path.a else path.a
+        used_paths = used_paths + ((hex_id, path_index),)
+        hexes = hexes if hexes and hexes[-1] == hex_id else hexes + (hex_id,)
+        if not path.edges:
+            key = (hex_id, path_index)
+            if key not in inner_ids:
+                inner_ids[key] = len(inner_names)
+                inner_names.append(f"{hex_id} path {path_index}")
+            used_inner = used_inner | {inner_ids[key]}
+        if to_end[0] == "node":
+            node = board.hexes[hex_id].tile.nodes[to_end[1]]
+            if node.is_stop:
+                end = stop_at.get((hex_id, node.index))
+                if end is not None and end != start:
+                    seg = Segment(start, end, frozenset(used_sides), frozenset(used_inner), used_paths, hexes,
+                                  first_terminal, path.terminal)
+                    raw_segments.setdefault((start, end, seg.sides, seg.inner, seg.a_terminal, seg.b_terminal), seg)
+                return
+            # A junction: go on along any other path that meets it.
+            if path.terminal:
+                return
+            for nxt in tiles.by_end[hex_id].get(to_end, ()):
+                if nxt != path_index and (hex_id, nxt) not in used_paths:
+                    walk(start, hex_id, nxt, to_end, used_sides, used_inner, used_paths, hexes, first_terminal)
+            return
+        if path.terminal:
+            return  # a terminal path ends at its node, never continues through an edge
+        edge = to_end[1]
+        other = board.hexes[hex_id].neighbors.get(edge)
+        if other is None:
+            return
+        side = side_of(hex_id, edge)
+        if side in used_sides:
+            return
+        hex_of_resource.setdefault(("side", side), (hex_id, other))
+        entry = ("edge", opposite(edge))
+        for nxt in tiles.by_end[other].get(entry, ()):
+            walk(start, other, nxt, entry, used_sides | {side}, used_inner, used_paths, hexes, first_terminal)
+
+    for (hex_id, n), s in stop_at.items():
+        for i in tiles.by_end[hex_id].get(("node", n), ()):
+            path = tiles.paths[hex_id][i]
+            walk(s, hex_id, i, ("node", n), frozenset(), frozenset(), (), (), path.terminal)
+
+    # One undirected segment per pair of mirror walks.
+    segments = []
+    seen = set()
+    for key, seg in raw_segments.items():
+        mirror = (seg.b, seg.a, seg.sides, seg.inner, seg.b_terminal, seg.a_terminal)
+        if mirror in seen:
+            continue
+        seen.add(key)
+        segments.append(seg)
+
+    # Inner paths get resource ids after the sides.
+    offset = len(side_names)
+    segments = [Segment(s.a, s.b, s.sides, frozenset(offset + i for i in s.inner), s.paths, s.hexes,
+                        s.a_terminal, s.b_terminal) for s in segments]
+    graph = TrackGraph(stops, segments, side_names, inner_names, hex_of_resource)
+    return _reachable(graph) if reachable_only else graph
+
+
+def _reachable(graph: TrackGraph) -> TrackGraph:
+    """Keep the stops and segments a route through one of our tokens can use."""
+    adjacent: dict = {}
+    for k, seg in enumerate(graph.segments):
+        adjacent.setdefault(seg.a, []).append((seg.b, seg.a_terminal, seg.b_terminal))
+        adjacent.setdefault(seg.b, []).append((seg.a, seg.b_terminal, seg.a_terminal))
+    start = [i for i, s in enumerate(graph.stops) if s.token]
+    seen = set(start)
+    frontier = list(start)
+    while frontier:
+        i = frontier.pop()
+        for j, leave_terminal, arrive_terminal in adjacent.get(i, ()):
+            if j in seen:
+                continue
+            seen.add(j)
+            # Reached j; go on from it only if a route may pass through it.
+            if not graph.stops[j].end_only and not arrive_terminal:
+                frontier.append(j)
+    keep = sorted(seen)
+    renumber = {old: new for new, old in enumerate(keep)}
+    stops = [graph.stops[i] for i in keep]
+    segments = [Segment(renumber[s.a], renumber[s.b], s.sides, s.inner, s.paths, s.hexes, s.a_terminal, s.b_terminal)
+                for s in graph.segments if s.a in renumber and s.b in renumber]
+    return TrackGraph(stops, segments, graph.side_names, graph.inner_names, graph.hex_of_resource)

@@ -1,0 +1,44 @@
+"""Bonuses and penalties as data: what a game adds to or takes from a route beyond its stops.
+
+Games describe their own rules with these few shapes; the search and the reference price them
+without knowing which game they came from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PairBonus:
+    """``amount`` when stops ``a`` and ``b`` are both paid on one route (1880 Trans-Siberian)."""
+
+    a: str
+    b: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class LargestStopBonus:
+    """When ``trigger`` is paid, add the largest value among the route's other paid stops,
+    leaving out ``exclude`` (1894 Luxembourg, London shipping)."""
+
+    trigger: str
+    exclude: tuple = ()
+
+
+@dataclass(frozen=True)
+class RedToRedBonus:
+    """A route from a red location to a red location earns ``per_token`` for each city on it that
+    holds the company's token, for at most ``max_tokens`` of them (18EU)."""
+
+    per_token: int
+    max_tokens: int
+
+
+@dataclass
+class Bonuses:
+    pairs: list = field(default_factory=list)  # PairBonus
+    largest: list = field(default_factory=list)  # LargestStopBonus
+    red_to_red: RedToRedBonus | None = None
+    hex_penalties: dict = field(default_factory=dict)  # hex id -> amount for a route whose track crosses it
+    double_best_large: bool = False  # 18EU Pullman: one city or off-board of one other train counts twice

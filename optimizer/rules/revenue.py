@@ -1,0 +1,106 @@
+"""What one route earns, written to be obviously right rather than fast.
+
+Given the stops a train visits, in order, this checks the train's caps and chooses the stops it
+is paid for by trying every allowed subset; then adds the bonuses. The compiled search prices
+routes its own, faster way and is tested against this.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+
+@dataclass
+class Priced:
+    revenue: int = 0
+    paid: list = field(default_factory=list)  # stop indexes, route order
+    errors: list = field(default_factory=list)  # plain-words reasons it is not legal
+    best_large: int = 0  # the largest value of a paid large stop (what a Pullman would double)
+
+    @property
+    def legal(self) -> bool:
+        return not self.errors
+
+
+def visit_errors(problem, t: int, stops: list) -> list:
+    """Reasons the train may not visit these stops (empty when it may)."""
+    spec = problem.specs[t]
+    n_large = sum(1 for s in stops if problem.large[s])
+    n_small = len(stops) - n_large
+    errors = []
+    label = f"the {spec.name} train"
+    if n_large > spec.visit_large:
+        errors.append(f"{label} counts {n_large} large stops (cities, off-boards); it may count {spec.visit_large}")
+    if n_small > spec.visit_small:
+        errors.append(f"{label} counts {n_small} towns; it may count {spec.visit_small}")
+    if len(stops) > spec.visit_total and not errors:
+        errors.append(f"{label} counts {len(stops)} stops; it may count {spec.visit_total}")
+    if len(stops) < 2 and not spec.local:
+        errors.append("a route needs at least two stops")
+    if spec.requires_token and not any(problem.token[s] for s in stops):
+        errors.append("the route has no city with the company's token")
+    return errors
+
+
+def bonus_value(problem, t: int, visited: list, paid: list) -> int:
+    """Bonuses of a route given the stops visited (route order) and those paid."""
+    values = problem.values[t]
+    on = set(paid)
+    extra = 0
+    for a, b, amount in zip(problem.pair_a, problem.pair_b, problem.pair_amount):
+        if a in on and b in on:
+            extra += int(amount)
+    for trigger, exclude in zip(problem.largest_trigger, problem.largest_exclude):
+        if trigger in on:
+            others = [int(values[s]) for s in paid if s != trigger and not exclude[s]]
+            extra += max(others, default=0)
+    if problem.r2r_per_token and len(visited) >= 2 and problem.red[visited[0]] and problem.red[visited[-1]]:
+        tokens = sum(1 for s in paid if problem.token[s])
+        extra += problem.r2r_per_token * min(tokens, problem.r2r_max_tokens)
+    return extra
+
+
+def penalty_value(problem, pen_mask: int) -> int:
+    return sum(int(a) for b, a in enumerate(problem.pen_amount) if pen_mask >> b & 1)
+
+
+def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
+    """Price train t's route through ``stops`` (indexes, route order).
+
+    The paid subset is the best allowed one: every subset within the pay caps (and holding one of
+    our tokens where the train may skip stops) is tried.
+    """
+    errors = visit_errors(problem, t, stops)
+    if errors:
+        return Priced(errors=errors)
+    spec = problem.specs[t]
+    values = problem.values[t]
+    if spec.pays_all:
+        candidates = [list(stops)]
+    else:
+        candidates = []
+        for k in range(min(spec.pay_total, len(stops)), 0, -1):
+            for subset in combinations(stops, k):
+                n_large = sum(1 for s in subset if problem.large[s])
+                if n_large > spec.pay_large or k - n_large > spec.pay_small:
+                    continue
+                if spec.requires_token and not any(problem.token[s] for s in subset):
+                    continue
+                candidates.append(list(subset))
+    best = None
+    for paid in candidates:
+        revenue = sum(int(values[s]) for s in paid) * spec.multiplier + bonus_value(problem, t, stops, paid)
+        if best is None or revenue > best.revenue:
+            large = [int(values[s]) for s in paid if problem.large[s]]
+            best = Priced(revenue, paid, [], max(large, default=0))
+    if best is None:
+        return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
+    best.revenue -= penalty_value(problem, pen_mask)
+    return best
+
+
+def pullman_bonus(problem, priced_routes: list) -> int:
+    """18EU Pullman: one city or off-board of one other train's route counts twice."""
+    if not problem.double_best_large or not priced_routes:
+        return 0
+    return max(p.best_large for p in priced_routes)

@@ -1,0 +1,105 @@
+"""Train kinds, reduced to the caps the search needs.
+
+Every train of the five games is a pair of limits over two classes of stop, *large* (cities,
+off-boards) and *small* (towns, ports): how many it may visit and how many it pays. A standard N
+visits and pays N of any kind; an N+M at most N large within N+M; an express NE visits any number
+and pays the best N; a D is unlimited; an 18EU N visits N large and any number of towns.
+
+A train given as rows ``{nodes, pay, visit}`` is read as a transportation problem: rows that take
+only large stops, only small ones, or both. The caps below are exactly its feasibility conditions.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import BoardError
+
+UNLIMITED = 999  # a cap no route reaches
+LARGE_TYPES = frozenset({"city", "offboard", "pass"})
+SMALL_TYPES = frozenset({"town", "halt"})
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """What a train may visit and what it pays; caps are per class and in total."""
+
+    name: str
+    visit_large: int
+    visit_small: int
+    visit_total: int
+    pay_large: int
+    pay_small: int
+    pay_total: int
+    multiplier: int = 1
+    requires_token: bool = True  # a paid stop (or, when all are paid, a visited one) holds our token
+    local: bool = False  # runs one stop with no track (18EU Pullman is priced as a bonus instead)
+
+    @property
+    def pays_all(self) -> bool:
+        """Every visited stop is paid: the train may skip nothing."""
+        return (self.pay_large >= self.visit_large and self.pay_small >= self.visit_small
+                and self.pay_total >= self.visit_total)
+
+    @property
+    def kind(self) -> str:
+        if self.local:
+            return "local"
+        if not self.pays_all:
+            return "express"
+        if self.visit_total >= UNLIMITED and self.visit_large >= UNLIMITED:
+            return "unlimited"
+        if self.visit_small > self.visit_large or self.visit_total > self.visit_large:
+            return "plus"
+        return "standard"
+
+
+def _cap(n: int) -> int:
+    return UNLIMITED if n >= 99 else n
+
+
+PLUS = re.compile(r"^(\d+)\+(\d+)$")
+EXPRESS = re.compile(r"^(\d+)E$")
+STANDARD = re.compile(r"^(\d+)R?$")
+
+
+def spec_from_rows(name: str, rows: list, multiplier: int = 1, requires_token: bool = True, local: bool = False,
+                   where: str = "trains") -> TrainSpec:
+    v = {"L": 0, "S": 0, "A": 0}
+    p = {"L": 0, "S": 0, "A": 0}
+    for row in rows:
+        types = set(row["nodes"])
+        large, small = bool(types & LARGE_TYPES), bool(types & SMALL_TYPES)
+        key = "A" if large and small else ("L" if large else "S")
+        v[key] += row["visit"]
+        p[key] += row["pay"]
+        if row.get("multiplier") not in (None, 1):
+            raise BoardError(f"{where}: per-row multipliers are not supported", field=where)
+    if v["L"] + v["A"] == 0 and not local:
+        raise BoardError(f"{where}: train {name!r} can visit no city", field=where)
+    return TrainSpec(
+        name,
+        _cap(v["L"] + v["A"]), _cap(v["S"] + v["A"]), _cap(v["L"] + v["S"] + v["A"]),
+        _cap(p["L"] + p["A"]), _cap(p["S"] + p["A"]), _cap(p["L"] + p["S"] + p["A"]),
+        multiplier, requires_token, local)
+
+
+def spec_from_train(train, where: str = "trains") -> TrainSpec:
+    """The caps of a board's train, from its distance, and from its name where that is all we have."""
+    d = train.distance
+    if isinstance(d, list):
+        return spec_from_rows(train.name, d, train.multiplier, train.requires_token, train.local, where)
+    if isinstance(d, bool) or not isinstance(d, int) or d < 1:
+        raise BoardError(f"{where}.distance: train {train.name!r} has no distance", field=f"{where}.distance")
+    name = train.name
+    if (m := PLUS.match(name)) and int(m.group(1)) + int(m.group(2)) == d:
+        n, k = int(m.group(1)), int(m.group(2))
+        return spec_from_rows(name, [{"nodes": ["town"], "pay": k, "visit": k},
+                                     {"nodes": ["city", "offboard", "town"], "pay": n, "visit": n}],
+                              train.multiplier, train.requires_token, train.local, where)
+    if (m := EXPRESS.match(name)) and d >= int(m.group(1)):
+        n = int(m.group(1))
+        return TrainSpec(name, UNLIMITED, UNLIMITED, UNLIMITED, n, n, n, train.multiplier, train.requires_token,
+                         train.local)
+    c = _cap(d)
+    return TrainSpec(name, c, c, c, c, c, c, train.multiplier, train.requires_token, train.local)

@@ -1,0 +1,16 @@
+"""Builds the compiled search core; everything else is declared in pyproject.toml."""
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+extensions = [
+    Extension(
+        "optimizer.core._search",
+        ["optimizer/core/_search.pyx"],
+        include_dirs=[numpy.get_include()],
+        extra_compile_args=["-O3"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    )
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}))

@@ -558,9 +558,18 @@ cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:
     if c.on_improve != NULL:
         with gil:
             try:
-                (<object>c.on_improve)(value)
+                (<object>c.on_improve)(value, _best_lists(c))
             except BaseException:
                 pass
+
+
+cdef object _best_lists(Ctx* c):
+    """The best solution as Python lists: (stops per level, segments per level, revenue per level)."""
+    cdef int i, k, n = c.n_stops
+    stops = [[c.best_stops[i * (n + 1) + k] for k in range(c.best_len[i])] for i in range(c.n_trains)]
+    segs = [[c.best_segs[i * (n + 1) + k] for k in range(max(c.best_len[i] - 1, 0))] for i in range(c.n_trains)]
+    revs = [c.best_rev[i] for i in range(c.n_trains)]
+    return stops, segs, revs
 
 
 cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) noexcept nogil:
@@ -798,12 +807,8 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     try:
         if err:
             raise MemoryError("search stacks")
-        K = c.n_trains
-        n = c.n_stops
-        best_len = np.array([c.best_len[i] for i in range(K)], dtype=np.int32)
-        best_stops = [[c.best_stops[i * (n + 1) + k] for k in range(c.best_len[i])] for i in range(K)]
-        best_segs = [[c.best_segs[i * (n + 1) + k] for k in range(max(c.best_len[i] - 1, 0))] for i in range(K)]
-        best_rev = [c.best_rev[i] for i in range(K)]
+        best_stops, best_segs, best_rev = _best_lists(&c)
+        best_len = np.array([len(x) for x in best_stops], dtype=np.int32)
         return (code, c.best_value, best_len, best_stops, best_segs, best_rev,
                 np.asarray(opt_alone_v).copy(), np.asarray(suffix_v).copy(), c.nodes, c.stage)
     finally:

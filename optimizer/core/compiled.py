@@ -84,27 +84,20 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
 
     callback = None
     if on_improve is not None:
-        def callback(value):
-            on_improve(SearchResult(int(value), False, int(value), [], 0, (time.monotonic() - start) * 1000))
+        def callback(value, lists):
+            found = _routes(problem, order, *lists)
+            revenue = sum(r.revenue for r in found)
+            pull = _pullman(problem, found)
+            on_improve(SearchResult(revenue + pull, False, max(revenue + pull, static_bound(problem)), found, 0,
+                                    (time.monotonic() - start) * 1000, None, pull))
 
     from . import _search
     (code, best_value, best_len, best_stops, best_segs, best_rev, opt_alone_out, suffix, nodes, stage) = _search.search_arrays(
         problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
         float(pullman_cap(problem)), float(deadline), int(node_budget or 0), token.flag, callback)
-    routes = []
-    for level in range(K):
-        if best_len[level] < 2:
-            continue
-        stops = [int(s) for s in best_stops[level]]
-        segs = [int(s) for s in best_segs[level]]
-        routes.append(FoundRoute(int(order[level]), stops, _directed(problem, stops, segs), int(best_rev[level]),
-                                 price_route(problem, int(order[level]), stops, _pen(problem, segs)).paid))
-    revenue = sum(r.revenue for r in routes)
-    pull = 0
-    if problem.double_best_large and routes:
-        pull = max(max((int(problem.values[r.train][s]) for s in r.paid if problem.large[s]), default=0)
-                   for r in routes)
-    revenue += pull
+    routes = _routes(problem, order, best_stops, best_segs, best_rev)
+    pull = _pullman(problem, routes)
+    revenue = sum(r.revenue for r in routes) + pull
     stopped = STOPPED_BY.get(code)
     if stopped is None:
         bound = revenue
@@ -117,6 +110,26 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
         bound = max(bound, revenue)
     return SearchResult(revenue, stopped is None, bound, routes, int(nodes), (time.monotonic() - start) * 1000,
                         stopped, pull)
+
+
+def _routes(problem, order, best_stops, best_segs, best_rev) -> list:
+    routes = []
+    for level, stops in enumerate(best_stops):
+        if len(stops) < 2:
+            continue
+        stops = [int(s) for s in stops]
+        segs = [int(s) for s in best_segs[level]]
+        t = int(order[level])
+        routes.append(FoundRoute(t, stops, _directed(problem, stops, segs), int(best_rev[level]),
+                                 price_route(problem, t, stops, _pen(problem, segs)).paid))
+    return routes
+
+
+def _pullman(problem, routes) -> int:
+    """The Pullman doubles the richest city or off-board paid on any route."""
+    if not problem.double_best_large or not routes:
+        return 0
+    return max(max((int(problem.values[r.train][s]) for s in r.paid if problem.large[s]), default=0) for r in routes)
 
 
 def _directed(problem, stops, segs) -> list:

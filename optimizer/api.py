@@ -1,0 +1,176 @@
+"""The Python API: board state in, routes and revenue out, as plain JSON-ready dicts.
+
+These are the shapes the CLI prints with ``--json`` and the gRPC service returns; the server and
+the CLI only translate to and from them.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from .board.state import read_board
+from .core import CancelToken, SearchResult
+from .core import search as core_search
+from .core import implementation
+from .errors import OptimizerError
+from .graph.problem import Problem, build_problem
+
+
+def load_state(source) -> dict:
+    """A board-state document from a dict, JSON text, a path, or ``-`` for standard input."""
+    if isinstance(source, dict):
+        return source
+    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        path = str(source)
+        if path == "-":
+            import sys
+            text = sys.stdin.read()
+        else:
+            try:
+                text = Path(path).read_text()
+            except OSError as err:
+                raise OptimizerError(f"cannot read {path}: {err.strerror}", field="(file)") from None
+    else:
+        text = source
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise OptimizerError(f"not valid JSON: {err}", field="(document)") from None
+    from .board.tilelays import is_tile_lays, board_from_tile_lays
+    return board_from_tile_lays(doc) if is_tile_lays(doc) else doc
+
+
+def problem_for(state) -> Problem:
+    """Read and flatten a board state (any form :func:`load_state` takes)."""
+    return build_problem(read_board(load_state(state)))
+
+
+def route_json(problem: Problem, found) -> dict:
+    """One train's route: its stops (route order), paid stops, revenue and track as hex chains."""
+    graph = problem.graph
+    chains = []
+    for a, d in zip(found.stops, found.dsegs):
+        seg = graph.segments[int(problem.adj_seg[d])]
+        chains.append(list(seg.hexes) if seg.a == a else list(reversed(seg.hexes)))
+    return {
+        "train": problem.trains[found.train].id,
+        "name": problem.trains[found.train].name,
+        "revenue": int(found.revenue),
+        "stops": [problem.stop_id(s) for s in found.stops],
+        "paid": [problem.stop_id(s) for s in found.paid],
+        "hexes": chains,
+    }
+
+
+def pullman_json(problem: Problem, result: SearchResult) -> list:
+    """The Pullman, as the route the corpus records: the city it doubles, as a local run."""
+    if not problem.bonus_trains or not result.pullman or not result.routes:
+        return []
+    best = None
+    for r in result.routes:
+        for s in r.paid:
+            v = int(problem.values[r.train][s])
+            if problem.large[s] and (best is None or v > best[0]):
+                best = (v, s)
+    if best is None:
+        return []
+    stop = problem.graph.stops[best[1]]
+    train = problem.bonus_trains[0]
+    return [{"train": train.id, "name": train.name, "revenue": best[0], "stops": [stop.id], "paid": [stop.id],
+             "hexes": [["local", stop.hex]]}]
+
+
+def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
+    routes = [route_json(problem, r) for r in sorted(result.routes, key=lambda r: r.train)]
+    routes += pullman_json(problem, result)
+    return {
+        "id": state_id if state_id is not None else problem.board.id,
+        "revenue": int(result.revenue),
+        "optimal": bool(result.optimal),
+        "bound": int(result.bound),
+        "routes": routes,
+        "elapsed_ms": round(result.elapsed_ms, 3),
+        "stats": {"nodes": int(result.nodes), "stopped_by": result.stopped_by, "core": implementation(),
+                  "stops": problem.n_stops, "segments": len(problem.graph.segments)},
+    }
+
+
+def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = None,
+          cancel: CancelToken | None = None, on_improve=None, core: str | None = None) -> dict:
+    """The best routes for the operating company's trains.
+
+    Parameters
+    ----------
+    state : dict, str or Path
+        A board state (see ``optimizer/schema/board.schema.json``), as a dict, JSON text or a
+        file path (``-`` reads standard input); or a tile-lay board on a built-in game.
+    deadline_ms : float, optional
+        Answer by then with the best so far (``optimal: false`` and the proven ``bound``).
+    node_budget : int, optional
+        Stop after this many search nodes.
+    cancel : CancelToken, optional
+        Cancel from another thread.
+    on_improve : callable, optional
+        Called with each better provisional answer (a dict of this function's shape).
+    core : {"compiled", "python"}, optional
+        The search to use; default from ``OPTIMIZER_CORE``, else compiled.
+
+    Returns
+    -------
+    dict
+        ``{"id", "revenue", "optimal", "bound", "routes": [{"train", "name", "revenue", "stops",
+        "paid", "hexes"}], "elapsed_ms", "stats"}``.
+
+    Raises
+    ------
+    OptimizerError
+        For a malformed board, naming the field and hex.
+    """
+    start = time.monotonic()
+    doc = load_state(state)
+    problem = build_problem(read_board(doc))
+    remaining = None
+    if deadline_ms is not None:
+        remaining = max(0.0, deadline_ms - (time.monotonic() - start) * 1000)
+    callback = None
+    if on_improve is not None:
+        def callback(partial):
+            on_improve(result_json(problem, partial, doc.get("id")))
+    result = core_search(problem, deadline_ms=remaining, node_budget=node_budget, cancel=cancel,
+                         on_improve=callback, core=core)
+    out = result_json(problem, result, doc.get("id"))
+    out["elapsed_ms"] = round((time.monotonic() - start) * 1000, 3)
+    out["stats"]["search_ms"] = round(result.elapsed_ms, 3)
+    return out
+
+
+def check(state, routes, *, with_optimum: bool = False) -> dict:
+    """Check a player's routes: legal or not, why, stops paid and revenue (see :mod:`optimizer.rules.check`)."""
+    from .rules.check import check_routes
+    doc = load_state(state)
+    board = read_board(doc)
+    out = check_routes(board, routes)
+    if with_optimum:
+        out["optimum"] = solve(doc)
+    return out
+
+
+def games() -> list:
+    """The built-in games: their trains, phases and the train kinds the optimiser supports."""
+    from .games import game_data, game_names
+    out = []
+    for name in game_names():
+        data = game_data(name)
+        out.append({
+            "title": name,
+            "layout": data.get("layout"),
+            "trains": [{"name": t["name"], "distance": t["distance"], "price": t.get("price"),
+                        "count": t.get("count")} for t in data.get("trains", [])],
+            "phases": [{"name": p["name"], "tiles": p.get("tiles", []), "train_limit": p.get("train_limit")}
+                       for p in data.get("phases", [])],
+        })
+    return out
+
+
+TRAIN_KINDS = ("standard", "plus", "express", "unlimited", "local")

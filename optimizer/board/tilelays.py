@@ -1,0 +1,127 @@
+"""A board given as tile lays on a built-in game, turned into a board-state document.
+
+For a client that knows only what was laid where::
+
+    {"game": "1830", "phase": "5",
+     "lays": [{"hex": "F20", "tile": "57", "rotation": 1}, ...],
+     "tokens": [{"hex": "F20", "city": 0, "company": "NYC"}, ...],
+     "trains": ["5", "D"] or [{"name": "5"}, ...],
+     "company": "NYC"}
+
+Everything else (the map, tile codes, colours, train distances, phase colours) comes from the
+game's data. ``city`` is the node number N of ``HEX._N`` (0 for a one-city tile).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..errors import BoardError, OptimizerError
+from .tiles import parse_code
+
+
+def is_tile_lays(doc) -> bool:
+    return isinstance(doc, dict) and "hexes" not in doc and ("lays" in doc or "tokens" in doc)
+
+
+def board_from_tile_lays(doc: dict) -> dict:
+    from ..games import canonical_name, game_data
+    if not isinstance(doc.get("game"), str):
+        raise BoardError("game: a built-in game name is needed (1830, 1880, 1880 Romania, 1894, 18EU)", field="game")
+    data = game_data(doc["game"])
+    title = canonical_name(doc["game"])
+    hexes = {h["id"]: _preprinted(h) for h in data["hexes"]}
+    tiles = {t["name"]: t for t in data["tiles"]}
+
+    lays = doc.get("lays", [])
+    if not isinstance(lays, list):
+        raise BoardError("lays must be a list of {hex, tile, rotation}", field="lays")
+    used = Counter()
+    for i, lay in enumerate(lays):
+        where = f"lays[{i}]"
+        if not isinstance(lay, dict):
+            raise BoardError(f"{where} must be an object {{hex, tile, rotation}}", field=where)
+        hex_id, name, rotation = lay.get("hex"), str(lay.get("tile")), lay.get("rotation", 0)
+        if hex_id not in hexes:
+            raise BoardError(f"{where}.hex: unknown hex {hex_id!r} on the {title} map", field=f"{where}.hex",
+                             hex=str(hex_id))
+        if name not in tiles:
+            raise BoardError(f"{where}.tile: unknown tile {name!r} in the {title} supply", field=f"{where}.tile",
+                             hex=hex_id)
+        if isinstance(rotation, bool) or not isinstance(rotation, int) or not 0 <= rotation <= 5:
+            raise BoardError(f"{where}.rotation: {rotation!r} is not a rotation 0-5", field=f"{where}.rotation",
+                             hex=hex_id)
+        used[name] += 1
+        count = tiles[name].get("count")
+        if isinstance(count, int) and used[name] > count:
+            raise BoardError(f"{where}.tile: tile {name} laid {used[name]} times; the supply has {count}",
+                             field=f"{where}.tile", hex=hex_id)
+        tile = tiles[name]
+        h = hexes[hex_id]
+        h.update(tile=name, code=tile["code"], color=tile["color"], rotation=rotation)
+        h["cities"] = _empty_cities(tile["code"])
+
+    for i, token in enumerate(doc.get("tokens", []) or []):
+        where = f"tokens[{i}]"
+        if not isinstance(token, dict):
+            raise BoardError(f"{where} must be an object {{hex, city, company}}", field=where)
+        hex_id, city, company = token.get("hex"), token.get("city", 0), token.get("company")
+        if hex_id not in hexes:
+            raise BoardError(f"{where}.hex: unknown hex {hex_id!r}", field=f"{where}.hex", hex=str(hex_id))
+        if not isinstance(company, str) or not company:
+            raise BoardError(f"{where}.company: a company id is needed", field=f"{where}.company", hex=hex_id)
+        cities = {c["index"]: c for c in hexes[hex_id]["cities"]}
+        if city not in cities:
+            raise BoardError(f"{where}.city: hex {hex_id} has no city _{city}", field=f"{where}.city", hex=hex_id)
+        slots = cities[city]["tokens"]
+        if None not in slots:
+            raise BoardError(f"{where}: city _{city} of hex {hex_id} has no free slot", field=where, hex=hex_id)
+        slots[slots.index(None)] = company
+
+    company = doc.get("company")
+    if isinstance(company, str):
+        company = {"id": company}
+    if not isinstance(company, dict) or not company.get("id"):
+        raise BoardError("company: the operating company's id is needed", field="company")
+    known = {c["id"] for c in data.get("corporations", [])}
+    if known and company["id"] not in known and not company.get("minor"):
+        raise BoardError(f"company: unknown company {company['id']!r} in {title}", field="company.id")
+    company.setdefault("name", company["id"])
+
+    phase = doc.get("phase")
+    phases = {str(p["name"]): p for p in data["phases"]}
+    if isinstance(phase, dict):
+        phase_doc = {"name": str(phase.get("name", "")), "tiles": phase.get("tiles")}
+    elif str(phase) in phases:
+        phase_doc = {"name": str(phase), "tiles": phases[str(phase)]["tiles"]}
+    else:
+        raise BoardError(f"phase: unknown phase {phase!r} (one of {', '.join(phases)})", field="phase")
+
+    trains_by_name = {str(t["name"]): t for t in data["trains"]}
+    trains = []
+    for i, t in enumerate(doc.get("trains", [])):
+        t = {"name": t} if isinstance(t, str) else dict(t)
+        name = str(t.get("name"))
+        if "distance" not in t:
+            if name not in trains_by_name:
+                raise BoardError(f"trains[{i}].name: unknown train {name!r} in {title}", field=f"trains[{i}].name")
+            t["distance"] = trains_by_name[name]["distance"]
+        t.setdefault("id", f"{name}-{i}")
+        trains.append(t)
+
+    return {"id": doc.get("id"), "game": title, "layout": data["layout"], "phase": phase_doc,
+            "corporation": company, "trains": trains, "hexes": list(hexes.values())}
+
+
+def _preprinted(h: dict) -> dict:
+    keep = ("id", "tile", "color", "rotation", "code", "location_name", "borders", "cities", "assignments")
+    out = {k: h[k] for k in keep if k in h}
+    out["cities"] = [dict(c, tokens=list(c.get("tokens", []))) for c in h.get("cities", [])]
+    return out
+
+
+def _empty_cities(code: str) -> list:
+    try:
+        tile = parse_code(code)
+    except OptimizerError:
+        return []
+    return [{"index": n.index, "slots": n.slots, "tokens": [None] * n.slots} for n in tile.nodes if n.kind == "city"]

@@ -102,9 +102,13 @@ def _validator():
 def _field_of(err: fastjsonschema.JsonSchemaValueException) -> str:
     # err.path: ["data", "hexes", 3, "rotation"] -> "hexes[3].rotation"
     out = ""
-    for item in err.path[1:]:
+    for item in _path(err):
         out += f"[{item}]" if isinstance(item, int) else (f".{item}" if out else str(item))
     return out or "(document)"
+
+
+def _path(err) -> list:
+    return [int(p) if isinstance(p, str) and p.isdigit() else p for p in err.path[1:]]
 
 
 def validate_schema(doc) -> None:
@@ -116,10 +120,12 @@ def validate_schema(doc) -> None:
     except fastjsonschema.JsonSchemaValueException as err:
         where = _field_of(err)
         hex_id = None
-        if len(err.path) > 2 and err.path[1] == "hexes" and isinstance(err.path[2], int):
-            item = doc["hexes"][err.path[2]]
+        path = _path(err)
+        if len(path) > 1 and path[0] == "hexes" and isinstance(path[1], int) and isinstance(doc.get("hexes"), list):
+            item = doc["hexes"][path[1]]
             hex_id = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None
         message = err.message.replace("data.", "", 1).replace("data ", "document ", 1)
+        message = message[len(where):].strip() if message.startswith(where) else message
         raise BoardError(f"{where}: {message}" + (f" (hex {hex_id})" if hex_id else ""), field=where, hex=hex_id) from None
 
 

@@ -1,0 +1,55 @@
+"""``check``: is a set of routes legal, what does it earn, and why not."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import api
+from ..errors import RoutesError
+
+
+def add_parser(sub):
+    p = sub.add_parser(
+        "check", help="check a player's routes: legal or not, why, and what they earn",
+        description="Check routes on a board state. ROUTES is a JSON list of {\"train\": id, \"hexes\": [[hex ids of "
+                    "one chain], ...]} (chains as 18xx.games records them, [[\"local\", HEX]] for a one-city run) or "
+                    "{\"train\": id, \"stops\": [\"HEX._N\", ...]}.")
+    p.add_argument("state", metavar="STATE", help="board-state JSON file, or - for standard input")
+    p.add_argument("--routes", required=True, metavar="ROUTES.json", help="the routes to check (JSON file, or a JSON list inline)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"legal", "revenue", "routes": [{"train", "legal", "revenue", "stops", "errors"}]}')
+    p.add_argument("--optimum", action="store_true", help="also solve the board, to show what the best routes earn")
+    p.set_defaults(run=run)
+
+
+def load_routes(text_or_path: str):
+    text = text_or_path
+    if not text_or_path.lstrip().startswith("["):
+        try:
+            text = Path(text_or_path).read_text()
+        except OSError as err:
+            raise RoutesError(f"cannot read {text_or_path}: {err.strerror}", field="--routes") from None
+    try:
+        routes = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RoutesError(f"routes are not valid JSON: {err}", field="--routes") from None
+    if isinstance(routes, dict) and isinstance(routes.get("routes"), list):
+        routes = routes["routes"]  # a solve --json answer
+    return routes
+
+
+def run(args) -> int:
+    result = api.check(args.state, load_routes(args.routes), with_optimum=args.optimum)
+    if args.json:
+        print(json.dumps(result))
+        return 0 if result["legal"] else 1
+    for n, r in enumerate(result["routes"], 1):
+        status = "legal" if r["legal"] else "ILLEGAL"
+        print(f"route {n} ({r['train']}): {status}, {r['revenue']}  {' - '.join(r['stops'])}")
+        for e in r["errors"]:
+            print(f"    {e}")
+    print(f"total {result['revenue']}: {'legal' if result['legal'] else 'not legal'}")
+    if args.optimum:
+        best = result["optimum"]
+        print(f"best possible: {best['revenue']} ({best['revenue'] - result['revenue']:+d})")
+    return 0 if result["legal"] else 1

@@ -1,0 +1,23 @@
+import os
+
+import pytest
+
+from .corpus import require_corpus
+
+
+def pytest_sessionstart(session):
+    # Fail early and loudly in CI when the corpus is missing (never skip corpus tests there).
+    require_corpus()
+
+
+@pytest.fixture(params=["compiled", "python"])
+def core(request, monkeypatch):
+    """Run a test against both searches, the compiled core and its pure-Python twin."""
+    monkeypatch.setenv("OPTIMIZER_CORE", request.param)
+    return request.param
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    monkeypatch.delenv("OPTIMIZER_CORE", raising=False)
+    return os.environ

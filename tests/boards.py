@@ -1,0 +1,143 @@
+"""Small random boards for property tests: a few hexes of real tiles, tokens, 1 to 3 trains.
+
+Tiles are drawn from the five games' real supplies (every colour, cities, towns, OO tiles,
+junctions, plain track) with random rotations; some edge hexes are red off-boards. The company
+holds one or two tokens; other companies' tokens may fill (and so block) cities. Trains are of
+every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns free) and 5+1.
+Bonuses are attached to the flattened problem at random, so that every rule shape the search
+knows (pairs, largest stop, red-to-red, penalties, Pullman) meets the reference.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import numpy as np
+from hypothesis import strategies as st
+
+from optimizer.board.tiles import parse_code
+
+from .corpus import game_files
+
+LETTERS = "ABCDEFGH"
+
+
+@lru_cache(maxsize=1)
+def real_tiles() -> tuple:
+    codes = set()
+    for f in game_files():
+        data = json.loads(f.read_text())
+        for t in data["tiles"]:
+            codes.add((t["code"], t["color"]))
+    usable = []
+    for code, colour in sorted(codes):
+        tile = parse_code(code)
+        if tile.paths:
+            usable.append((code, colour))
+    return tuple(usable)
+
+
+OFFBOARDS = ("offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;"
+             "path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
+             "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0")
+
+
+def _express(n):
+    return {"name": f"{n}E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": n, "visit": 99}]}
+
+
+TRAINS = st.one_of(
+    st.integers(2, 4).map(lambda n: {"name": str(n), "distance": n}),
+    st.integers(1, 3).map(lambda n: {"name": f"{n}+{n}", "distance": [
+        {"nodes": ["town"], "pay": n, "visit": n}, {"nodes": ["city", "offboard", "town"], "pay": n, "visit": n}]}),
+    st.integers(2, 3).map(_express),
+    st.just({"name": "D", "distance": 999}),
+    st.integers(2, 3).map(lambda n: {"name": str(n), "distance": [
+        {"nodes": ["city", "offboard"], "pay": n, "visit": n}, {"nodes": ["town"], "pay": 99, "visit": 99}]}),
+    st.just({"name": "5+1", "distance": [{"nodes": ["town"], "pay": 1, "visit": 1},
+                                         {"nodes": ["city", "offboard", "town"], "pay": 5, "visit": 5}]}),
+)
+
+
+def _facing(hex_id, ids, rotation, tile) -> int:
+    """How many of the tile's exits face another hex of the board."""
+    from optimizer.board.geometry import DIRECTIONS, hex_xy
+    x, y = hex_xy(hex_id, "pointy")
+    present = {hex_xy(h, "pointy") for h in ids}
+    return sum((x + DIRECTIONS["pointy"][e][0], y + DIRECTIONS["pointy"][e][1]) in present for e in tile.exits(rotation))
+
+
+@st.composite
+def small_boards(draw, max_hexes: int = 10, min_trains: int = 1):
+    rows = draw(st.integers(2, 4))
+    cols = draw(st.integers(2, 4))
+    ids = []
+    for y in range(rows):
+        for k in range(cols):
+            x = 2 * k + (y % 2)
+            ids.append(f"{LETTERS[y]}{x + 1}")
+    ids = ids[:max_hexes]
+    tiles = real_tiles()
+    hexes = []
+    for hex_id in ids:
+        if draw(st.integers(0, 9)) == 0:
+            hexes.append({"id": hex_id, "tile": hex_id, "color": "red", "rotation": 0,
+                          "code": draw(st.sampled_from(OFFBOARDS)), "cities": []})
+            continue
+        code, colour = draw(st.sampled_from(tiles))
+        tile = parse_code(code)
+        cities = [{"index": n.index, "slots": n.slots, "tokens": [None] * n.slots}
+                  for n in tile.nodes if n.kind == "city"]
+        rotation = draw(st.integers(0, 5))
+        if draw(st.integers(0, 3)):  # mostly, turn the tile to face as many neighbours as it can
+            rotation = max(range(6), key=lambda r: (_facing(hex_id, ids, r, tile), (r - rotation) % 6 == 0))
+        hexes.append({"id": hex_id, "tile": "t", "color": colour, "rotation": rotation,
+                      "code": code, "cities": cities})
+    cities = [(h, c) for h in hexes for c in h["cities"] if c["slots"]]
+    if not cities:
+        h = hexes[0]
+        h.update(code="city=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;"
+                      "path=a:5,b:_0", color="gray", rotation=0,
+                 cities=[{"index": 0, "slots": 1, "tokens": [None]}])
+        cities = [(h, h["cities"][0])]
+    for h, c in draw(st.lists(st.sampled_from(cities), min_size=1, max_size=2, unique_by=lambda hc: id(hc[1]))):
+        c["tokens"][0] = "US"
+    for h, c in cities:
+        if "US" not in c["tokens"] and draw(st.integers(0, 3)) == 0:
+            c["tokens"] = ["THEM"] * c["slots"]
+    trains = draw(st.lists(TRAINS, min_size=min_trains, max_size=3))
+    phase = draw(st.sampled_from([["yellow"], ["yellow", "green"], ["yellow", "green", "brown"],
+                                  ["yellow", "green", "brown", "gray"]]))
+    return {"id": "random", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": phase},
+            "corporation": {"id": "US"},
+            "trains": [dict(t, id=f"{t['name']}-{i}") for i, t in enumerate(trains)], "hexes": hexes}
+
+
+@st.composite
+def bonuses(draw, problem):
+    """Random bonus data for a flattened problem, in place; returns the problem."""
+    n = problem.n_stops
+    if n >= 2 and draw(st.booleans()):
+        k = draw(st.integers(1, 2))
+        problem.pair_a = np.array([draw(st.integers(0, n - 1)) for _ in range(k)], dtype=np.int32)
+        problem.pair_b = np.array([draw(st.integers(0, n - 1)) for _ in range(k)], dtype=np.int32)
+        problem.pair_amount = np.array([draw(st.sampled_from([20, 50, 100])) for _ in range(k)], dtype=np.int32)
+    if n >= 1 and draw(st.booleans()):
+        trigger = draw(st.integers(0, n - 1))
+        problem.largest_trigger = np.array([trigger], dtype=np.int32)
+        exclude = np.zeros((1, n), dtype=np.uint8)
+        exclude[0, trigger] = 1
+        if draw(st.booleans()):
+            exclude[0, draw(st.integers(0, n - 1))] = 1
+        problem.largest_exclude = exclude
+    if draw(st.booleans()) and all(s.pays_all for s in problem.specs):
+        problem.r2r_per_token = draw(st.sampled_from([10, 20, 30]))
+        problem.r2r_max_tokens = draw(st.integers(1, 5))
+        problem.red = np.array([draw(st.booleans()) or s.red for s in problem.graph.stops], dtype=np.uint8)
+    if len(problem.graph.segments) and draw(st.booleans()):
+        problem.pen_amount = np.array([10, 20], dtype=np.int32)
+        problem.seg_pen = np.array([draw(st.integers(0, 3)) if draw(st.integers(0, 3)) == 0 else 0
+                                    for _ in problem.graph.segments], dtype=np.uint32)
+    if draw(st.integers(0, 4)) == 0:
+        problem.double_best_large = 1
+    return problem

@@ -109,10 +109,29 @@ class Tile:
         return tuple(n for n in self.nodes if n.kind == "city")
 
     def paths_rotated(self, rotation: int) -> tuple:
-        return tuple(p.rotated(rotation) for p in self.paths)
+        return placed(self.code, rotation).paths
 
     def exits(self, rotation: int) -> tuple:
-        return tuple(sorted({e for p in self.paths_rotated(rotation) for e in p.edges}))
+        return placed(self.code, rotation).exits
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A tile turned to a rotation: its paths in the absolute frame, indexed by end."""
+
+    paths: tuple  # Path, absolute edges
+    by_end: dict  # ("edge", k) or ("node", n) -> indexes of the paths with that end
+    exits: tuple  # sorted absolute edges with track
+
+
+@lru_cache(maxsize=16384)
+def placed(code: str, rotation: int) -> Placed:
+    paths = tuple(p.rotated(rotation) for p in parse_code(code).paths)
+    by_end: dict = {}
+    for i, p in enumerate(paths):
+        for end in (p.a, p.b):
+            by_end.setdefault(end, []).append(i)
+    return Placed(paths, {k: tuple(v) for k, v in by_end.items()}, tuple(sorted({e for p in paths for e in p.edges})))
 
 
 def _rotate_end(end, rotation):

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..board.geometry import opposite
+from ..board.tiles import placed
 
 
 @dataclass
@@ -70,20 +71,15 @@ class TrackGraph:
 
 
 class _Tiles:
-    """Per-hex rotated paths, indexed by end, built once per board."""
+    """Per-hex rotated paths, indexed by end (cached per tile code and rotation)."""
 
     def __init__(self, board):
-        self.board = board
         self.paths = {}
         self.by_end = {}
         for hx in board.hexes.values():
-            paths = hx.tile.paths_rotated(hx.rotation)
-            index = {}
-            for i, p in enumerate(paths):
-                for end in (p.a, p.b):
-                    index.setdefault(end, []).append(i)
-            self.paths[hx.id] = paths
-            self.by_end[hx.id] = index
+            view = placed(hx.tile.code, hx.rotation)
+            self.paths[hx.id] = view.paths
+            self.by_end[hx.id] = view.by_end
 
 
 def build_track_graph(board, rules, reachable_only: bool = True) -> TrackGraph:

@@ -1,0 +1,132 @@
+"""The command line as other tools call it: shapes, exit statuses, one-line errors."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from optimizer.cli import SUBCOMMANDS, build_parser, main
+
+from .corpus import state
+
+PY = [sys.executable, "-m", "optimizer"]
+
+
+def run(args, stdin=None):
+    return subprocess.run(PY + args, input=stdin, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def state_file(tmp_path):
+    doc = state("1830/26855@553")
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(doc))
+    return path, doc
+
+
+def test_solve_json_contract(state_file):
+    path, doc = state_file
+    out = run(["solve", str(path), "--json"])
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert set(result) >= {"id", "revenue", "optimal", "bound", "routes", "elapsed_ms"}
+    assert result["id"] == doc["id"] and result["revenue"] == doc["expected"]["router"]["revenue"]
+    assert result["optimal"] is True and result["bound"] == result["revenue"]
+    for r in result["routes"]:
+        assert set(r) >= {"train", "revenue", "stops", "hexes"}
+        assert all(isinstance(c, list) for c in r["hexes"])
+    # the hexes chains are the form check accepts
+    routes = path.parent / "routes.json"
+    routes.write_text(json.dumps([{"train": r["train"], "hexes": r["hexes"]} for r in result["routes"]]))
+    checked = run(["check", str(path), "--routes", str(routes), "--json"])
+    assert checked.returncode == 0
+    assert json.loads(checked.stdout)["revenue"] == result["revenue"]
+
+
+def test_solve_reads_stdin(state_file):
+    path, doc = state_file
+    out = run(["solve", "-", "--json"], stdin=path.read_text())
+    assert out.returncode == 0 and json.loads(out.stdout)["revenue"] == doc["expected"]["router"]["revenue"]
+
+
+def test_solve_default_board_prints_a_table(capsys):
+    assert main(["solve"]) == 0
+    text = capsys.readouterr().out
+    assert "total    440" in text and "optimal" in text and "Baltimore (I15)" in text
+
+
+def test_solve_with_a_deadline(state_file, capsys):
+    path, _ = state_file
+    assert main(["solve", str(path), "--json", "--deadline-ms", "1000"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["revenue"] == 440
+
+
+def test_batch_one_line_per_state_in_order_errors_per_line(tmp_path, capsys):
+    good = state("1830/26855@553")
+    other = state("18EU/74045@591")
+    bad = json.loads(json.dumps(good))
+    bad["id"] = "broken"
+    bad["hexes"][3]["rotation"] = 7
+    lines = [json.dumps(good), "{not json", json.dumps(bad), json.dumps(other)]
+    path = tmp_path / "states.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    status = main(["solve", "--batch", str(path), "--json"])
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 1
+    assert [o.get("id") for o in out] == [good["id"], None, "broken", other["id"]]
+    assert out[0]["revenue"] == good["expected"]["router"]["revenue"]
+    assert "error" in out[1] and "error" in out[2] and "rotation" in out[2]["error"]
+    assert out[3]["revenue"] == other["expected"]["router"]["revenue"]
+
+
+def test_check_reports_reasons_and_exit_status(state_file, tmp_path):
+    path, doc = state_file
+    routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["router"]["routes"]]
+    both_on_one = [routes[0], dict(routes[0], train=routes[1]["train"])]
+    file = tmp_path / "r.json"
+    file.write_text(json.dumps(both_on_one))
+    out = run(["check", str(path), "--routes", str(file), "--json"])
+    assert out.returncode == 1
+    verdict = json.loads(out.stdout)
+    assert not verdict["legal"]
+    assert any("already uses" in e for r in verdict["routes"] for e in r["errors"])
+
+
+@pytest.mark.parametrize("args, words", [
+    (["solve", "/no/such/file.json"], "cannot read"),
+    (["check", "STATE", "--routes", '[{"train": "nope", "hexes": [["G19", "F20"]]}]'], "unknown train"),
+    (["check", "STATE", "--routes", '[{"train": "4-0", "hexes": [["G19", "Q99"]]}]'], "not on the board"),
+    (["check", "STATE", "--routes", '[{"train": "4-0", "hexes": [["G19", "I15"]]}]'], "no track"),
+])
+def test_errors_are_one_line_and_exit_2(state_file, args, words):
+    path, _ = state_file
+    out = run([str(path) if a == "STATE" else a for a in args])
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and words in lines[0]
+
+
+def test_malformed_board_names_the_field(tmp_path):
+    doc = state("1830/26855@553")
+    doc["hexes"][5]["rotation"] = 7
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    out = run(["solve", str(path)])
+    assert out.returncode == 2
+    assert "hexes[5].rotation" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_games_json(capsys):
+    assert main(["games", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {g["title"] for g in data["games"]} == {"1830", "1880", "1880 Romania", "1894", "18EU"}
+    assert "express" in data["train_kinds"]
+
+
+@pytest.mark.parametrize("command", [c for c in SUBCOMMANDS if c in build_parser()._subparsers._group_actions[0].choices])
+def test_every_subcommand_has_help(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    assert exit_.value.code == 0
+    assert "usage:" in capsys.readouterr().out

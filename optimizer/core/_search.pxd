@@ -93,6 +93,8 @@ cdef struct Ctx:
     int32_t* best_stops # per level: n_stops + 1 entries
     int32_t* best_segs  # per level: n_stops entries (undirected segment ids, route order)
     int64_t* best_rev   # per level
+    int32_t* best_paid  # per level: n_stops + 1 entries, the stops its train is paid for
+    int32_t* best_npaid # per level: how many
     int improved        # the best changed since the caller last looked
     void* on_improve    # a Python callable(best_value), called with the GIL; NULL for none
     int64_t cur_best    # the running solve's best value (its pruning threshold)

@@ -167,7 +167,8 @@ cdef void sort_by_value(const int32_t* values, int32_t* a, int n) noexcept nogil
         a[j + 1] = x
 
 
-cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large) noexcept nogil:
+cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large,
+                           int32_t* out_paid, int32_t* n_out) noexcept nogil:
     """Best paid subset of a route for a train that may skip stops.
 
     The stops that bonuses depend on are tried in and out in every combination; the rest are
@@ -292,6 +293,10 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
         if v > best:
             best = v
             best_large[0] = largest_paid(c, t, paid, n_paid)
+            if out_paid != NULL:
+                for k in range(n_paid):
+                    out_paid[k] = paid[k]
+                n_out[0] = n_paid
     return best
 
 
@@ -315,7 +320,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         rev = L.vsum * c.mult[t] + bonus_of(c, t, visited, nv, visited, nv)
         bl = largest_paid(c, t, visited, nv)
     else:
-        rev = price_express(c, t, visited, nv, &bl)
+        rev = price_express(c, t, visited, nv, &bl, NULL, NULL)
     rev -= penalty_of(c, pen)
     L.rev = rev
     L.best_large = bl
@@ -527,14 +532,16 @@ cdef void unwind_level(Ctx* c, int li) noexcept nogil:
 
 cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:
     """Keep the routes of levels lo..upto as the best solution."""
-    cdef int li, k, n
+    cdef int li, k, n, bl
     cdef Level* L
     cdef int32_t* stops
     cdef int32_t* segs
+    cdef int32_t* paid
     c.best_value = value
     for li in range(c.n_trains):
         c.best_len[li] = 0
         c.best_rev[li] = 0
+        c.best_npaid[li] = 0
     for li in range(c.lo, upto + 1):
         L = &c.levels[li]
         if L.empty or L.phase == 0:
@@ -544,6 +551,13 @@ cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:
         n = route_stops(c, L, stops)
         c.best_len[li] = n
         c.best_rev[li] = L.rev
+        paid = c.best_paid + <int64_t>li * (c.n_stops + 1)
+        if c.pays_all[L.t]:
+            for k in range(n):
+                paid[k] = stops[k]
+            c.best_npaid[li] = n
+        else:
+            price_express(c, L.t, stops, n, &bl, paid, &c.best_npaid[li])
         n = 0
         if L.phase == 2:
             k = L.h2
@@ -569,7 +583,8 @@ cdef object _best_lists(Ctx* c):
     stops = [[c.best_stops[i * (n + 1) + k] for k in range(c.best_len[i])] for i in range(c.n_trains)]
     segs = [[c.best_segs[i * (n + 1) + k] for k in range(max(c.best_len[i] - 1, 0))] for i in range(c.n_trains)]
     revs = [c.best_rev[i] for i in range(c.n_trains)]
-    return stops, segs, revs
+    paid = [[c.best_paid[i * (n + 1) + k] for k in range(c.best_npaid[i])] for i in range(c.n_trains)]
+    return stops, segs, revs, paid
 
 
 cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) noexcept nogil:
@@ -639,8 +654,10 @@ cdef int setup(Ctx* c) noexcept nogil:
     c.best_stops = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
     c.best_segs = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
     c.best_rev = <int64_t*>calloc(K + 1, sizeof(int64_t))
+    c.best_paid = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
+    c.best_npaid = <int32_t*>calloc(K + 1, sizeof(int32_t))
     if not (c.levels and c.used and c.mark and c.scratch and c.best_len and c.best_stops and c.best_segs
-            and c.best_rev):
+            and c.best_rev and c.best_paid and c.best_npaid):
         return ERR_MEMORY
     for li in range(K):
         L = &c.levels[li]
@@ -669,6 +686,7 @@ cdef void teardown(Ctx* c) noexcept nogil:
         free(c.levels)
     free(c.used); free(c.mark); free(c.scratch)
     free(c.best_len); free(c.best_stops); free(c.best_segs); free(c.best_rev)
+    free(c.best_paid); free(c.best_npaid)
 
 
 cdef int run(Ctx* c) noexcept nogil:
@@ -709,8 +727,8 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
                   double pullman_cap_value, double deadline, long long node_budget, cancel, on_improve):
     """Run the compiled search on a flattened problem; see ``optimizer.core.search``.
 
-    Returns (stop_code, best_value, best_len, best_stops, best_segs, best_rev, opt_alone, suffix,
-    nodes, stage). Raises MemoryError if the stacks cannot be allocated.
+    Returns (stop_code, best_value, best_len, best_stops, best_segs, best_rev, best_paid, opt_alone,
+    suffix, nodes, stage). Raises MemoryError if the stacks cannot be allocated.
     """
     import numpy as np
     cdef Ctx c
@@ -807,9 +825,9 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     try:
         if err:
             raise MemoryError("search stacks")
-        best_stops, best_segs, best_rev = _best_lists(&c)
+        best_stops, best_segs, best_rev, best_paid = _best_lists(&c)
         best_len = np.array([len(x) for x in best_stops], dtype=np.int32)
-        return (code, c.best_value, best_len, best_stops, best_segs, best_rev,
+        return (code, c.best_value, best_len, best_stops, best_segs, best_rev, best_paid,
                 np.asarray(opt_alone_v).copy(), np.asarray(suffix_v).copy(), c.nodes, c.stage)
     finally:
         teardown(&c)

@@ -10,12 +10,11 @@ def best_paid(values, large, spec_caps) -> int:
     pay_large, pay_small, pay_total = (int(c) for c in spec_caps[3:6])
     vis_large, vis_small, vis_total = (int(c) for c in spec_caps[0:3])
     pay_large, pay_small, pay_total = min(pay_large, vis_large), min(pay_small, vis_small), min(pay_total, vis_total)
-    big = np.sort(values[(large == 1) & (values > 0)])[::-1]
-    small = np.sort(values[(large == 0) & (values > 0)])[::-1]
+    big = np.concatenate([[0], np.cumsum(np.sort(values[(large == 1) & (values > 0)])[::-1])])
+    small = np.concatenate([[0], np.cumsum(np.sort(values[(large == 0) & (values > 0)])[::-1])])
     best = 0
-    for k in range(0, min(pay_large, pay_total, len(big)) + 1):
-        rest = min(pay_small, pay_total - k, len(small))
-        best = max(best, int(big[:k].sum()) + int(small[:rest].sum()))
+    for k in range(0, min(pay_large, pay_total, len(big) - 1) + 1):
+        best = max(best, int(big[k] + small[min(pay_small, pay_total - k, len(small) - 1)]))
     return best
 
 
@@ -23,7 +22,7 @@ def max_route_bonus(problem, t: int) -> int:
     """The most any one route's bonuses can add."""
     values = problem.values[t]
     top = int(values.max()) if values.size else 0
-    pairs = int(np.clip(problem.pair_amount, 0, None).sum())
+    pairs = sum(max(int(a), 0) for a in problem.pair_amount)
     largest = len(problem.largest_trigger) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
     return pairs + largest + r2r

@@ -5,7 +5,6 @@ import time
 
 import numpy as np
 
-from ..rules.revenue import price_route
 from .bounds import max_route_bonus, pullman_cap, static_bound, train_bound
 from .result import FoundRoute, SearchResult
 
@@ -39,9 +38,8 @@ def _prefix_sums(values: np.ndarray, large: np.ndarray) -> np.ndarray:
     return out
 
 
-def train_order(problem) -> np.ndarray:
+def train_order(problem, bounds) -> np.ndarray:
     """Strongest trains first, identical trains side by side."""
-    bounds = [train_bound(problem, t) for t in range(len(problem.trains))]
     return np.array(sorted(range(len(bounds)), key=lambda t: (-bounds[t], int(problem.group[t]), t)), dtype=np.int32)
 
 
@@ -66,8 +64,9 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
     start = time.monotonic()
     n = problem.n_stops
     K = len(problem.trains)
-    order = train_order(problem)
-    opt_alone = np.array([train_bound(problem, t) for t in order], dtype=np.int64)
+    bounds = [train_bound(problem, t) for t in range(K)]
+    order = train_order(problem, bounds)
+    opt_alone = np.array([bounds[t] for t in order], dtype=np.int64)
     pref = _prefix_sums(problem.values, problem.large).reshape(-1) if K else np.zeros(1, dtype=np.int64)
     max_bonus = np.array([max_route_bonus(problem, t) for t in range(K)], dtype=np.int64)
     pays_all = np.array([s.pays_all for s in problem.specs], dtype=np.uint8)
@@ -92,17 +91,18 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
                                     (time.monotonic() - start) * 1000, None, pull))
 
     from . import _search
-    (code, best_value, best_len, best_stops, best_segs, best_rev, opt_alone_out, suffix, nodes, stage) = _search.search_arrays(
+    (code, best_value, best_len, best_stops, best_segs, best_rev, best_paid, opt_alone_out, suffix, nodes,
+     stage) = _search.search_arrays(
         problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
         float(pullman_cap(problem)), float(deadline), int(node_budget or 0), token.flag, callback)
-    routes = _routes(problem, order, best_stops, best_segs, best_rev)
+    routes = _routes(problem, order, best_stops, best_segs, best_rev, best_paid)
     pull = _pullman(problem, routes)
     revenue = sum(r.revenue for r in routes) + pull
     stopped = STOPPED_BY.get(code)
     if stopped is None:
         bound = revenue
     else:
-        bound = static_bound(problem)
+        bound = sum(bounds) + pullman_cap(problem)
         if stage >= 1:  # every train's best alone is proven
             bound = min(bound, int(opt_alone_out.sum()) + pullman_cap(problem))
         if stage >= 2:  # and the best of all trains but the first
@@ -112,16 +112,16 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
                         stopped, pull)
 
 
-def _routes(problem, order, best_stops, best_segs, best_rev) -> list:
+def _routes(problem, order, best_stops, best_segs, best_rev, best_paid) -> list:
     routes = []
     for level, stops in enumerate(best_stops):
         if len(stops) < 2:
             continue
         stops = [int(s) for s in stops]
         segs = [int(s) for s in best_segs[level]]
-        t = int(order[level])
-        routes.append(FoundRoute(t, stops, _directed(problem, stops, segs), int(best_rev[level]),
-                                 price_route(problem, t, stops, _pen(problem, segs)).paid))
+        paid = set(int(s) for s in best_paid[level])
+        routes.append(FoundRoute(int(order[level]), stops, _directed(problem, stops, segs), int(best_rev[level]),
+                                 [s for s in stops if s in paid]))
     return routes
 
 
@@ -142,8 +142,3 @@ def _directed(problem, stops, segs) -> list:
     return out
 
 
-def _pen(problem, segs) -> int:
-    mask = 0
-    for k in segs:
-        mask |= int(problem.seg_pen[k])
-    return mask

@@ -161,16 +161,13 @@ def test_bad_routes_input_is_a_clear_error(routes, field):
     assert "\n" not in str(err.value)
 
 
-QUICK = [s for s in STATES if s["expected"]["router"]["path_s"] + s["expected"]["router"]["combo_s"] < 0.05]
-
-
 @pytest.mark.corpus
 @pytest.mark.slow
 def test_reference_reaches_the_router_and_its_routes_are_legal():
     """The reference optimiser, wherever it finishes in 10 s, earns at least the router's
     revenue with routes the checker accepts."""
     finished = 0
-    for doc in QUICK[::3]:
+    for doc in STATES:
         problem = build_problem(doc)
         result = reference.search(problem, deadline_ms=10_000)
         if not result.optimal:
@@ -188,4 +185,4 @@ def test_reference_reaches_the_router_and_its_routes_are_legal():
         assert verdict["legal"], (doc["id"], verdict)
         if not problem.bonus_trains:
             assert verdict["revenue"] == result.revenue
-    assert finished >= min(len(QUICK[::3]), 10)
+    assert finished >= 0.9 * len(STATES)

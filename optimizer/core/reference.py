@@ -31,6 +31,8 @@ def legal_routes(problem, t: int, deadline: float | None = None, counter=None) -
         if dsegs:
             segs = [int(problem.adj_seg[d]) for d in dsegs]
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
+                if deadline is not None and time.monotonic() > deadline:
+                    raise _Stop
                 priced = price_route(problem, t, stops, pen)
                 if priced.legal:
                     routes.append((priced.revenue, used, FoundRoute(t, list(stops), list(dsegs), priced.revenue,

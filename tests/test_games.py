@@ -124,6 +124,18 @@ def test_1880_ferry_costs_ten_unless_p2(core):
     assert solve(_ferry_board({"id": "US", "president_companies": ["P2"]}))["revenue"] == 40
 
 
+def test_1880_express_pays_for_every_ferry_it_crosses(core):
+    """Rulebook: "Each ferry crossed costs ¥10": the crossing is paid for even when the express
+    skips the stops it crosses to (the track is run whatever is counted)."""
+    cells = {"Z1": (CITY_20, 1, "yellow", ["US"]), "F12": (map_code("1880", "F12"), 0, "blue"),
+             "Z3": (CITY.format(v=30), 0, "yellow"), "Z5": (CITY.format(v=40), 0, "yellow")}
+    links = [("Z1", 4, "F12"), ("F12", 3, "Z3"), ("Z3", 3, "Z5")]
+    doc = board("1880", cells, links, [express(2)], phase=["yellow"])
+    result = solve(doc)
+    assert result["revenue"] == 20 + 40 - 10
+    assert result["routes"][0]["paid"] == ["Z1._0", "Z5._0"]
+
+
 def test_1880_ferries_on_a_real_board(core):
     """A real 1880 turn whose best route crosses the J16 ferry: the router's figure, ferry paid."""
     doc = state("1880/1@349")

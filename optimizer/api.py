@@ -18,26 +18,32 @@ from .graph.problem import Problem, build_problem
 
 
 def load_state(source) -> dict:
-    """A board-state document from a dict, JSON text, a path, or ``-`` for standard input."""
+    """A board-state document from a dict, JSON text, a path, or ``-`` for standard input.
+
+    A tile-lay board on a built-in game (see :mod:`optimizer.board.tilelays`) is turned into a
+    board-state document here, whichever form it came in.
+    """
     if isinstance(source, dict):
-        return source
-    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
-        path = str(source)
-        if path == "-":
-            import sys
-            text = sys.stdin.read()
-        else:
-            try:
-                text = Path(path).read_text()
-            except OSError as err:
-                raise OptimizerError(f"cannot read {path}: {err.strerror}", field="(file)") from None
+        doc = source
     else:
-        text = source
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise OptimizerError(f"not valid JSON: {err}", field="(document)") from None
-    from .board.tilelays import is_tile_lays, board_from_tile_lays
+        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith(("{", "["))):
+            path = str(source)
+            if path == "-":
+                import sys
+                text = sys.stdin.read()
+            else:
+                try:
+                    text = Path(path).read_text()
+                except (OSError, ValueError) as err:
+                    reason = getattr(err, "strerror", None) or str(err)
+                    raise OptimizerError(f"cannot read {path}: {reason}", field="(file)") from None
+        else:
+            text = source
+        try:
+            doc = json.loads(text)
+        except (ValueError, RecursionError) as err:
+            raise OptimizerError(f"not valid JSON: {str(err)[:200]}", field="(document)") from None
+    from .board.tilelays import board_from_tile_lays, is_tile_lays
     return board_from_tile_lays(doc) if is_tile_lays(doc) else doc
 
 

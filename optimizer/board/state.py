@@ -107,6 +107,20 @@ def _field_of(err: fastjsonschema.JsonSchemaValueException) -> str:
     return out or "(document)"
 
 
+def _hex_of(doc, err):
+    path = _path(err)
+    if len(path) > 1 and path[0] == "hexes" and isinstance(path[1], int) and isinstance(doc.get("hexes"), list):
+        item = doc["hexes"][path[1]]
+        if isinstance(item, dict) and isinstance(item.get("id"), str):
+            return item["id"]
+    return None
+
+
+def _hex_note(doc, err) -> str:
+    hex_id = _hex_of(doc, err)
+    return f" (hex {hex_id})" if hex_id else ""
+
+
 def _path(err) -> list:
     return [int(p) if isinstance(p, str) and p.isdigit() else p for p in err.path[1:]]
 
@@ -119,14 +133,15 @@ def validate_schema(doc) -> None:
         _validator()(doc)
     except fastjsonschema.JsonSchemaValueException as err:
         where = _field_of(err)
-        hex_id = None
-        path = _path(err)
-        if len(path) > 1 and path[0] == "hexes" and isinstance(path[1], int) and isinstance(doc.get("hexes"), list):
-            item = doc["hexes"][path[1]]
-            hex_id = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None
+        if err.rule == "required" and isinstance(err.value, dict):
+            missing = [p for p in err.rule_definition if p not in err.value]
+            if missing:
+                where = f"{where}.{missing[0]}" if where != "(document)" else missing[0]
+                raise BoardError(f"{where}: missing" + _hex_note(doc, err), field=where,
+                                 hex=_hex_of(doc, err)) from None
         message = err.message.replace("data.", "", 1).replace("data ", "document ", 1)
         message = message[len(where):].strip() if message.startswith(where) else message
-        raise BoardError(f"{where}: {message}" + (f" (hex {hex_id})" if hex_id else ""), field=where, hex=hex_id) from None
+        raise BoardError(f"{where}: {message}" + _hex_note(doc, err), field=where, hex=_hex_of(doc, err)) from None
 
 
 def read_board(doc) -> Board:

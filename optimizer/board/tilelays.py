@@ -41,7 +41,7 @@ def board_from_tile_lays(doc: dict) -> dict:
         if not isinstance(lay, dict):
             raise BoardError(f"{where} must be an object {{hex, tile, rotation}}", field=where)
         hex_id, name, rotation = lay.get("hex"), str(lay.get("tile")), lay.get("rotation", 0)
-        if hex_id not in hexes:
+        if not isinstance(hex_id, str) or hex_id not in hexes:
             raise BoardError(f"{where}.hex: unknown hex {hex_id!r} on the {title} map", field=f"{where}.hex",
                              hex=str(hex_id))
         if name not in tiles:
@@ -60,12 +60,17 @@ def board_from_tile_lays(doc: dict) -> dict:
         h.update(tile=name, code=tile["code"], color=tile["color"], rotation=rotation)
         h["cities"] = _empty_cities(tile["code"])
 
-    for i, token in enumerate(doc.get("tokens", []) or []):
+    tokens = doc.get("tokens", []) or []
+    if not isinstance(tokens, list):
+        raise BoardError("tokens must be a list of {hex, city, company}", field="tokens")
+    for i, token in enumerate(tokens):
         where = f"tokens[{i}]"
         if not isinstance(token, dict):
             raise BoardError(f"{where} must be an object {{hex, city, company}}", field=where)
         hex_id, city, company = token.get("hex"), token.get("city", 0), token.get("company")
-        if hex_id not in hexes:
+        if isinstance(city, bool) or not isinstance(city, int):
+            raise BoardError(f"{where}.city: the city's node number N, like 0", field=f"{where}.city")
+        if not isinstance(hex_id, str) or hex_id not in hexes:
             raise BoardError(f"{where}.hex: unknown hex {hex_id!r}", field=f"{where}.hex", hex=str(hex_id))
         if not isinstance(company, str) or not company:
             raise BoardError(f"{where}.company: a company id is needed", field=f"{where}.company", hex=hex_id)
@@ -89,6 +94,8 @@ def board_from_tile_lays(doc: dict) -> dict:
 
     phase = doc.get("phase")
     phases = {str(p["name"]): p for p in data["phases"]}
+    if isinstance(phase, (list, bool)) or phase is None:
+        raise BoardError(f"phase: a phase name of {title} is needed (one of {', '.join(phases)})", field="phase")
     if isinstance(phase, dict):
         phase_doc = {"name": str(phase.get("name", "")), "tiles": phase.get("tiles")}
     elif str(phase) in phases:
@@ -98,7 +105,12 @@ def board_from_tile_lays(doc: dict) -> dict:
 
     trains_by_name = {str(t["name"]): t for t in data["trains"]}
     trains = []
-    for i, t in enumerate(doc.get("trains", [])):
+    given = doc.get("trains", [])
+    if not isinstance(given, list):
+        raise BoardError("trains must be a list of train names or {name, distance}", field="trains")
+    for i, t in enumerate(given):
+        if not isinstance(t, (str, dict)):
+            raise BoardError(f"trains[{i}]: a train name or {{name, distance}}", field=f"trains[{i}]")
         t = {"name": t} if isinstance(t, str) else dict(t)
         name = str(t.get("name"))
         if "distance" not in t:

@@ -1,0 +1,1 @@
+"""Stubs generated from ``proto/`` by ``python -m server.generate``; do not edit by hand."""

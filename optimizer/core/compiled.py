@@ -90,7 +90,11 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
             on_improve(SearchResult(revenue + pull, False, max(revenue + pull, static_bound(problem)), found, 0,
                                     (time.monotonic() - start) * 1000, None, pull))
 
-    from . import _search
+    try:
+        from . import _search
+    except ImportError:  # a source tree without the built extension shadows the installed package
+        raise ImportError("the compiled search core is not built here: run `pip install -e .` in the project "
+                          "(or run from outside the source tree, or set OPTIMIZER_CORE=python)") from None
     (code, best_value, best_len, best_stops, best_segs, best_rev, best_paid, opt_alone_out, suffix, nodes,
      stage) = _search.search_arrays(
         problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,

@@ -271,3 +271,12 @@ def test_tile_lays_errors_name_the_field(mutate, field):
     with pytest.raises(OptimizerError) as err:
         api.solve(json.dumps(doc))
     assert err.value.field == field
+
+
+def test_compiled_schema_is_current():
+    """``optimizer/schema/_validator.py`` is the schema compiled ahead; regenerate it with
+    ``python -m optimizer.schema.generate`` after changing the schema."""
+    from pathlib import Path
+
+    from optimizer.schema import generate
+    assert (Path(generate.__file__).parent / "_validator.py").read_text() == generate.generated_code()

@@ -94,9 +94,9 @@ def schema() -> dict:
     return json.loads(resources.files("optimizer.schema").joinpath("board.schema.json").read_text())
 
 
-@lru_cache(maxsize=1)
 def _validator():
-    return fastjsonschema.compile(schema())
+    from ..schema._validator import validate  # the schema compiled ahead (optimizer.schema.generate)
+    return validate
 
 
 def _field_of(err: fastjsonschema.JsonSchemaValueException) -> str:

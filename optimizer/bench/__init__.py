@@ -1,0 +1,1 @@
+"""Benchmarking: dense synthetic boards (:mod:`.synthetic`) and a measuring runner (:mod:`.runner`)."""

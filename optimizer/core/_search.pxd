@@ -78,6 +78,7 @@ cdef struct Ctx:
     int64_t* pref       # per train: prefix sums of best positive values; 3 arrays of n_stops+1 each
     int64_t* max_bonus  # per train: most bonuses can add to one route
     uint8_t* mark       # scratch: per stop flag while pricing
+    uint8_t* reach_mark # scratch: per stop flag while bounding by reachable stops
     int32_t* scratch    # scratch: stop lists while pricing (4 * n_stops)
     Level* levels
     uint64_t* used      # track in use by all placed routes
@@ -104,3 +105,4 @@ cdef struct Ctx:
     uint8_t* pays_all   # per train: every visited stop is paid
     uint8_t* interesting # per stop: a pair-bonus end or a largest-stop trigger
     int stage           # 0: trains alone, 1: suffixes, 2: all trains (how far the proof got)
+    int reach_from      # bound a train by the stops it can still reach when it may count this many more (0: never)

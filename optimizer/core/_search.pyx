@@ -89,6 +89,52 @@ cdef inline int64_t rest_bound(Ctx* c, int li) noexcept nogil:
     return 0
 
 
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil:
+    """What the stops a route could still reach are worth: a walk over free track from the
+    route's open ends, never into a location it holds (negative stops never counted).
+
+    Called with w pushed (its location and track taken). The anchor is an open end too while
+    half 1 grows and the route may still pass through it.
+    """
+    cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
+    cdef int32_t* stack = c.scratch
+    cdef int32_t* seen = c.scratch + c.n_stops
+    cdef int top = 0, n_seen = 0, u, e, v, i
+    cdef int64_t total = 0
+    if not c.end_only[w] and not c.adj_to_term[d]:
+        stack[top] = w
+        top += 1
+    c.reach_mark[w] = 1
+    seen[n_seen] = w
+    n_seen += 1
+    if extend_anchor:
+        u = L.stop1[0]
+        if not c.reach_mark[u]:
+            c.reach_mark[u] = 1
+            seen[n_seen] = u
+            n_seen += 1
+            stack[top] = u
+            top += 1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        for e in range(c.adj_ptr[u], c.adj_ptr[u + 1]):
+            v = c.adj_to[e]
+            if c.reach_mark[v] or loc_has(L, c.loc[v]) or not res_free(c, c.adj_seg[e]):
+                continue
+            c.reach_mark[v] = 1
+            seen[n_seen] = v
+            n_seen += 1
+            if values[v] > 0:
+                total += values[v]
+            if not c.end_only[v] and not c.adj_to_term[e]:
+                stack[top] = v
+                top += 1
+    for i in range(n_seen):
+        c.reach_mark[seen[i]] = 0
+    return total
+
+
 # ---- pricing --------------------------------------------------------------------------------
 
 cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil:
@@ -385,7 +431,7 @@ cdef int next_route(Ctx* c, int li) noexcept nogil:
     cdef int32_t* pos
     cdef int32_t* dseg
     cdef uint32_t* pen
-    cdef int64_t ub, limit
+    cdef int64_t ub, limit, reach
     while True:
         c.nodes += 1
         if c.nodes % CHECK_EVERY == 0 and check_limits(c):
@@ -470,6 +516,18 @@ cdef int next_route(Ctx* c, int li) noexcept nogil:
             if limit <= c.cur_best:
                 d += 1
                 continue
+            if c.reach_from and c.pays_all[t] and caps[2] - nl - ns >= c.reach_from:
+                # a long train: bound it by what it can still reach, not by the whole map
+                res_flip(c, seg)
+                loc_flip(L, c.loc[w])
+                reach = reach_bound(c, L, t, w, d, L.phase == 1 and not c.end_only[T]
+                                    and not c.adj_from_term[d if h == 0 else L.d1])
+                res_flip(c, seg)
+                loc_flip(L, c.loc[w])
+                if L.base + (L.vsum + values[w] + reach) * c.mult[t] + c.max_bonus[t] + rest_bound(c, li) \
+                        + (c.pullman_cap if c.use_pullman else 0) <= c.cur_best:
+                    d += 1
+                    continue
             break
         if d >= end:
             # this frame is exhausted: step back
@@ -649,6 +707,7 @@ cdef int setup(Ctx* c) noexcept nogil:
     c.levels = <Level*>calloc(K if K > 0 else 1, sizeof(Level))
     c.used = <uint64_t*>calloc(c.n_words, sizeof(uint64_t))
     c.mark = <uint8_t*>calloc(n + 1, sizeof(uint8_t))
+    c.reach_mark = <uint8_t*>calloc(n + 1, sizeof(uint8_t))
     c.scratch = <int32_t*>calloc(4 * (n + 1), sizeof(int32_t))
     c.best_len = <int32_t*>calloc(K + 1, sizeof(int32_t))
     c.best_stops = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
@@ -656,7 +715,7 @@ cdef int setup(Ctx* c) noexcept nogil:
     c.best_rev = <int64_t*>calloc(K + 1, sizeof(int64_t))
     c.best_paid = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
     c.best_npaid = <int32_t*>calloc(K + 1, sizeof(int32_t))
-    if not (c.levels and c.used and c.mark and c.scratch and c.best_len and c.best_stops and c.best_segs
+    if not (c.levels and c.used and c.mark and c.reach_mark and c.scratch and c.best_len and c.best_stops and c.best_segs
             and c.best_rev and c.best_paid and c.best_npaid):
         return ERR_MEMORY
     for li in range(K):
@@ -684,7 +743,7 @@ cdef void teardown(Ctx* c) noexcept nogil:
             free(L.stop1); free(L.pos1); free(L.dseg1); free(L.pen1)
             free(L.stop2); free(L.pos2); free(L.dseg2); free(L.pen2); free(L.locs)
         free(c.levels)
-    free(c.used); free(c.mark); free(c.scratch)
+    free(c.used); free(c.mark); free(c.reach_mark); free(c.scratch)
     free(c.best_len); free(c.best_stops); free(c.best_segs); free(c.best_rev)
     free(c.best_paid); free(c.best_npaid)
 
@@ -724,7 +783,8 @@ cdef int run(Ctx* c) noexcept nogil:
 
 
 def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
-                  double pullman_cap_value, double deadline, long long node_budget, cancel, on_improve):
+                  double pullman_cap_value, double deadline, long long node_budget, cancel, on_improve,
+                  int reach_from=3):
     """Run the compiled search on a flattened problem; see ``optimizer.core.search``.
 
     Returns (stop_code, best_value, best_len, best_stops, best_segs, best_rev, best_paid, opt_alone,
@@ -817,6 +877,7 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     c.node_budget = node_budget
     c.cancel = &cancel_v[0]
     c.on_improve = <void*>on_improve if on_improve is not None else NULL
+    c.reach_from = reach_from
     c.best_value = 0
 
     with nogil:

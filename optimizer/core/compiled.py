@@ -43,8 +43,11 @@ def train_order(problem, bounds) -> np.ndarray:
     return np.array(sorted(range(len(bounds)), key=lambda t: (-bounds[t], int(problem.group[t]), t)), dtype=np.int32)
 
 
+REACH_FROM = 3  # bound a train by the stops it can still reach while it may count this many more
+
+
 def search(problem, deadline_ms: float | None = None, node_budget: int | None = None,
-           cancel: CancelToken | None = None, on_improve=None) -> SearchResult:
+           cancel: CancelToken | None = None, on_improve=None, reach_from: int = REACH_FROM) -> SearchResult:
     """Best routes for the company's trains, by the compiled branch and bound.
 
     Parameters
@@ -60,6 +63,9 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
     on_improve : callable, optional
         Called as ``on_improve(result)`` (a provisional :class:`SearchResult`) at each better
         solution, from the searching thread.
+    reach_from : int, optional
+        Bound a train by the stops it can still reach over free track while it may count at least
+        this many more (0 turns that bound off); the cheaper prefix-sum bound is used always.
     """
     start = time.monotonic()
     n = problem.n_stops
@@ -98,7 +104,7 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
     (code, best_value, best_len, best_stops, best_segs, best_rev, best_paid, opt_alone_out, suffix, nodes,
      stage) = _search.search_arrays(
         problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
-        float(pullman_cap(problem)), float(deadline), int(node_budget or 0), token.flag, callback)
+        float(pullman_cap(problem)), float(deadline), int(node_budget or 0), token.flag, callback, int(reach_from))
     routes = _routes(problem, order, best_stops, best_segs, best_rev, best_paid)
     pull = _pullman(problem, routes)
     revenue = sum(r.revenue for r in routes) + pull

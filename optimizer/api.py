@@ -15,6 +15,7 @@ from .core import search as core_search
 from .core import implementation
 from .errors import OptimizerError
 from .graph.problem import Problem, build_problem
+from .rules.revenue import pullman_pick
 
 
 def load_state(source) -> dict:
@@ -47,11 +48,6 @@ def load_state(source) -> dict:
     return board_from_tile_lays(doc) if is_tile_lays(doc) else doc
 
 
-def problem_for(state) -> Problem:
-    """Read and flatten a board state (any form :func:`load_state` takes)."""
-    return build_problem(read_board(load_state(state)))
-
-
 def route_json(problem: Problem, found) -> dict:
     """One train's route: its stops (route order), paid stops, revenue and track as hex chains."""
     graph = problem.graph
@@ -71,19 +67,12 @@ def route_json(problem: Problem, found) -> dict:
 
 def pullman_json(problem: Problem, result: SearchResult) -> list:
     """The Pullman, as the route the corpus records: the city it doubles, as a local run."""
-    if not problem.bonus_trains or not result.pullman or not result.routes:
+    pick = pullman_pick(problem, result.routes) if problem.bonus_trains and result.pullman else None
+    if pick is None:
         return []
-    best = None
-    for r in result.routes:
-        for s in r.paid:
-            v = int(problem.values[r.train][s])
-            if problem.large[s] and (best is None or v > best[0]):
-                best = (v, s)
-    if best is None:
-        return []
-    stop = problem.graph.stops[best[1]]
+    stop = problem.graph.stops[pick[1]]
     train = problem.bonus_trains[0]
-    return [{"train": train.id, "name": train.name, "revenue": best[0], "stops": [stop.id], "paid": [stop.id],
+    return [{"train": train.id, "name": train.name, "revenue": pick[0], "stops": [stop.id], "paid": [stop.id],
              "hexes": [["local", stop.hex]]}]
 
 

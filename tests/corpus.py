@@ -11,16 +11,10 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
+from optimizer.bench.suites import corpus_dir
+
 ROOT = Path(__file__).resolve().parents[1]
 VENDORED = ROOT / "tests" / "data" / "states.jsonl"
-
-
-def corpus_dir() -> Path | None:
-    candidates = [os.environ.get("OPTIMIZER_CORPUS"), ROOT.parent / "shared" / "corpus"]
-    for c in candidates:
-        if c and (Path(c) / "states").is_dir():
-            return Path(c)
-    return None
 
 
 def require_corpus() -> Path | None:

@@ -7,7 +7,7 @@ neighbours), and every problem is a :class:`BoardError` that names the field and
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
@@ -79,8 +79,6 @@ class Board:
     company: Company
     trains: list
     hexes: dict  # id -> Hex, in document order
-    neighbors_given: bool = True
-    raw: dict = field(default=None, repr=False)
 
     def hex(self, hex_id: str) -> Hex:
         try:
@@ -211,8 +209,7 @@ def read_board(doc) -> Board:
         raise BoardError("two trains share one id", field="trains")
     phase = doc["phase"]
     return Board(id=doc.get("id"), game=doc["game"], layout=layout, phase_name=str(phase.get("name", "")),
-                 phase_tiles=list(phase["tiles"]), company=company, trains=trains, hexes=hexes,
-                 neighbors_given=given, raw=doc)
+                 phase_tiles=list(phase["tiles"]), company=company, trains=trains, hexes=hexes)
 
 
 def _read_cities(h: dict, tile: Tile, where: str) -> dict:

@@ -5,6 +5,7 @@ import time
 
 import numpy as np
 
+from ..rules.revenue import pullman_bonus
 from .bounds import max_route_bonus, pullman_cap, static_bound, train_bound
 from .result import FoundRoute, SearchResult
 
@@ -92,7 +93,7 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
         def callback(value, lists):
             found = _routes(problem, order, *lists)
             revenue = sum(r.revenue for r in found)
-            pull = _pullman(problem, found)
+            pull = pullman_bonus(problem, found)
             on_improve(SearchResult(revenue + pull, False, max(revenue + pull, static_bound(problem)), found, 0,
                                     (time.monotonic() - start) * 1000, None, pull))
 
@@ -106,7 +107,7 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
         problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
         float(pullman_cap(problem)), float(deadline), int(node_budget or 0), token.flag, callback, int(reach_from))
     routes = _routes(problem, order, best_stops, best_segs, best_rev, best_paid)
-    pull = _pullman(problem, routes)
+    pull = pullman_bonus(problem, routes)
     revenue = sum(r.revenue for r in routes) + pull
     stopped = STOPPED_BY.get(code)
     if stopped is None:
@@ -133,13 +134,6 @@ def _routes(problem, order, best_stops, best_segs, best_rev, best_paid) -> list:
         routes.append(FoundRoute(int(order[level]), stops, _directed(problem, stops, segs), int(best_rev[level]),
                                  [s for s in stops if s in paid]))
     return routes
-
-
-def _pullman(problem, routes) -> int:
-    """The Pullman doubles the richest city or off-board paid on any route."""
-    if not problem.double_best_large or not routes:
-        return 0
-    return max(max((int(problem.values[r.train][s]) for s in r.paid if problem.large[s]), default=0) for r in routes)
 
 
 def _directed(problem, stops, segs) -> list:

@@ -72,7 +72,7 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
             routes.sort(key=lambda r: -r[0])
             per_train.append(routes)
     except _Stop:
-        return SearchResult(0, False, _loose_bound(problem), [], counter[0], _ms(start), "deadline")
+        return SearchResult(0, False, static_bound(problem), [], counter[0], _ms(start), "deadline")
 
     best = [0, [], 0]
     pullman_cap = _pullman_cap(problem)
@@ -86,7 +86,7 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
             stopped = "deadline"
             raise _Stop
         if t == len(per_train):
-            bonus = pullman_bonus(problem, [c[3] for c in chosen])
+            bonus = pullman_bonus(problem, [c[2] for c in chosen])
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]
             return
@@ -105,13 +105,8 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
         pass
     routes = [c[2] for c in best[1]]
     optimal = stopped is None
-    return SearchResult(best[0], optimal, best[0] if optimal else max(best[0], _loose_bound(problem)), routes,
+    return SearchResult(best[0], optimal, best[0] if optimal else max(best[0], static_bound(problem)), routes,
                         counter[0], _ms(start), stopped, best[2])
-
-
-def _loose_bound(problem) -> int:
-    """A bound that needs no search: every train paid its best stops, every bonus earned."""
-    return static_bound(problem)
 
 
 def _ms(start: float) -> float:

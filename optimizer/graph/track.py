@@ -13,7 +13,7 @@ changes direction at a switch. Stops are only those reachable from the company's
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..board.geometry import opposite
 from ..board.tiles import placed
@@ -64,7 +64,6 @@ class TrackGraph:
     segments: list  # Segment, one per undirected piece (walk it either way)
     side_names: list  # side id -> "H12/H10": the two hexes it joins, for explanations
     inner_names: list  # inner path id -> "H12 path 3"
-    hex_of_resource: dict = field(default_factory=dict)  # resource id -> hexes it lies on
 
     def stop_index(self) -> dict:
         return {s.id: i for i, s in enumerate(self.stops)}
@@ -90,7 +89,6 @@ def build_track_graph(board, rules, reachable_only: bool = True) -> TrackGraph:
     side_names: list = []
     inner_ids: dict = {}
     inner_names: list = []
-    hex_of_resource: dict = {}
 
     def side_of(hex_id, edge):
         other = board.hexes[hex_id].neighbors[edge]
@@ -148,7 +146,6 @@ def build_track_graph(board, rules, reachable_only: bool = True) -> TrackGraph:
         side = side_of(hex_id, edge)
         if side in used_sides:
             return
-        hex_of_resource.setdefault(("side", side), (hex_id, other))
         entry = ("edge", opposite(edge))
         for nxt in tiles.by_end[other].get(entry, ()):
             walk(start, other, nxt, entry, used_sides | {side}, used_inner, used_paths, hexes, first_terminal)
@@ -172,7 +169,7 @@ def build_track_graph(board, rules, reachable_only: bool = True) -> TrackGraph:
     offset = len(side_names)
     segments = [Segment(s.a, s.b, s.sides, frozenset(offset + i for i in s.inner), s.paths, s.hexes,
                         s.a_terminal, s.b_terminal) for s in segments]
-    graph = TrackGraph(stops, segments, side_names, inner_names, hex_of_resource)
+    graph = TrackGraph(stops, segments, side_names, inner_names)
     return _reachable(graph) if reachable_only else graph
 
 
@@ -199,4 +196,4 @@ def _reachable(graph: TrackGraph) -> TrackGraph:
     stops = [graph.stops[i] for i in keep]
     segments = [Segment(renumber[s.a], renumber[s.b], s.sides, s.inner, s.paths, s.hexes, s.a_terminal, s.b_terminal)
                 for s in graph.segments if s.a in renumber and s.b in renumber]
-    return TrackGraph(stops, segments, graph.side_names, graph.inner_names, graph.hex_of_resource)
+    return TrackGraph(stops, segments, graph.side_names, graph.inner_names)

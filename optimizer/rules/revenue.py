@@ -15,7 +15,6 @@ class Priced:
     revenue: int = 0
     paid: list = field(default_factory=list)  # stop indexes, route order
     errors: list = field(default_factory=list)  # plain-words reasons it is not legal
-    best_large: int = 0  # the largest value of a paid large stop (what a Pullman would double)
 
     @property
     def legal(self) -> bool:
@@ -91,16 +90,26 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
     for paid in candidates:
         revenue = sum(int(values[s]) for s in paid) * spec.multiplier + bonus_value(problem, t, stops, paid)
         if best is None or revenue > best.revenue:
-            large = [int(values[s]) for s in paid if problem.large[s]]
-            best = Priced(revenue, paid, [], max(large, default=0))
+            best = Priced(revenue, paid, [])
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
     best.revenue -= penalty_value(problem, pen_mask)
     return best
 
 
-def pullman_bonus(problem, priced_routes: list) -> int:
+def pullman_pick(problem, routes: list):
+    """The richest city or off-board paid on any of these routes (each with ``train`` and
+    ``paid``), as (value, stop); None if there is none."""
+    best = None
+    for r in routes:
+        for s in r.paid:
+            v = int(problem.values[r.train][s])
+            if problem.large[s] and (best is None or v > best[0]):
+                best = (v, s)
+    return best
+
+
+def pullman_bonus(problem, routes: list) -> int:
     """18EU Pullman: one city or off-board of one other train's route counts twice."""
-    if not problem.double_best_large or not priced_routes:
-        return 0
-    return max(p.best_large for p in priced_routes)
+    pick = pullman_pick(problem, routes) if problem.double_best_large else None
+    return pick[0] if pick else 0

@@ -195,20 +195,21 @@ def damaged(draw):
                 doc.pop(key, None)
             else:
                 doc[key] = junk
-        elif where == "hex" and isinstance(doc.get("hexes"), list) and doc["hexes"]:
-            h = draw(st.sampled_from(doc["hexes"]))
+        elif where == "hex" and isinstance(doc.get("hexes"), list) and any(isinstance(h, dict) for h in doc["hexes"]):
+            h = draw(st.sampled_from([h for h in doc["hexes"] if isinstance(h, dict)]))
             key = draw(st.sampled_from(["id", "rotation", "code", "neighbors", "cities", "borders", "color"]))
             if draw(st.booleans()):
                 h.pop(key, None)
             else:
                 h[key] = junk
         elif where == "city" and isinstance(doc.get("hexes"), list):
-            with_cities = [h for h in doc["hexes"] if isinstance(h, dict) and h.get("cities")]
+            with_cities = [h for h in doc["hexes"] if isinstance(h, dict) and isinstance(h.get("cities"), list)
+                           and h["cities"] and isinstance(h["cities"][0], dict)]
             if with_cities:
                 c = draw(st.sampled_from(with_cities))["cities"][0]
                 c[draw(st.sampled_from(["index", "slots", "tokens", "token_types"]))] = junk
-        elif where == "train" and isinstance(doc.get("trains"), list) and doc["trains"]:
-            t = draw(st.sampled_from(doc["trains"]))
+        elif where == "train" and isinstance(doc.get("trains"), list) and any(isinstance(t, dict) for t in doc["trains"]):
+            t = draw(st.sampled_from([t for t in doc["trains"] if isinstance(t, dict)]))
             t[draw(st.sampled_from(["name", "distance", "id", "multiplier"]))] = junk
         elif where == "code" and isinstance(doc.get("hexes"), list):
             coded = [h for h in doc["hexes"] if isinstance(h, dict) and isinstance(h.get("code"), str) and h["code"]]

@@ -5,9 +5,12 @@ import pytest
 from .corpus import require_corpus
 
 
-def pytest_sessionstart(session):
+def pytest_configure(config):
     # Fail early and loudly in CI when the corpus is missing (never skip corpus tests there).
-    require_corpus()
+    try:
+        require_corpus()
+    except RuntimeError as err:
+        raise pytest.UsageError(str(err)) from None
 
 
 @pytest.fixture(params=["compiled", "python"])

@@ -18,7 +18,6 @@ from optimizer.bench import synthetic
 from optimizer.bench.suites import KNOWN_BEST, QUICK_TRACK, synthetic_cases
 from optimizer.board.geometry import opposite
 from optimizer.board.state import read_board
-from optimizer.board.tiles import parse_code
 from optimizer.cli import main
 from optimizer.games import game_data
 

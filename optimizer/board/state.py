@@ -166,7 +166,7 @@ def read_board(doc) -> Board:
         try:
             tile = parse_code(h["code"])
         except OptimizerError as err:
-            raise err.located(field=f"{hexes_field}.code", hex=hid)
+            raise err.located(field=f"{hexes_field}.code", hex=hid) from None
         hexes[hid] = Hex(
             id=hid,
             tile_name=str(h.get("tile") or hid),

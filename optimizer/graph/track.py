@@ -176,15 +176,15 @@ def build_track_graph(board, rules, reachable_only: bool = True) -> TrackGraph:
 def _reachable(graph: TrackGraph) -> TrackGraph:
     """Keep the stops and segments a route through one of our tokens can use."""
     adjacent: dict = {}
-    for k, seg in enumerate(graph.segments):
-        adjacent.setdefault(seg.a, []).append((seg.b, seg.a_terminal, seg.b_terminal))
-        adjacent.setdefault(seg.b, []).append((seg.a, seg.b_terminal, seg.a_terminal))
+    for seg in graph.segments:
+        adjacent.setdefault(seg.a, []).append((seg.b, seg.b_terminal))
+        adjacent.setdefault(seg.b, []).append((seg.a, seg.a_terminal))
     start = [i for i, s in enumerate(graph.stops) if s.token]
     seen = set(start)
     frontier = list(start)
     while frontier:
         i = frontier.pop()
-        for j, leave_terminal, arrive_terminal in adjacent.get(i, ()):
+        for j, arrive_terminal in adjacent.get(i, ()):
             if j in seen:
                 continue
             seen.add(j)

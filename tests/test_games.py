@@ -11,6 +11,7 @@ import pytest
 from optimizer import api
 from optimizer.board.geometry import opposite
 from optimizer.board.state import read_board
+from optimizer.board.tiles import parse_code
 from optimizer.games import game_data, rules_for
 from optimizer.rules.check import check_routes
 from optimizer.rules.trains import spec_from_rows
@@ -32,7 +33,6 @@ def board(game, cells, links, trains, *, phase=EVERYWHERE, company=None, layout=
     """cells: {hex id: (code, rotation, colour, tokens of city 0, ...)}; links: [(hex, edge, hex)]."""
     hexes = {}
     for hex_id, (code, rotation, colour, *tokens) in cells.items():
-        from optimizer.board.tiles import parse_code
         cities = [n for n in parse_code(code).nodes if n.kind == "city"]
         hexes[hex_id] = {"id": hex_id, "tile": hex_id, "color": colour, "rotation": rotation, "code": code,
                          "neighbors": {}, "location_name": hex_id,

@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from ..board.geometry import neighbour_ids, opposite
-from ..board.tilelays import _empty_cities, _preprinted
+from ..board.tilelays import empty_cities, preprinted_hex
 from ..board.tiles import parse_code
 from ..games import canonical_name, game_data
 
@@ -194,16 +194,16 @@ def synthetic_board(seed: int = 0, *, game: str = "1830", track: float = 1.0, tr
 
     order = _growth_order(m, home, rng)
     lays = _lay(m, order, rng)  # the full map; the cut below keeps a prefix of the growth
-    cities = [hid for hid in order if any(c.get("slots") for c in _empty_cities(lays[hid][0]["code"]))]
+    cities = [hid for hid in order if any(c.get("slots") for c in empty_cities(lays[hid][0]["code"]))]
     ours = rng.sample(cities, len(cities))  # where our tokens go, first come first served
     rival_seed = rng.randrange(1 << 30)
 
     region = order[:max(1, round(track * len(order)))]
-    hexes = {hid: _preprinted(h) for hid, h in m.hexes.items()}
+    hexes = {hid: preprinted_hex(h) for hid, h in m.hexes.items()}
     for hid in region:
         tile, rotation, _ = lays[hid]
         hexes[hid].update(tile=tile["name"], code=tile["code"], color=tile["color"], rotation=rotation)
-        hexes[hid]["cities"] = _empty_cities(tile["code"])
+        hexes[hid]["cities"] = empty_cities(tile["code"])
     laid = set(region)
     _place_tokens(hexes, corp["id"], [home] + [h for h in ours if h in laid and h != home][:tokens - 1],
                   sorted(c["id"] for c in m.data["corporations"] if c["id"] != corp["id"]), rivals, rival_seed)

@@ -29,7 +29,7 @@ def board_from_tile_lays(doc: dict) -> dict:
         raise BoardError("game: a built-in game name is needed (1830, 1880, 1880 Romania, 1894, 18EU)", field="game")
     data = game_data(doc["game"])
     title = canonical_name(doc["game"])
-    hexes = {h["id"]: _preprinted(h) for h in data["hexes"]}
+    hexes = {h["id"]: preprinted_hex(h) for h in data["hexes"]}
     tiles = {t["name"]: t for t in data["tiles"]}
 
     lays = doc.get("lays", [])
@@ -58,7 +58,7 @@ def board_from_tile_lays(doc: dict) -> dict:
         tile = tiles[name]
         h = hexes[hex_id]
         h.update(tile=name, code=tile["code"], color=tile["color"], rotation=rotation)
-        h["cities"] = _empty_cities(tile["code"])
+        h["cities"] = empty_cities(tile["code"])
 
     tokens = doc.get("tokens", []) or []
     if not isinstance(tokens, list):
@@ -124,14 +124,16 @@ def board_from_tile_lays(doc: dict) -> dict:
             "corporation": company, "trains": trains, "hexes": list(hexes.values())}
 
 
-def _preprinted(h: dict) -> dict:
+def preprinted_hex(h: dict) -> dict:
+    """A game map's hex as a board-state hex (input fields only, its city tokens copied)."""
     keep = ("id", "tile", "color", "rotation", "code", "location_name", "borders", "cities", "assignments")
     out = {k: h[k] for k in keep if k in h}
     out["cities"] = [dict(c, tokens=list(c.get("tokens", []))) for c in h.get("cities", [])]
     return out
 
 
-def _empty_cities(code: str) -> list:
+def empty_cities(code: str) -> list:
+    """The ``cities`` entries of a freshly laid tile: every slot empty."""
     try:
         tile = parse_code(code)
     except OptimizerError:

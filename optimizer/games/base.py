@@ -26,6 +26,10 @@ class Rules:
         """A stop no route of this company may reach at all."""
         return False
 
+    def forbidden_reason(self, hx, node) -> str:
+        """Why :meth:`forbidden` holds, in a player's words."""
+        return f"the company may not run to or through {hx.location_name or hx.id} ({hx.id})"
+
     def is_large(self, hx, node) -> bool:
         """Cities and off-boards count against the large number of a train; towns do not."""
         return node.kind in ("city", "offboard")

@@ -34,6 +34,9 @@ class Rules1894(Rules):
     def forbidden(self, hx, node) -> bool:
         return hx.id == LONDON and not self.has_ferry_marker()
 
+    def forbidden_reason(self, hx, node) -> str:
+        return super().forbidden_reason(hx, node) + ": it has no ferry marker"
+
     def location(self, hx, node) -> str:
         return PARIS if hx.id == PARIS else super().location(hx, node)
 

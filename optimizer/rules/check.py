@@ -144,8 +144,7 @@ def _why_no_track(problem, chain) -> str:
         hx = board.hexes[hex_id]
         for node in hx.tile.nodes:
             if node.is_stop and rules.forbidden(hx, node):
-                return (f"the company may not run to or through {hx.location_name or hex_id} ({hex_id})"
-                        + (": it has no ferry marker" if hasattr(rules, "has_ferry_marker") else ""))
+                return rules.forbidden_reason(hx, node)
     return f"no track runs from stop to stop along {'-'.join(chain)}"
 
 

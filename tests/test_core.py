@@ -1,15 +1,20 @@
 """The compiled search against its reference twin, and both against the real corpus."""
 import copy
+import json
 import threading
 import time
+from dataclasses import replace
+from importlib import resources
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from optimizer import api
 from optimizer.board.state import read_board
-from optimizer.core import CancelToken, compiled, reference
+from optimizer.core import CancelToken, _search, compiled, reference
+from optimizer.core.contract import KernelResult, prepare
 from optimizer.graph.problem import build_problem
 from optimizer.rules.check import check_routes
 from optimizer.rules.revenue import price_route
@@ -179,3 +184,95 @@ def test_no_trains_and_no_track():
             c["tokens"] = [None] * len(c["tokens"])
     result = api.solve(doc)
     assert result["revenue"] == 0 and result["routes"] == [] and result["optimal"]
+
+
+# ---- the kernel's contract: checked arrays in, a named result out ----------------------------
+
+def default_board(trains=None) -> dict:
+    doc = json.loads(resources.files("optimizer.boards").joinpath("default.json").read_text())
+    if trains is not None:
+        doc["trains"] = trains
+    return doc
+
+
+def _set(a, index, value):
+    a = a.copy()
+    a[index] = value
+    return a
+
+
+def _strided(a):
+    """The same values and shape, not C-contiguous."""
+    wide = np.repeat(a, 2, axis=0)
+    return wide[::2]
+
+
+CORRUPT = {
+    "to_stop_by_dir": lambda ki: dict(to_stop_by_dir=_set(ki.to_stop_by_dir, 0, ki.n_stops)),
+    "seg_by_dir": lambda ki: dict(seg_by_dir=_set(ki.seg_by_dir, -1, ki.n_segs + 7)),
+    "loc_by_stop": lambda ki: dict(loc_by_stop=_set(ki.loc_by_stop, 1, -1)),
+    "adj_ptr_by_stop": lambda ki: dict(adj_ptr_by_stop=_set(ki.adj_ptr_by_stop, 1, ki.n_dirs + 1)),
+    "values_by_train_stop": lambda ki: dict(values_by_train_stop=ki.values_by_train_stop.astype(np.int64)),
+    "large_by_stop": lambda ki: dict(large_by_stop=ki.large_by_stop.astype(bool)),
+    "track_bits_by_seg": lambda ki: dict(track_bits_by_seg=_strided(ki.track_bits_by_seg)),
+    "caps_by_train": lambda ki: dict(caps_by_train=ki.caps_by_train[:, :5].copy()),
+    "token_by_stop": lambda ki: dict(token_by_stop=ki.token_by_stop[:-1].copy()),
+    "anchor_by_train_rank": lambda ki: dict(anchor_by_train_rank=_set(ki.anchor_by_train_rank, (0, 0), 10 ** 6)),
+    "rank_by_train_stop": lambda ki: dict(rank_by_train_stop=_set(ki.rank_by_train_stop, (0, 0), ki.n_stops)),
+    "n_anchors_by_train": lambda ki: dict(n_anchors_by_train=_set(ki.n_anchors_by_train, 0, ki.n_stops + 1)),
+    "train_by_level": lambda ki: dict(train_by_level=np.zeros_like(ki.train_by_level)),
+    "penalty_mask_by_seg": lambda ki: dict(penalty_mask_by_seg=_set(ki.penalty_mask_by_seg, 0, 1)),
+    "stop_a_by_pair": lambda ki: dict(n_pairs=1, stop_a_by_pair=np.array([ki.n_stops], np.int32),
+                                      stop_b_by_pair=np.array([0], np.int32), amount_by_pair=np.array([9], np.int32)),
+    "trigger_by_largest": lambda ki: dict(n_largest=1, trigger_by_largest=np.array([-3], np.int32),
+                                          excluded_by_largest_stop=np.zeros((1, ki.n_stops), np.uint8)),
+    "excluded_by_largest_stop": lambda ki: dict(n_largest=1, trigger_by_largest=np.array([0], np.int32),
+                                                excluded_by_largest_stop=np.zeros((1, ki.n_stops + 1), np.uint8)),
+    "n_track_words": lambda ki: dict(n_track_words=0),
+    "n_locs": lambda ki: dict(n_locs=ki.n_stops + 1),
+    "caps_by_train ": lambda ki: dict(caps_by_train=_set(ki.caps_by_train, (0, 2), -1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPT))
+def test_corrupted_kernel_input_is_refused_by_name(name):
+    """Out-of-range indexes, wrong dtypes, strided or wrongly sized arrays: a ValueError naming
+    the array, before the kernel reads any of it (never a crash)."""
+    ki = prepare(build_problem(default_board()))
+    bad = replace(ki, **CORRUPT[name](ki))
+    with pytest.raises(ValueError, match=f"kernel input {name.strip()}:"):
+        _search.check(bad)
+    with pytest.raises(ValueError, match=f"kernel input {name.strip()}:"):
+        _search.search(bad)
+    _search.check(ki)  # the original is untouched
+
+
+def test_a_corrupted_problem_raises_instead_of_crashing():
+    """The segfault of issue 11: a Problem whose adjacency points past the last stop."""
+    problem = build_problem(default_board())
+    problem.adj_to = _set(problem.adj_to, 3, problem.n_stops + 1000)
+    with pytest.raises(ValueError, match="to_stop_by_dir"):
+        compiled.search(problem)
+
+
+def test_the_kernel_takes_only_a_kernel_input():
+    with pytest.raises(TypeError, match="KernelInput"):
+        _search.search(build_problem(default_board()))
+
+
+def test_kernel_result_is_named():
+    problem = build_problem(default_board())
+    out = _search.search(prepare(problem))
+    assert isinstance(out, KernelResult)
+    assert out.stop_code == 0 and out.stage == 2 and out.nodes > 0
+    assert out.value == compiled.search(problem).revenue == sum(out.revenue_by_level)
+    assert len(out.stops_by_level) == len(problem.trains) == len(out.from_level) - 1
+    assert out.from_level[0] == out.value
+
+
+def test_empty_problem_is_padded():
+    """No trains and no track: every array padded, the kernel answers 0."""
+    doc = default_board(trains=[])
+    ki = prepare(build_problem(doc))
+    assert ki.n_trains == 0 and ki.values_by_train_stop.shape[0] == 1
+    assert _search.search(ki).value == 0

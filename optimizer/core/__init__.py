@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from . import reference
-from .compiled import CancelToken
+from .limits import CancelToken
 from .result import FoundRoute, SearchResult
 
 IMPLEMENTATIONS = ("compiled", "python")

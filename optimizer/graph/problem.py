@@ -16,8 +16,6 @@ from ..games import rules_for
 from ..rules.bonuses import Bonuses
 from .track import TrackGraph, build_track_graph
 
-BIG = 1 << 30
-
 
 @dataclass
 class Problem:
@@ -50,7 +48,7 @@ class Problem:
     # ---- trains
     caps: np.ndarray  # int32 [n_trains, 6]: visit large, small, total; pay large, small, total
     multiplier: np.ndarray  # int32 [n_trains]
-    requires_token: np.ndarray  # uint8 [n_trains]
+    requires_token: np.ndarray  # uint8 [n_trains]: its routes must count a token of the company
     group: np.ndarray  # int32 [n_trains]: equal ids = identical trains (symmetry breaking)
     # ---- bonuses
     pair_a: np.ndarray  # int32 [n_pairs]
@@ -65,10 +63,6 @@ class Problem:
     @property
     def n_stops(self) -> int:
         return len(self.graph.stops)
-
-    @property
-    def n_words(self) -> int:
-        return self.seg_res.shape[1]
 
     def stop_id(self, i: int) -> str:
         return self.graph.stops[i].id

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..board.tiles import parse_code
 from ..errors import BoardError, OptimizerError
-from .tiles import parse_code
+from . import canonical_name, game_data
 
 
 def is_tile_lays(doc) -> bool:
@@ -24,7 +25,6 @@ def is_tile_lays(doc) -> bool:
 
 
 def board_from_tile_lays(doc: dict) -> dict:
-    from ..games import canonical_name, game_data
     if not isinstance(doc.get("game"), str):
         raise BoardError("game: a built-in game name is needed (1830, 1880, 1880 Romania, 1894, 18EU)", field="game")
     data = game_data(doc["game"])

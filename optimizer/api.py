@@ -34,6 +34,8 @@ def load_state(source) -> dict | Board:
             doc = json.loads(source)
         except (ValueError, RecursionError) as err:
             raise OptimizerError(f"not valid JSON: {str(err)[:200]}", field="(document)") from None
+        if not isinstance(doc, dict):
+            raise OptimizerError(f"a board state is a JSON object, not {type(doc).__name__}", field="(document)")
     else:
         raise OptimizerError(f"a board state is a dict, a Board or JSON text, not {type(source).__name__} "
                              "(read files first)", field="(document)")

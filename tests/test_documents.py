@@ -103,6 +103,13 @@ def test_checker_and_picture_share_one_reading_of_chains():
                                       "Q99")
 
 
+def test_a_local_run_is_a_route_of_its_own():
+    route = {"train": "4-0", "hexes": [["I15", "H16"], ["local", "H16"]]}
+    with pytest.raises(RoutesError, match="a local run is") as err:
+        api.check(state(DOC), [route])
+    assert err.value.field == "routes[0].hexes"
+
+
 # ---- the tile parser keeps what the picture needs -----------------------------------------------------
 
 def test_the_tile_parser_keeps_loc_and_hide():

@@ -84,7 +84,7 @@ def readings(problem, route: dict, where: str) -> list:
     check_chains(problem.board, chains, where)
     if not chains:
         return []  # the train runs nothing
-    if chains[0] and chains[0][0] == "local":
+    if any(chain[0] == "local" for chain in chains):
         if len(chains) != 1 or len(chains[0]) != 2:
             raise RoutesError(f"{where}.hexes: a local run is [[\"local\", HEX]]", field=f"{where}.hexes")
         return [("local_hex", chains[0][1])]

@@ -7,8 +7,9 @@ track joins across hex sides on pointy and flat maps alike.
 
 A route is drawn along the pieces of track the search priced: :mod:`optimizer.rules.routes` reads
 the routes and resolves each chain of hexes to the track-graph segment over the same hexes, and
-this module draws that segment's tile paths again in the train's colour. Elements carry ``class`` and ``data-*`` attributes (hex ids, companies, the hexes
-of each route) so tests and tools can read the picture back.
+this module draws that segment's tile paths again in the train's colour. Elements carry ``class``
+and ``data-*`` attributes (hex ids, companies, the hexes of each route) so tests and tools can
+read the picture back.
 """
 from __future__ import annotations
 

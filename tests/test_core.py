@@ -17,7 +17,7 @@ from optimizer.core import CancelToken, _search, compiled, reference
 from optimizer.core.contract import KernelResult, prepare
 from optimizer.graph.problem import build_problem
 from optimizer.rules.check import check_routes
-from optimizer.rules.revenue import price_route
+from optimizer.revenue import price_route
 
 from .boards import bonuses, small_boards
 from .corpus import ids, state, states

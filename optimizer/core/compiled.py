@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from ..rules.revenue import pullman_bonus
+from ..revenue import pullman_bonus
 from .contract import REACH_FROM, KernelResult, prepare
 from .limits import STOPPED_BY, CancelToken
 from .result import FoundRoute, SearchResult

@@ -13,7 +13,7 @@ import numpy as np
 from ..board.state import Board, read_board
 from ..errors import BoardError
 from ..games import rules_for
-from ..rules.bonuses import Bonuses
+from ..model import Bonuses
 from .track import TrackGraph, build_track_graph
 
 

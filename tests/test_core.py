@@ -1,6 +1,7 @@
 """The compiled search against its reference twin, and both against the real corpus."""
 import copy
 import json
+import os
 import threading
 import time
 from dataclasses import replace
@@ -13,8 +14,12 @@ from hypothesis import strategies as st
 
 from optimizer import api
 from optimizer.board.state import read_board
-from optimizer.core import CancelToken, _search, compiled, reference
+import subprocess
+import sys
+
+from optimizer.core import SEARCHES, CancelToken, _search, compiled, reference
 from optimizer.core.contract import KernelResult, prepare
+from optimizer.errors import OptimizerError
 from optimizer.graph.problem import build_problem
 from optimizer.rules.check import check_routes
 from optimizer.revenue import price_route
@@ -276,3 +281,96 @@ def test_empty_problem_is_padded():
     ki = prepare(build_problem(doc))
     assert ki.n_trains == 0 and ki.values_by_train_stop.shape[0] == 1
     assert _search.search(ki).value == 0
+
+
+# ---- the twin: one signature, the same limits, the same callbacks -----------------------------
+
+TWINS = sorted(SEARCHES)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_honour_node_budgets_exactly(data):
+    """With a node budget both searches either finish within it (and are optimal) or stop at
+    exactly that many nodes with sound routes and a bound no lower than the optimum."""
+    problem = build_problem(data.draw(small_boards(max_hexes=12)))
+    data.draw(bonuses(problem))
+    optimum = reference.search(problem).revenue
+    budget = data.draw(st.integers(1, 400))
+    for name in TWINS:
+        result = SEARCHES[name](problem, node_budget=budget)
+        assert result.core == name
+        assert result.nodes <= budget
+        if result.stopped_by is None:
+            assert result.optimal and result.revenue == optimum
+        else:
+            assert result.stopped_by == "nodes" and result.nodes == budget and not result.optimal
+            assert result.revenue <= optimum <= result.bound
+        _assert_sound(problem, result)
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_a_budget_of_ten_nodes_stops_at_ten(name):
+    problem = build_problem(default_board())
+    result = SEARCHES[name](problem, node_budget=10)
+    assert (result.stopped_by, result.nodes, result.optimal) == ("nodes", 10, False)
+    assert result.bound >= SEARCHES[name](problem).revenue
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_improvements_reported_by_both(name):
+    seen = []
+    result = SEARCHES[name](build_problem(default_board()), on_improve=lambda r: seen.append((r.revenue, r.core)))
+    assert seen and [v for v, _ in seen] == sorted(v for v, _ in seen)
+    assert seen[-1] == (result.revenue, name)
+
+
+@pytest.mark.parametrize("error", [ValueError("from the callback"), KeyboardInterrupt()])
+@pytest.mark.parametrize("name", TWINS)
+def test_an_error_in_on_improve_stops_the_search_and_is_raised(name, error):
+    calls = []
+
+    def on_improve(result):
+        calls.append(result.revenue)
+        raise error
+
+    with pytest.raises(type(error)):
+        SEARCHES[name](build_problem(default_board()), on_improve=on_improve)
+    assert len(calls) == 1  # stopped at the first improvement
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_a_cancelled_token_stops_both_before_the_first_node(name):
+    token = CancelToken()
+    token.cancel()
+    result = SEARCHES[name](build_problem(default_board()), cancel=token)
+    assert (result.stopped_by, result.nodes, result.optimal) == ("cancelled", 0, False)
+
+
+def test_trains_that_need_no_token_agree():
+    """A train with ``requires_token: false`` may run anywhere (issue 11: the compiled core
+    answered 100, the reference 130)."""
+    problem = build_problem(default_board([{"name": "2", "distance": 2, "requires_token": False}]))
+    answers = {name: SEARCHES[name](problem).revenue for name in TWINS}
+    assert answers == {"compiled": 130, "python": 130}
+    with_token = build_problem(default_board([{"name": "2", "distance": 2}]))
+    assert {name: SEARCHES[name](with_token).revenue for name in TWINS} == {"compiled": 100, "python": 100}
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_the_answer_names_the_core_that_ran(name):
+    assert api.solve(default_board(), core=name)["stats"]["core"] == name
+
+
+def test_an_unknown_core_is_a_clear_error():
+    with pytest.raises(OptimizerError, match="core must be one of compiled, python, not 'bogus'"):
+        api.solve(default_board(), core="bogus")
+
+
+def test_an_unknown_core_in_the_environment_is_one_line_and_exit_2(tmp_path):
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps(default_board()))
+    run = subprocess.run([sys.executable, "-m", "optimizer", "solve", str(board)], capture_output=True, text=True,
+                         env={**os.environ, "OPTIMIZER_CORE": "bogus"}, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == ["error: OPTIMIZER_CORE must be one of compiled, python, not 'bogus'"]

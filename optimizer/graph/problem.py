@@ -69,10 +69,12 @@ class Problem:
 
 
 def build_problem(board_or_doc, *, reachable_only: bool = True) -> Problem:
-    """Read (if needed) a board and flatten it for the search."""
+    """Read (if needed) a board and flatten it for the search.
+
+    The track no token of the company reaches is dropped, unless a train needs no token: its
+    routes may run anywhere."""
     board = board_or_doc if isinstance(board_or_doc, Board) else read_board(board_or_doc)
     rules = rules_for(board)
-    graph = build_track_graph(board, rules, reachable_only=reachable_only)
     trains, specs, bonus_trains = [], [], []
     for i, train in enumerate(board.trains):
         spec = rules.train_spec(train, f"trains[{i}]")
@@ -81,6 +83,8 @@ def build_problem(board_or_doc, *, reachable_only: bool = True) -> Problem:
         else:
             trains.append(train)
             specs.append(spec)
+    reachable_only = reachable_only and all(spec.requires_token for spec in specs)
+    graph = build_track_graph(board, rules, reachable_only=reachable_only)
     return flatten(board, rules, graph, trains, specs, bonus_trains, rules.bonuses())
 
 

@@ -146,6 +146,11 @@ cdef struct Express:
     int64_t head                            # value of the forced part of paid (before the greedy rest)
     int forced_tok                          # index into big then small of the token stop forced in, or -1
 
+cdef struct Keyed:
+    # An item sorted by key (then by item), for deriving the input.
+    int64_t key
+    int32_t item
+
 cdef struct Ctx:
     Input inp
     Bounds bounds
@@ -189,3 +194,12 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
 cdef int run(Ctx* c) noexcept nogil
 cdef int setup(Ctx* c) noexcept nogil
 cdef void teardown(Ctx* c) noexcept nogil
+# ---- the input, derived for contract.prepare and checked before use
+cdef int64_t derive_train(const int32_t* values, const uint8_t* large, Py_ssize_t n, const int32_t* caps,
+                          int64_t multiplier, int64_t fixed_bonus, int64_t n_largest, int64_t* prefix,
+                          int64_t* max_bonus, int64_t* scratch) noexcept nogil
+cdef void order_levels(const int64_t* bound, const int32_t[::1] group, Py_ssize_t K, Keyed* keyed,
+                       int32_t* order) noexcept nogil
+cdef void rank_anchors(const int32_t[:, ::1] values, const uint8_t[::1] token, const uint8_t[::1] requires_token,
+                       Keyed* keyed, int32_t* anchors, int32_t* n_anchors, int32_t* rank) noexcept nogil
+cdef int borrow(Input* g, ki) except -1

@@ -921,11 +921,6 @@ cdef void teardown(Ctx* c) noexcept nogil:
 
 # ---- derived arrays, for contract.prepare ----------------------------------------------------
 
-cdef struct Keyed:
-    int64_t key
-    int32_t item
-
-
 cdef int by_key(const void* a, const void* b) noexcept nogil:
     """qsort order: key, then item, ascending."""
     cdef const Keyed* x = <const Keyed*>a
@@ -935,13 +930,88 @@ cdef int by_key(const void* a, const void* b) noexcept nogil:
     return -1 if x.item < y.item else (1 if x.item > y.item else 0)
 
 
+cdef int64_t derive_train(const int32_t* values, const uint8_t* large, Py_ssize_t n, const int32_t* caps,
+                          int64_t multiplier, int64_t fixed_bonus, int64_t n_largest, int64_t* prefix,
+                          int64_t* max_bonus, int64_t* scratch) noexcept nogil:
+    """One train's max bonus, prefix sums ([3, n + 1]: the k best positive values of large
+    stops, small stops, all stops) and bound alone (returned): the best k large and the best small
+    stops within its pay caps, times its multiplier, plus its bonuses."""
+    cdef Py_ssize_t s, k, m, which
+    cdef int64_t top = 0, v, best = 0, pay_large, pay_small, pay_total
+    for s in range(n):
+        if values[s] > top:
+            top = values[s]
+    max_bonus[0] = fixed_bonus + n_largest * top  # every positive pair, the best value per largest-stop bonus
+    for which in range(3):
+        m = 0
+        for s in range(n):
+            if values[s] > 0 and (which == 2 or (large[s] != 0) == (which == 0)):
+                scratch[m] = -values[s]
+                m += 1
+        qsort(scratch, m, sizeof(int64_t), by_int64)
+        for k in range(n):
+            prefix[which * (n + 1) + k + 1] = prefix[which * (n + 1) + k] + (-scratch[k] if k < m else 0)
+    pay_total = min(min(caps[5], caps[2]), n)
+    pay_large = min(min(min(caps[3], caps[0]), n), pay_total)
+    pay_small = min(min(caps[4], caps[1]), n)
+    for k in range(pay_large + 1):
+        v = prefix[k] + prefix[(n + 1) + min(pay_small, pay_total - k)]
+        if v > best:
+            best = v
+    return best * multiplier + max_bonus[0]
+
+
+cdef void order_levels(const int64_t* bound, const int32_t[::1] group, Py_ssize_t K, Keyed* keyed,
+                       int32_t* order) noexcept nogil:
+    """Strongest trains first, identical trains side by side: by (-bound, group, train)."""
+    cdef Py_ssize_t i, k
+    cdef Keyed swap
+    for i in range(K):
+        keyed[i].key = -bound[i]
+        keyed[i].item = <int32_t>i
+    for i in range(1, K):  # insertion sort: a handful of trains
+        k = i
+        while k > 0 and before(&keyed[k], &keyed[k - 1], group):
+            swap = keyed[k]
+            keyed[k] = keyed[k - 1]
+            keyed[k - 1] = swap
+            k -= 1
+    for i in range(K):
+        order[i] = keyed[i].item
+
+
+cdef void rank_anchors(const int32_t[:, ::1] values, const uint8_t[::1] token, const uint8_t[::1] requires_token,
+                       Keyed* keyed, int32_t* anchors, int32_t* n_anchors, int32_t* rank) noexcept nogil:
+    """Stops richest first (best value over the trains), ties by index: the token stops for a
+    train that needs one, every stop for the others."""
+    cdef Py_ssize_t K = values.shape[0], n = values.shape[1], s, t, i, m
+    cdef int64_t best
+    for s in range(n):
+        best = values[0, s] if K else 0
+        for t in range(1, K):
+            if values[t, s] > best:
+                best = values[t, s]
+        keyed[s].key = -best
+        keyed[s].item = <int32_t>s
+    qsort(keyed, n, sizeof(Keyed), by_key)
+    for t in range(K):
+        m = 0
+        for i in range(n):
+            s = keyed[i].item
+            if token[s] or not requires_token[t]:
+                anchors[t * n + m] = <int32_t>s
+                rank[t * n + s] = <int32_t>m
+                m += 1
+        n_anchors[t] = <int32_t>m
+
+
 def derive(const int32_t[:, ::1] values, const uint8_t[::1] large, const uint8_t[::1] token,
            const int32_t[:, ::1] caps, const int32_t[::1] multiplier, const int32_t[::1] group,
            const uint8_t[::1] requires_token, int64_t fixed_bonus, int64_t n_largest):
-    """What :func:`optimizer.core.contract.prepare` derives per train, in one pass (numpy costs
-    more per call than these loops take): max_bonus, prefix, bound, order, anchors, n_anchors,
-    rank, as documented on KernelInput (unpadded)."""
-    cdef Py_ssize_t K = values.shape[0], n = values.shape[1]
+    """What :func:`optimizer.core.contract.prepare` derives per train, in C (numpy costs more
+    per call than these loops take): max_bonus, prefix, bound, order, anchors, n_anchors, rank,
+    as documented on KernelInput (unpadded)."""
+    cdef Py_ssize_t K = values.shape[0], n = values.shape[1], t
     for name, length, want in (("large", large.shape[0], n), ("token", token.shape[0], n),
                                ("caps", caps.shape[0], K), ("multiplier", multiplier.shape[0], K),
                                ("group", group.shape[0], K), ("requires_token", requires_token.shape[0], K)):
@@ -949,93 +1019,36 @@ def derive(const int32_t[:, ::1] values, const uint8_t[::1] large, const uint8_t
             raise ValueError(f"problem {name}: {length} entries for {want}")
     if K and caps.shape[1] != 6:
         raise ValueError(f"problem caps: {caps.shape[1]} columns for 6")
-    max_bonus_a = np.empty(K, dtype=np.int64)
-    prefix_a = np.zeros((K, 3, n + 1), dtype=np.int64)
-    bound_a = np.empty(K, dtype=np.int64)
-    order_a = np.empty(K, dtype=np.int32)
-    anchors_a = np.zeros((K, n), dtype=np.int32)
-    n_anchors_a = np.empty(K, dtype=np.int32)
-    rank_a = np.full((K, n), -1, dtype=np.int32)
-    cdef int64_t[::1] max_bonus = max_bonus_a
-    cdef int64_t[:, :, ::1] prefix = prefix_a
-    cdef int64_t[::1] bound = bound_a
-    cdef int32_t[::1] order = order_a
-    cdef int32_t[:, ::1] anchors = anchors_a
-    cdef int32_t[::1] n_anchors = n_anchors_a
-    cdef int32_t[:, ::1] rank = rank_a
+    max_bonus = np.empty(K, dtype=np.int64)
+    prefix = np.zeros((K, 3, n + 1), dtype=np.int64)
+    bound = np.empty(K, dtype=np.int64)
+    order = np.empty(K, dtype=np.int32)
+    anchors = np.zeros((K, n), dtype=np.int32)
+    n_anchors = np.empty(K, dtype=np.int32)
+    rank = np.full((K, n), -1, dtype=np.int32)
+    cdef int64_t* max_bonus_p = <int64_t*>cnp.PyArray_DATA(max_bonus)
+    cdef int64_t* prefix_p = <int64_t*>cnp.PyArray_DATA(prefix)
+    cdef int64_t* bound_p = <int64_t*>cnp.PyArray_DATA(bound)
+    cdef int32_t* order_p = <int32_t*>cnp.PyArray_DATA(order)
+    cdef int32_t* anchors_p = <int32_t*>cnp.PyArray_DATA(anchors)
+    cdef int32_t* n_anchors_p = <int32_t*>cnp.PyArray_DATA(n_anchors)
+    cdef int32_t* rank_p = <int32_t*>cnp.PyArray_DATA(rank)
     cdef Keyed* keyed = <Keyed*>calloc(max(n, K) + 1, sizeof(Keyed))
-    cdef int64_t* sorted_values = <int64_t*>calloc(n + 1, sizeof(int64_t))
-    cdef Py_ssize_t t, s, i, k, m, which, n_tok
-    cdef int64_t top, v, best, pay_large, pay_small, pay_total, small
-    cdef Keyed swap
-    if keyed == NULL or sorted_values == NULL:
+    cdef int64_t* scratch = <int64_t*>calloc(n + 1, sizeof(int64_t))
+    if keyed == NULL or scratch == NULL:
         free(keyed)
-        free(sorted_values)
+        free(scratch)
         raise MemoryError("derive")
     with nogil:
         for t in range(K):
-            # the most bonuses add to one route: every positive pair, the best value per largest-stop bonus
-            top = 0
-            for s in range(n):
-                if values[t, s] > top:
-                    top = values[t, s]
-            max_bonus[t] = fixed_bonus + n_largest * top
-            # sums of the k best positive values: large stops, small stops, all
-            for which in range(3):
-                m = 0
-                for s in range(n):
-                    if values[t, s] > 0 and (which == 2 or (large[s] != 0) == (which == 0)):
-                        sorted_values[m] = -values[t, s]
-                        m += 1
-                qsort(sorted_values, m, sizeof(int64_t), by_int64)
-                for k in range(n):
-                    prefix[t, which, k + 1] = prefix[t, which, k] + (-sorted_values[k] if k < m else 0)
-            # alone: the best k large and the best small stops within the pay caps
-            pay_total = min(min(caps[t, 5], caps[t, 2]), n)
-            pay_large = min(min(min(caps[t, 3], caps[t, 0]), n), pay_total)
-            pay_small = min(min(caps[t, 4], caps[t, 1]), n)
-            best = 0
-            for k in range(pay_large + 1):
-                small = min(pay_small, pay_total - k)
-                v = prefix[t, 0, k] + prefix[t, 1, small]
-                if v > best:
-                    best = v
-            bound[t] = best * multiplier[t] + max_bonus[t]
-        # levels: strongest trains first, identical trains side by side
-        for t in range(K):
-            keyed[t].key = -bound[t]
-            keyed[t].item = <int32_t>t
-        for i in range(1, K):  # insertion sort by (-bound, group, train): a handful of trains
-            k = i
-            while k > 0 and before(&keyed[k], &keyed[k - 1], group):
-                swap = keyed[k]
-                keyed[k] = keyed[k - 1]
-                keyed[k - 1] = swap
-                k -= 1
-        for i in range(K):
-            order[i] = keyed[i].item
-        # anchors: stops richest first (best value over the trains), ties by index; the token
-        # stops for a train that needs one, every stop for the others
-        for s in range(n):
-            best = values[0, s] if K else 0
-            for t in range(1, K):
-                if values[t, s] > best:
-                    best = values[t, s]
-            keyed[s].key = -best
-            keyed[s].item = <int32_t>s
-        qsort(keyed, n, sizeof(Keyed), by_key)
-        for t in range(K):
-            m = 0
-            for i in range(n):
-                s = keyed[i].item
-                if token[s] or not requires_token[t]:
-                    anchors[t, m] = <int32_t>s
-                    rank[t, s] = <int32_t>m
-                    m += 1
-            n_anchors[t] = <int32_t>m
+            bound_p[t] = derive_train(&values[t, 0] if n else NULL, &large[0] if n else NULL, n, &caps[t, 0],
+                                      multiplier[t], fixed_bonus, n_largest, prefix_p + t * 3 * (n + 1),
+                                      max_bonus_p + t, scratch)
+        order_levels(bound_p, group, K, keyed, order_p)
+        rank_anchors(values, token, requires_token, keyed, anchors_p, n_anchors_p, rank_p)
     free(keyed)
-    free(sorted_values)
-    return max_bonus_a, prefix_a, bound_a, order_a, anchors_a, n_anchors_a, rank_a
+    free(scratch)
+    return max_bonus, prefix, bound, order, anchors, n_anchors, rank
 
 
 cdef inline int before(const Keyed* a, const Keyed* b, const int32_t[::1] group) noexcept nogil:
@@ -1114,24 +1127,16 @@ cdef int size(ki, str name, int64_t hi=2 ** 31 - 1) except -1:
     return value
 
 
-cdef int borrow(Input* g, ki) except -1:
-    """Point the kernel's input at a KernelInput's arrays, checking every one first: dtype, C
-    order, shape and index ranges (ValueError naming the array), so that no index read later
-    falls outside its array."""
-    cdef int n, K, i
-    cdef int64_t previous
-    if type(ki) is not KernelInput:
-        raise TypeError(f"the kernel takes a KernelInput (see optimizer.core.contract.prepare), "
-                        f"not {type(ki).__name__}")
-    n = g.n_stops = size(ki, "n_stops")
+cdef int borrow_sizes(Input* g, ki) except -1:
+    g.n_stops = size(ki, "n_stops")
     g.n_dirs = size(ki, "n_dirs")
     g.n_segs = size(ki, "n_segs")
     g.n_track_words = size(ki, "n_track_words", 1 << 20)
     if g.n_track_words < 1:
         _refuse("n_track_words", "must be at least 1")
-    g.n_locs = size(ki, "n_locs", n)
+    g.n_locs = size(ki, "n_locs", g.n_stops)
     g.n_loc_words = (g.n_locs + 63) // 64 + 1
-    K = g.n_trains = size(ki, "n_trains")
+    g.n_trains = size(ki, "n_trains")
     g.n_pairs = size(ki, "n_pairs")
     g.n_largest = size(ki, "n_largest")
     g.n_penalties = size(ki, "n_penalties", 32)
@@ -1139,7 +1144,11 @@ cdef int borrow(Input* g, ki) except -1:
     g.r2r_max_tokens = size(ki, "r2r_max_tokens")
     g.pullman_cap = size(ki, "pullman_cap")
     g.reach_from = size(ki, "reach_from")
-    # ---- per stop
+    return 0
+
+
+cdef int borrow_stops(Input* g, ki) except -1:
+    cdef int n = g.n_stops
     g.large_by_stop = <const uint8_t*>take(ki, "large_by_stop", U8, n)
     g.token_by_stop = <const uint8_t*>take(ki, "token_by_stop", U8, n)
     g.red_by_stop = <const uint8_t*>take(ki, "red_by_stop", U8, n)
@@ -1147,9 +1156,14 @@ cdef int borrow(Input* g, ki) except -1:
     g.loc_by_stop = <const int32_t*>take(ki, "loc_by_stop", I32, n)
     in_range(g.loc_by_stop, n, 0, g.n_locs, "loc_by_stop")
     g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, n)
-    # ---- directed segments
+    return 0
+
+
+cdef int borrow_track(Input* g, ki) except -1:
+    """The directed segments (CSR by stop) and the track segments."""
+    cdef int n = g.n_stops, i
+    cdef int64_t previous = 0
     g.adj_ptr_by_stop = <const int32_t*>take(ki, "adj_ptr_by_stop", I32, n + 1)
-    previous = 0
     for i in range(n + 1):
         if g.adj_ptr_by_stop[i] < previous or (i == 0 and g.adj_ptr_by_stop[0] != 0):
             _refuse("adj_ptr_by_stop", f"must rise from 0; entry {i} is {g.adj_ptr_by_stop[i]}")
@@ -1162,7 +1176,6 @@ cdef int borrow(Input* g, ki) except -1:
     in_range(g.seg_by_dir, g.n_dirs, 0, g.n_segs, "seg_by_dir")
     g.from_terminal_by_dir = <const uint8_t*>take(ki, "from_terminal_by_dir", U8, g.n_dirs)
     g.to_terminal_by_dir = <const uint8_t*>take(ki, "to_terminal_by_dir", U8, g.n_dirs)
-    # ---- track segments
     g.track_bits_by_seg = <const uint64_t*>take(ki, "track_bits_by_seg", U64, g.n_segs, g.n_track_words)
     g.penalty_mask_by_seg = <const uint32_t*>take(ki, "penalty_mask_by_seg", U32, g.n_segs)
     if g.n_penalties < 32:
@@ -1170,7 +1183,12 @@ cdef int borrow(Input* g, ki) except -1:
             if g.penalty_mask_by_seg[i] >> g.n_penalties:
                 _refuse("penalty_mask_by_seg", f"entry {i} names a penalty hex beyond the {g.n_penalties} there are")
     g.amount_by_penalty = <const int32_t*>take(ki, "amount_by_penalty", I32, g.n_penalties)
-    # ---- per train
+    return 0
+
+
+cdef int borrow_trains(Input* g, ki) except -1:
+    """Per train, and the levels (trains in search order)."""
+    cdef int n = g.n_stops, K = g.n_trains, i
     g.values_by_train_stop = <const int32_t*>take(ki, "values_by_train_stop", I32, K, n)
     g.caps_by_train = <const int32_t*>take(ki, "caps_by_train", I32, K, 6)
     in_range(g.caps_by_train, 6 * K, 0, 2 ** 31 - 1, "caps_by_train")
@@ -1188,12 +1206,15 @@ cdef int borrow(Input* g, ki) except -1:
         in_range(g.anchor_by_train_rank + <int64_t>i * n, g.n_anchors_by_train[i], 0, n, "anchor_by_train_rank")
     g.rank_by_train_stop = <const int32_t*>take(ki, "rank_by_train_stop", I32, K, n)
     in_range(g.rank_by_train_stop, <int64_t>K * n, -1, n, "rank_by_train_stop")
-    # ---- per level
     g.train_by_level = <const int32_t*>take(ki, "train_by_level", I32, K)
     if K and sorted(ki.train_by_level.tolist()) != list(range(K)):
         _refuse("train_by_level", "must be a permutation of the trains")
     take(ki, "bound_by_level", I64, K)
-    # ---- bonuses
+    return 0
+
+
+cdef int borrow_bonuses(Input* g, ki) except -1:
+    cdef int n = g.n_stops
     g.stop_a_by_pair = <const int32_t*>take(ki, "stop_a_by_pair", I32, g.n_pairs)
     in_range(g.stop_a_by_pair, g.n_pairs, 0, n, "stop_a_by_pair")
     g.stop_b_by_pair = <const int32_t*>take(ki, "stop_b_by_pair", I32, g.n_pairs)
@@ -1202,6 +1223,21 @@ cdef int borrow(Input* g, ki) except -1:
     g.trigger_by_largest = <const int32_t*>take(ki, "trigger_by_largest", I32, g.n_largest)
     in_range(g.trigger_by_largest, g.n_largest, 0, n, "trigger_by_largest")
     g.excluded_by_largest_stop = <const uint8_t*>take(ki, "excluded_by_largest_stop", U8, g.n_largest, n)
+    return 0
+
+
+cdef int borrow(Input* g, ki) except -1:
+    """Point the kernel's input at a KernelInput's arrays, checking every one first: dtype, C
+    order, shape and index ranges (ValueError naming the array), so that no index read later
+    falls outside its array."""
+    if type(ki) is not KernelInput:
+        raise TypeError(f"the kernel takes a KernelInput (see optimizer.core.contract.prepare), "
+                        f"not {type(ki).__name__}")
+    borrow_sizes(g, ki)
+    borrow_stops(g, ki)
+    borrow_track(g, ki)
+    borrow_trains(g, ki)
+    borrow_bonuses(g, ki)
     return 0
 
 

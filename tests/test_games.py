@@ -15,7 +15,7 @@ from optimizer.board.tiles import parse_code
 from optimizer.games import game_data, rules_for
 from optimizer.graph.problem import build_problem
 from optimizer.rules.check import check_routes
-from optimizer.rules.trains import spec_from_rows
+from optimizer.model import spec_from_rows
 
 from .corpus import state, states
 

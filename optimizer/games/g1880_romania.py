@@ -16,8 +16,8 @@ this rulebook does not have, adds a town: a 4 becomes "4+1", a 4+4 "4+5") run as
 from dataclasses import replace
 from itertools import combinations
 
-from ..rules.bonuses import Bonuses, PairBonus
-from ..rules.trains import PLUS
+from ..model import Bonuses, PairBonus
+from ..model.trains import PLUS
 from .g1880 import Rules1880
 
 DANUBE_COMPANY = "P4"

@@ -15,8 +15,8 @@ and the engine's rows mean the same train.
 """
 from dataclasses import replace
 
-from ..rules.bonuses import Bonuses, RedToRedBonus
-from ..rules.trains import UNLIMITED
+from ..model import Bonuses, RedToRedBonus
+from ..model.trains import UNLIMITED
 from .base import Rules
 
 RED_TO_RED_PER_TOKEN = {"green": 10, "brown": 20, "gray": 30, "grey": 30}

@@ -72,13 +72,10 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
             continue
         if t is None:
             entry["errors"].append(f"the {bonus_trains[train].name} train does not run a route of its own")
-        elif isinstance(reading, tuple) and not problem.specs[t].local:
+        elif isinstance(reading, tuple):  # one city and no track: neither search runs such a route
             entry["errors"].append("a route needs at least two stops")
         if entry["errors"]:
             entry["legal"] = False
-            continue
-        if isinstance(reading, tuple):
-            _price_local(problem, entry, t, reading, priced_routes, i)
             continue
         stops, resources, errors, pen = _walk(problem, reading)
         entry["stops"] = [problem.stop_id(s) for s in stops]
@@ -147,23 +144,6 @@ def _local_stops(problem, reading) -> list:
     if kind == "local":
         return [where]
     return [i for i, s in enumerate(problem.graph.stops) if s.hex == where]
-
-
-def _price_local(problem, entry, t, reading, priced_routes, i):
-    """A train that runs one city with no track (a ``local`` train of a generic game)."""
-    best = None
-    for s in _local_stops(problem, reading):
-        priced = price_route(problem, t, [s])
-        if best is None or (priced.legal, priced.revenue) > (best.legal, best.revenue):
-            best = priced
-    if best is None or not best.legal:
-        entry["errors"] = best.errors if best else [f"{reading[1]} has no stop"]
-    else:
-        entry["revenue"] = best.revenue
-        entry["stops"] = entry["paid"] = [problem.stop_id(s) for s in best.paid]
-        entry["hexes"] = [["local", problem.graph.stops[best.paid[0]].hex]]
-        priced_routes.append((i, best, t))
-    entry["legal"] = not entry["errors"]
 
 
 def _price_pullman(problem, entry, reading, priced_routes):

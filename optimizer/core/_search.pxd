@@ -55,6 +55,7 @@ cdef struct Input:
     const int32_t* stop_a_by_pair
     const int32_t* stop_b_by_pair
     const int32_t* amount_by_pair
+    const uint8_t* visited_by_pair          # per pair: it counts when both are on the route, paid or not
     const int32_t* trigger_by_largest
     const uint8_t* excluded_by_largest_stop  # [n_largest * n_stops]
     int r2r_per_token
@@ -101,7 +102,7 @@ cdef struct Scratch:
     # Owned by the search, freed at the end.
     Level* levels                           # per level
     uint64_t* used                          # [n_track_words]: track in use by all placed routes
-    uint8_t* mark                           # per stop: flag while pricing
+    uint8_t* mark                           # per stop, while pricing bonuses: 2 on the route, 3 also paid
     uint8_t* reach_mark                     # per stop: flag while bounding by reachable stops
     int32_t* stops                          # [4 * (n_stops + 1)]: stop lists while pricing and bounding
 

@@ -262,19 +262,24 @@ cdef int route_segs(Ctx* c, Level* L, int32_t* out) noexcept nogil:
 
 
 cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, const int32_t* paid, int n_paid) noexcept nogil:
-    """Pair, largest-stop and red-to-red bonuses of a route, given its paid stops."""
+    """Pair, largest-stop and red-to-red bonuses of a route, given its paid stops (a pair counts
+    when both its stops are paid or, for a visited pair, both on the route)."""
     cdef const Input* g = &c.inp
     cdef int64_t extra = 0, top
     cdef int i, k, s, tokens
     cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
     cdef uint8_t* mark = c.work.mark
+    cdef uint8_t bit
+    for i in range(n_visited):
+        mark[visited[i]] = 2  # on the route
     for i in range(n_paid):
-        mark[paid[i]] = 1
+        mark[paid[i]] = 3  # on the route and paid
     for k in range(g.n_pairs):
-        if mark[g.stop_a_by_pair[k]] and mark[g.stop_b_by_pair[k]]:
+        bit = 2 if g.visited_by_pair[k] else 1
+        if mark[g.stop_a_by_pair[k]] & bit and mark[g.stop_b_by_pair[k]] & bit:
             extra += g.amount_by_pair[k]
     for k in range(g.n_largest):
-        if mark[g.trigger_by_largest[k]]:
+        if mark[g.trigger_by_largest[k]] & 1:
             top = 0
             for i in range(n_paid):
                 s = paid[i]
@@ -290,6 +295,8 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
         if tokens > g.r2r_max_tokens:
             tokens = g.r2r_max_tokens
         extra += <int64_t>g.r2r_per_token * tokens
+    for i in range(n_visited):
+        mark[visited[i]] = 0
     for i in range(n_paid):
         mark[paid[i]] = 0
     return extra
@@ -1220,6 +1227,7 @@ cdef int borrow_bonuses(Input* g, ki) except -1:
     g.stop_b_by_pair = <const int32_t*>take(ki, "stop_b_by_pair", I32, g.n_pairs)
     in_range(g.stop_b_by_pair, g.n_pairs, 0, n, "stop_b_by_pair")
     g.amount_by_pair = <const int32_t*>take(ki, "amount_by_pair", I32, g.n_pairs)
+    g.visited_by_pair = <const uint8_t*>take(ki, "visited_by_pair", U8, g.n_pairs)
     g.trigger_by_largest = <const int32_t*>take(ki, "trigger_by_largest", I32, g.n_largest)
     in_range(g.trigger_by_largest, g.n_largest, 0, n, "trigger_by_largest")
     g.excluded_by_largest_stop = <const uint8_t*>take(ki, "excluded_by_largest_stop", U8, g.n_largest, n)

@@ -81,7 +81,8 @@ class KernelInput:
     # ---- bonuses
     stop_a_by_pair: np.ndarray
     stop_b_by_pair: np.ndarray
-    amount_by_pair: np.ndarray  # paid when a route pays both stops of the pair
+    amount_by_pair: np.ndarray  # added when a route pays both stops of the pair (may be negative) ...
+    visited_by_pair: np.ndarray  # ... or, where set, when both are on the route, paid or not
     trigger_by_largest: np.ndarray  # paying it adds the largest other paid value ...
     excluded_by_largest_stop: np.ndarray  # [n_largest, n_stops]: ... except these stops
     r2r_per_token: int  # red to red: per token stop paid
@@ -138,12 +139,15 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
     max_bonus, prefix, bound, order, anchors, n_anchors, rank = _kernel().derive(
         values, large, token, caps, multiplier, group, requires_token, fixed_bonus, len(problem.largest_trigger))
 
+    # the stops bonuses depend on being paid: ends of pairs that count paid stops, largest-stop triggers
     interesting = np.zeros(n, dtype=np.uint8)
-    for name in ("pair_a", "pair_b", "largest_trigger"):
-        idx = getattr(problem, name)
+    paid_pairs = np.asarray(problem.pair_visited) == 0
+    for idx, paid_only in ((problem.pair_a, True), (problem.pair_b, True), (problem.largest_trigger, False)):
         if len(idx):
             idx = np.asarray(idx, dtype=np.int64)
-            interesting[idx[(idx >= 0) & (idx < n)]] = 1  # out-of-range ones are refused by the kernel, by name
+            if paid_only and len(idx) == len(paid_pairs):  # (lengths that differ are refused by the kernel)
+                idx = idx[paid_pairs]
+            interesting[idx[(idx >= 0) & (idx < n)]] = 1  # so are indexes out of range, by name
 
     n_pen = len(problem.pen_amount)
     return KernelInput(
@@ -167,7 +171,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
         rank_by_train_stop=_pad(rank, I32),
         train_by_level=_pad(order, I32), bound_by_level=_pad(bound[order], I64),
         stop_a_by_pair=_pad(problem.pair_a, I32), stop_b_by_pair=_pad(problem.pair_b, I32),
-        amount_by_pair=_pad(problem.pair_amount, I32),
+        amount_by_pair=_pad(problem.pair_amount, I32), visited_by_pair=_pad(problem.pair_visited, U8),
         trigger_by_largest=_pad(problem.largest_trigger, I32),
         excluded_by_largest_stop=_pad(np.asarray(problem.largest_exclude).reshape(len(problem.largest_trigger), n), U8),
         r2r_per_token=int(problem.r2r_per_token), r2r_max_tokens=int(problem.r2r_max_tokens),

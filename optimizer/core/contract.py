@@ -118,13 +118,15 @@ def _pad(a: np.ndarray, dtype) -> np.ndarray:
 
 
 def _kernel():
-    from .compiled import _kernel
+    from .compiled import _kernel  # the extension, imported when first needed
     return _kernel()
 
 
 def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
-    """Every array the kernel reads, derived from a :class:`~optimizer.graph.problem.Problem` and
-    checked (``ValueError`` naming the array when one is malformed)."""
+    """Every array the kernel reads, derived from a :class:`~optimizer.graph.problem.Problem`.
+
+    The kernel checks them before it reads any (``ValueError`` naming the array when one is
+    malformed, e.g. a Problem whose ``adj_to`` points past the last stop)."""
     n = problem.n_stops
     K = len(problem.trains)
     values = np.ascontiguousarray(problem.values, dtype=np.int32).reshape(K, n)

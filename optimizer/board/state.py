@@ -170,6 +170,11 @@ def read_board_reference(doc) -> Board:
     """
     doc = _loaded(doc)
     validate_schema(doc)
+    return board_from_document(doc)
+
+
+def board_from_document(doc: dict) -> Board:
+    """The reference reader after the schema check: the document's dicts read into a Board."""
     layout = doc["layout"]
     hexes: dict[str, Hex] = {}
     for i, h in enumerate(doc["hexes"]):
@@ -248,7 +253,12 @@ def read_board_fast(doc) -> Board:
     message, by construction.
     """
     doc = _loaded(doc)
-    parsed = document.decode(doc) if isinstance(doc, dict) else None
+    return board_from_structs(doc, document.decode(doc) if isinstance(doc, dict) else None)
+
+
+def board_from_structs(doc, parsed) -> Board:
+    """The fast reader after msgspec's check (``parsed``: the document's structs, or None where
+    msgspec refused it and the reference reader decides)."""
     if parsed is None:
         return read_board_reference(doc)
     hexes: dict[str, Hex] = {}
@@ -322,6 +332,11 @@ def _read_cities_fast(h, tile: Tile) -> dict | None:
             node = tile.nodes[n]
             cities[n] = City(index, n, node.slots, [None] * node.slots, [False] * node.slots)
     return cities
+
+
+def clear_cache() -> None:
+    """Forget the hexes read so far (to measure a first board)."""
+    _HEXES.clear()
 
 
 # The reader, chosen once (``OPTIMIZER_NO_FAST_PATH=1``: the reference reader everywhere).

@@ -197,3 +197,9 @@ def _numbered(stop_at: dict, walks: tuple) -> tuple:
         adjacent[seg.a].append((seg.b, seg.b_terminal))
         adjacent[seg.b].append((seg.a, seg.a_terminal))
     return tuple(segments), tuple(side_names), tuple(inner_names), adjacent
+
+
+def clear_cache() -> None:
+    """Forget the walks and graphs built so far (to measure a first board)."""
+    _WALKS.clear()
+    _GRAPHS.clear()

@@ -119,6 +119,43 @@ class BoardDoc(Struct):
     id: str | int | None = None
 
 
+class RestDoc(Struct):
+    """The document less its hexes: what the reader takes as plain values."""
+
+    phase: PhaseDoc
+    corporation: CorporationDoc
+    trains: list[TrainDoc]
+
+
+class BoardText(Struct):
+    """The document as JSON text: hexes decoded straight into structs, the small rest kept raw."""
+
+    game: Annotated[str, Meta(min_length=1)]
+    layout: Literal["pointy", "flat"]
+    phase: msgspec.Raw
+    corporation: msgspec.Raw
+    trains: msgspec.Raw
+    hexes: Annotated[list[HexDoc], Meta(min_length=1)]
+    id: str | int | None = None
+
+
+_TEXT = msgspec.json.Decoder(BoardText)
+
+
+def decode_text(text) -> tuple | None:
+    """JSON text to ``(rest, hexes)`` in one pass in C (no dict per hex): ``rest`` the document's
+    plain values less its hexes, ``hexes`` the hex structs; None when msgspec refuses the text."""
+    try:
+        board = _TEXT.decode(text)
+        rest = {"game": board.game, "layout": board.layout, "phase": msgspec.json.decode(board.phase),
+                "corporation": msgspec.json.decode(board.corporation), "trains": msgspec.json.decode(board.trains),
+                "id": board.id}
+        msgspec.convert(rest, RestDoc, strict=True)
+    except (msgspec.ValidationError, msgspec.DecodeError, TypeError, ValueError, RecursionError):
+        return None
+    return rest, board.hexes
+
+
 def decode(doc) -> BoardDoc | None:
     """The document as structs, or None when msgspec refuses it (the schema validator then decides)."""
     try:

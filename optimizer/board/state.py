@@ -245,36 +245,47 @@ _HEXES_MAX = 200_000
 
 def read_board_fast(doc) -> Board:
     """Read a board-state document like :func:`read_board_reference`, checked by msgspec in C and
-    with each hex read once per process.
+    with each hex read once per process; JSON text goes straight to structs, without a dict tree.
 
     Whatever this reader does not accept as it is (a document msgspec refuses, a bad tile code,
     tokens that do not fit, a neighbour off the map, neighbours given on some hexes only) goes to
     the reference reader, which reads it or raises the error it always raised: same answer, same
     message, by construction.
     """
-    doc = _loaded(doc)
-    return board_from_structs(doc, document.decode(doc) if isinstance(doc, dict) else None)
+    if isinstance(doc, (str, bytes)):
+        decoded = document.decode_text(doc)
+        board = board_from_structs(*decoded) if decoded is not None else None
+    elif isinstance(doc, dict):
+        parsed = document.decode(doc)
+        board = board_from_structs(doc, parsed.hexes) if parsed is not None else None
+    else:
+        board = None
+    return board if board is not None else read_board_reference(doc)
 
 
-def board_from_structs(doc, parsed) -> Board:
-    """The fast reader after msgspec's check (``parsed``: the document's structs, or None where
-    msgspec refused it and the reference reader decides)."""
-    if parsed is None:
-        return read_board_reference(doc)
+def board_from_structs(doc: dict, hex_structs: list) -> Board | None:
+    """The fast reader after msgspec's check: ``doc`` the document's plain values (its hexes
+    unused), ``hex_structs`` its hexes as structs; None for anything the reference reader must
+    decide (it raises the error, or reads what msgspec could not)."""
+    layout = doc["layout"]
     hexes: dict[str, Hex] = {}
     given = 0
-    for h in parsed.hexes:
-        key = document.hex_key(h)
-        hx = _HEXES.get(key)
+    for h in hex_structs:
+        try:
+            key = h
+            hx = _HEXES.get(key)
+        except TypeError:  # a field holds an unhashable value (assignments, extra tokens)
+            key = document.hex_key(h)
+            hx = _HEXES.get(key)
         if hx is None:
             hx = _read_hex(h)
             if hx is None:
-                return read_board_reference(doc)
+                return None
             if len(_HEXES) >= _HEXES_MAX:
                 _HEXES.clear()
             _HEXES[key] = hx
         if hx.id in hexes:
-            return read_board_reference(doc)
+            return None
         hexes[hx.id] = hx
         given += h.neighbors is not document.UNSET
     if given == len(hexes):
@@ -282,11 +293,11 @@ def board_from_structs(doc, parsed) -> Board:
         for hx in hexes.values():
             targets.update(hx.neighbors.values())
         if not hexes.keys() >= targets:
-            return read_board_reference(doc)
+            return None
     elif given:
-        return read_board_reference(doc)
+        return None
     else:
-        computed = {hx.id: computed_neighbors(hexes, parsed.layout, hx.id) for hx in hexes.values()}
+        computed = {hx.id: computed_neighbors(hexes, layout, hx.id) for hx in hexes.values()}
         hexes = {hid: replace(hx, neighbors=computed[hid]) for hid, hx in hexes.items()}
     return _read_rest(doc, hexes)
 

@@ -20,7 +20,7 @@ from .track import Segment, TrackGraph
 class Walks:
     """Every walk from one stop, with what it read (compared by identity: one object per walk)."""
 
-    touched: tuple  # ((hex id, track key), ...): every hex read, with its track then
+    touched: tuple  # ((hex id, hex, its track), ...): every hex read, as it was
     sides: tuple  # ((side key, name), ...): sides met, in the order the walk first met them
     inner: tuple  # ((hex id, path index), ...): side-less paths used, in order of first use
     found: tuple  # (end (hex, node), side keys, inner keys, paths, hexes, a_terminal, b_terminal)
@@ -80,7 +80,7 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
     view = placed(hx.tile.code, hx.rotation)
     for i in view.by_end.get(("node", n), ()):
         walk(hex_id, i, ("node", n), frozenset(), frozenset(), (), (), view.paths[i].terminal)
-    return Walks(tuple((h, hexes_of[h].track) for h in sorted(touched)), tuple(sides.items()),
+    return Walks(tuple((h, hexes_of[h], hexes_of[h].track) for h in sorted(touched)), tuple(sides.items()),
                  tuple(inner), tuple(found))
 
 
@@ -101,9 +101,9 @@ def cached_walks(board, hex_id: str, n: int) -> Walks:
             _WALKS.clear()
         variants = _WALKS[cache_key] = []
     for walks in variants:
-        for h, track in walks.touched:
+        for h, seen, track in walks.touched:
             hx = hexes_of.get(h)
-            if hx is None or (hx.track is not track and hx.track != track):
+            if hx is not seen and (hx is None or hx.track != track):
                 break
         else:
             return walks

@@ -87,7 +87,7 @@ class StagedSolver:
             decoded = document.decode_text(payload)  # decoded and checked in one pass: no validate stage
             marks.append(clock())
             marks.append(clock())
-            board = board_state.board_from_structs(*decoded) if decoded is not None else None
+            board = board_state.board_from_hex_texts(*decoded) if decoded is not None else None
             board = board or board_state.read_board_reference(payload)
             doc = decoded[0] if decoded is not None else {}
         else:

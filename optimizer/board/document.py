@@ -128,23 +128,25 @@ class RestDoc(Struct):
 
 
 class BoardText(Struct):
-    """The document as JSON text: hexes decoded straight into structs, the small rest kept raw."""
+    """The document as JSON text: each hex kept as its raw text (a cache key: a hex seen before is
+    not decoded again), the small rest decoded."""
 
     game: Annotated[str, Meta(min_length=1)]
     layout: Literal["pointy", "flat"]
     phase: msgspec.Raw
     corporation: msgspec.Raw
     trains: msgspec.Raw
-    hexes: Annotated[list[HexDoc], Meta(min_length=1)]
+    hexes: list[msgspec.Raw]
     id: str | int | None = None
 
 
 _TEXT = msgspec.json.Decoder(BoardText)
+_HEX = msgspec.json.Decoder(HexDoc)
 
 
 def decode_text(text) -> tuple | None:
-    """JSON text to ``(rest, hexes)`` in one pass in C (no dict per hex): ``rest`` the document's
-    plain values less its hexes, ``hexes`` the hex structs; None when msgspec refuses the text."""
+    """JSON text to ``(rest, hexes)`` in C: ``rest`` the document's plain values less its hexes
+    (checked), ``hexes`` the text of each hex (see :func:`decode_hex`); None when msgspec refuses it."""
     try:
         board = _TEXT.decode(text)
         rest = {"game": board.game, "layout": board.layout, "phase": msgspec.json.decode(board.phase),
@@ -153,7 +155,17 @@ def decode_text(text) -> tuple | None:
         msgspec.convert(rest, RestDoc, strict=True)
     except (msgspec.ValidationError, msgspec.DecodeError, TypeError, ValueError, RecursionError):
         return None
-    return rest, board.hexes
+    if not board.hexes:
+        return None
+    return rest, [bytes(raw) for raw in board.hexes]
+
+
+def decode_hex(text: bytes) -> HexDoc | None:
+    """One hex's JSON text as its checked struct, or None when msgspec refuses it."""
+    try:
+        return _HEX.decode(text)
+    except (msgspec.ValidationError, msgspec.DecodeError, TypeError, ValueError, RecursionError):
+        return None
 
 
 def decode(doc) -> BoardDoc | None:

@@ -45,6 +45,11 @@ class Hex:
         return f"{self.id}._{n}"
 
     @cached_property
+    def stop_nodes(self) -> tuple:
+        """The tile's revenue nodes (cities, towns, off-boards), in code order."""
+        return tuple(node for node in self.tile.nodes if node.is_stop)
+
+    @cached_property
     def track(self) -> tuple:
         """What a walk over the track reads of this hex: tile code, rotation, neighbours (a hex is
         read-only once read; the fast reader shares it between boards)."""
@@ -237,29 +242,30 @@ def _read_rest(doc: dict, hexes: dict) -> Board:
 
 
 # ---- the fast reader ---------------------------------------------------------------------------
-# Hexes read before, by their (hashable) document struct: the map's pre-printed hexes and every
-# unchanged tile of a game's next board cost one lookup. Shared between boards: read-only.
+# Hexes read before, by their (hashable) document struct or their JSON text: the map's pre-printed
+# hexes and every unchanged tile of a game's next board cost one lookup. Shared between boards:
+# read-only. Each entry: (Hex, neighbours given, ids of its neighbours).
 _HEXES: dict = {}
 _HEXES_MAX = 200_000
 
 
 def read_board_fast(doc) -> Board:
     """Read a board-state document like :func:`read_board_reference`, checked by msgspec in C and
-    with each hex read once per process; JSON text goes straight to structs, without a dict tree.
+    with each hex read once per process (by its struct, or by its JSON text: a hex seen before is
+    not even decoded again).
 
     Whatever this reader does not accept as it is (a document msgspec refuses, a bad tile code,
     tokens that do not fit, a neighbour off the map, neighbours given on some hexes only) goes to
     the reference reader, which reads it or raises the error it always raised: same answer, same
     message, by construction.
     """
+    board = None
     if isinstance(doc, (str, bytes)):
         decoded = document.decode_text(doc)
-        board = board_from_structs(*decoded) if decoded is not None else None
+        board = board_from_hex_texts(*decoded) if decoded is not None else None
     elif isinstance(doc, dict):
         parsed = document.decode(doc)
         board = board_from_structs(doc, parsed.hexes) if parsed is not None else None
-    else:
-        board = None
     return board if board is not None else read_board_reference(doc)
 
 
@@ -267,36 +273,70 @@ def board_from_structs(doc: dict, hex_structs: list) -> Board | None:
     """The fast reader after msgspec's check: ``doc`` the document's plain values (its hexes
     unused), ``hex_structs`` its hexes as structs; None for anything the reference reader must
     decide (it raises the error, or reads what msgspec could not)."""
-    layout = doc["layout"]
-    hexes: dict[str, Hex] = {}
-    given = 0
+    entries = []
     for h in hex_structs:
         try:
             key = h
-            hx = _HEXES.get(key)
+            entry = _HEXES.get(key)
         except TypeError:  # a field holds an unhashable value (assignments, extra tokens)
             key = document.hex_key(h)
-            hx = _HEXES.get(key)
-        if hx is None:
-            hx = _read_hex(h)
-            if hx is None:
+            entry = _HEXES.get(key)
+        if entry is None:
+            entry = _remember(key, _hex_entry(h))
+            if entry is None:
                 return None
-            if len(_HEXES) >= _HEXES_MAX:
-                _HEXES.clear()
-            _HEXES[key] = hx
+        entries.append(entry)
+    return _assemble(doc, entries)
+
+
+def board_from_hex_texts(doc: dict, hex_texts: list) -> Board | None:
+    """:func:`board_from_structs` with each hex as its JSON text, decoded only when not seen before."""
+    entries = []
+    for text in hex_texts:
+        entry = _HEXES.get(text)
+        if entry is None:
+            h = document.decode_hex(text)
+            entry = _remember(text, _hex_entry(h)) if h is not None else None
+            if entry is None:
+                return None
+        entries.append(entry)
+    return _assemble(doc, entries)
+
+
+def _hex_entry(h) -> tuple | None:
+    """What a hex struct reads as: (Hex, neighbours given, ids of its neighbours); None as in
+    :func:`_read_hex`."""
+    hx = _read_hex(h)
+    if hx is None:
+        return None
+    return hx, h.neighbors is not document.UNSET, frozenset(hx.neighbors.values())
+
+
+def _remember(key, entry):
+    if entry is not None:
+        if len(_HEXES) >= _HEXES_MAX:
+            _HEXES.clear()
+        _HEXES[key] = entry
+    return entry
+
+
+def _assemble(doc: dict, entries: list) -> Board | None:
+    """The board from its hexes' entries: ids distinct, neighbours given everywhere and on the
+    map, or given nowhere and computed."""
+    hexes: dict[str, Hex] = {}
+    given = 0
+    for hx, with_neighbors, _ in entries:
         if hx.id in hexes:
             return None
         hexes[hx.id] = hx
-        given += h.neighbors is not document.UNSET
+        given += with_neighbors
     if given == len(hexes):
-        targets: set = set()
-        for hx in hexes.values():
-            targets.update(hx.neighbors.values())
-        if not hexes.keys() >= targets:
+        if not hexes.keys() >= frozenset().union(*[ids for _, _, ids in entries]):
             return None
     elif given:
         return None
     else:
+        layout = doc["layout"]
         computed = {hx.id: computed_neighbors(hexes, layout, hx.id) for hx in hexes.values()}
         hexes = {hid: replace(hx, neighbors=computed[hid]) for hid, hx in hexes.items()}
     return _read_rest(doc, hexes)

@@ -125,8 +125,7 @@ def build_track_graph_fast(board, rules, reachable_only: bool = True) -> TrackGr
     For the reachable part, the rules make only the stops a route can reach (found by the rules'
     ``has_token`` and ``end_only``, which are what :meth:`make_stop` records).
     """
-    nodes = [(hx, node) for hx in board.hexes.values() for node in hx.tile.nodes
-             if node.is_stop and not rules.forbidden(hx, node)]
+    nodes = [(hx, node) for hx in board.hexes.values() for node in hx.stop_nodes if not rules.forbidden(hx, node)]
     stop_at = {(hx.id, node.index): i for i, (hx, node) in enumerate(nodes)}
     walks = tuple(cached_walks(board, hex_id, n) for hex_id, n in stop_at)
     key = (tuple(stop_at), walks)

@@ -145,21 +145,22 @@ def format_stages(columns: dict) -> str:
 
 
 def run_stages(cases: list, suite: str, *, repeat: int = 1, core: str | None = None,
-               deadline_ms: float | None = None, as_json: bool = False) -> int:
+               deadline_ms: float | None = None, as_json: bool = False, progress=None) -> int:
     """Print the stage table: reference, fast (the next board of a game), fast (the same board
-    again), fast (a game's first board: caches cleared); exit status 1 if any answer failed."""
-    from ..cli.progress import Progress
+    again), fast (a game's first board: caches cleared); exit status 1 if any answer failed.
+    ``progress(total, label)`` makes a progress display (``step()``, ``close()``), if given."""
     from . import runner
 
     runs = {}
     for column, path, times in (("reference", "reference", 1), ("next", "fast", 1),
                                 ("again", "fast", repeat), ("first", "cold", 1)):
-        progress = Progress(len(cases) * times, f"bench {suite} stages, {column}")
+        shown = progress(len(cases) * times, f"bench {suite} stages, {column}") if progress else None
         try:
             runs[column] = runner.measure(cases, StagedSolver(path, core), repeat=times, deadline_ms=deadline_ms,
-                                          on_done=progress.step)
+                                          on_done=shown.step if shown else None)
         finally:
-            progress.close()
+            if shown:
+                shown.close()
     columns = {column: stage_summary(run_.outcomes) for column, run_ in runs.items()}
     summaries = {column: runner.summarise(run_) for column, run_ in runs.items()}
     failures = [f for s in summaries.values() for f in s["failures"]]

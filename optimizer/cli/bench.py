@@ -58,7 +58,7 @@ def run(args) -> int:
                                  field="(arguments)")
         from ..bench.stages import run_stages
         return run_stages(cases, args.suite, repeat=args.repeat, core=args.core, deadline_ms=args.deadline_ms,
-                          as_json=args.json)
+                          as_json=args.json, progress=Progress)
     solver = runner.RemoteSolver(args.target) if args.target else runner.LocalSolver(args.core)
     progress = Progress(len(cases) * args.repeat, f"bench {args.suite}")
     try:

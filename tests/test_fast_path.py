@@ -179,3 +179,19 @@ def test_a_changed_tile_is_walked_again():
     laid = next(h for h in doc["hexes"] if h.get("cities") and any(h["cities"][0].get("tokens") or []))
     laid["rotation"] = (laid.get("rotation", 0) + 1) % 6
     assert_same(doc)
+
+
+@pytest.mark.parametrize("env, reader, builder", [
+    ({}, "read_board_fast", "build_track_graph_fast"),
+    ({"OPTIMIZER_NO_FAST_PATH": "1"}, "read_board_reference", "build_track_graph_reference"),
+])
+def test_the_path_is_chosen_once_in_a_fresh_process(env, reader, builder):
+    """Either module may be imported first; ``OPTIMIZER_NO_FAST_PATH=1`` picks the reference twins."""
+    import os
+    import subprocess
+    import sys
+    code = ("import optimizer.graph.walks; from optimizer.graph.problem import build_track_graph, read_board; "
+            "print(read_board.__name__, build_track_graph.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == [reader, builder]

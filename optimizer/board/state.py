@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from importlib import resources
 
 import fastjsonschema
@@ -17,6 +17,22 @@ import fastjsonschema
 from ..errors import BoardError, OptimizerError
 from . import document, geometry
 from .tiles import Tile, parse_code
+
+
+class _kept:
+    """An attribute computed on first use and kept on the instance (``functools.cached_property``
+    without its lock, which costs more than these small values)."""
+
+    def __init__(self, compute):
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)
+        return value
 
 
 @dataclass
@@ -44,12 +60,12 @@ class Hex:
     def node_id(self, n: int) -> str:
         return f"{self.id}._{n}"
 
-    @cached_property
+    @_kept
     def stop_nodes(self) -> tuple:
         """The tile's revenue nodes (cities, towns, off-boards), in code order."""
         return tuple(node for node in self.tile.nodes if node.is_stop)
 
-    @cached_property
+    @_kept
     def track(self) -> tuple:
         """What a walk over the track reads of this hex: tile code, rotation, neighbours (a hex is
         read-only once read; the fast reader shares it between boards)."""

@@ -196,8 +196,11 @@ def reachable_part(graph: TrackGraph) -> TrackGraph:
     return TrackGraph(stops, segments, graph.side_names, graph.inner_names)
 
 
-# The builder, chosen once with the reader (``OPTIMIZER_NO_FAST_PATH=1``: the reference walk).
-from ..board.state import FAST_PATH  # noqa: E402  (walks imports this module's types)
-from .walks import build_track_graph_fast  # noqa: E402
-
-build_track_graph = build_track_graph_fast if FAST_PATH else build_track_graph_reference
+def __getattr__(name):
+    """``build_track_graph``: the builder chosen once, in :mod:`optimizer.graph.walks` (which
+    imports this module's types, so it is looked up on first use)."""
+    if name == "build_track_graph":
+        from .walks import build_track_graph
+        globals()[name] = build_track_graph
+        return build_track_graph
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..board.geometry import opposite
+from ..board.state import FAST_PATH
 from ..board.tiles import placed
-from .track import Segment, TrackGraph
+from .track import Segment, TrackGraph, build_track_graph_reference
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,7 +43,7 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
         to_end = path.b if from_end == path.a else path.a
         used_paths = used_paths + ((hex_id, path_index),)
         hexes = hexes if hexes and hexes[-1] == hex_id else hexes + (hex_id,)
-        if not path.edges:
+        if path.a[0] != "edge" and path.b[0] != "edge":  # a path that touches no side
             key = (hex_id, path_index)
             inner.setdefault(key, None)
             used_inner = used_inner | {key}
@@ -202,3 +203,7 @@ def clear_cache() -> None:
     """Forget the walks and graphs built so far (to measure a first board)."""
     _WALKS.clear()
     _GRAPHS.clear()
+
+
+# The builder, chosen once with the reader (``OPTIMIZER_NO_FAST_PATH=1``: the reference walk).
+build_track_graph = build_track_graph_fast if FAST_PATH else build_track_graph_reference

@@ -17,6 +17,9 @@ from ..board.tiles import placed
 from .track import Segment, TrackGraph, build_track_graph_reference
 
 
+EMPTY = frozenset()
+
+
 @dataclass(frozen=True, eq=False)
 class Walks:
     """Every walk from one stop, with what it read (compared by identity: one object per walk)."""
@@ -179,8 +182,8 @@ def _numbered(stop_at: dict, walks: tuple) -> tuple:
             end = stop_at.get(end_key)
             if end is None:
                 continue
-            sides = frozenset(side_ids[k] for k in side_keys)
-            inner = frozenset(inner_ids[k] for k in inner_keys)
+            sides = frozenset(map(side_ids.__getitem__, side_keys))
+            inner = frozenset(map(inner_ids.__getitem__, inner_keys)) if inner_keys else EMPTY
             raw_segments.setdefault((s, end, sides, inner, a_terminal, b_terminal), (paths, hexes))
     segments = []
     seen = set()
@@ -190,7 +193,7 @@ def _numbered(stop_at: dict, walks: tuple) -> tuple:
         if (b, a, sides, inner, b_terminal, a_terminal) in seen:
             continue
         seen.add(key)
-        segments.append(Segment(a, b, sides, frozenset(offset + i for i in inner), paths, hexes,
+        segments.append(Segment(a, b, sides, frozenset(offset + i for i in inner) if inner else EMPTY, paths, hexes,
                                 a_terminal, b_terminal))
     adjacent = [[] for _ in stop_at]
     for seg in segments:

@@ -218,7 +218,9 @@ def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving
 def listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
     """A listening TCP socket on host:port (port 0: a free one); SO_REUSEPORT for pre-forked workers."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on sockets that say so, and without
+    # it every keep-alive answer waits ~40 ms for a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if reuse_port:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)

@@ -85,14 +85,36 @@ def parse_request(obj, message_class):
         raise OptimizerError("the request body must be a JSON object", field="(body)")
     if "board" in obj:
         obj = obj | {"board": board_document_to_json(obj["board"])}
+    obj, state_json = _take_state_json(obj)
     message = message_class()
     try:
         json_format.ParseDict(obj, message)
+        if state_json is not None:
+            if message.WhichOneof("source") is not None:
+                raise json_format.ParseError("give board or stateJson, not both")
+            message.state_json = state_json
     except json_format.ParseError as err:
         field = _field_of(obj, message_class)
         raise OptimizerError(f"{field}: not a valid {message_class.DESCRIPTOR.name} in JSON ({err})",
                              field=field) from None
     return message
+
+
+def _take_state_json(obj: dict) -> tuple:
+    """``obj`` without a string ``stateJson``, and that string (checked as json_format would).
+
+    json_format looks for unpaired surrogates in a string with a regular expression: 2 ms on a
+    24 kB board, half of a whole answer. Encoding it as UTF-8 is the same check, done in C.
+    """
+    for key in ("stateJson", "state_json"):
+        text = obj.get(key)
+        if isinstance(text, str):
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                return obj, None  # json_format names the problem
+            return {k: v for k, v in obj.items() if k != key}, text
+    return obj, None
 
 
 def _field_of(obj: dict, message_class) -> str:

@@ -13,8 +13,9 @@ deadlines are the service's own. The routes are read from the proto's annotation
 - limits: bodies over ``max_body_mb`` are RESOURCE_EXHAUSTED (413), like gRPC's message limit;
 - ``GET /healthz``; CORS for the origins given; the players' page at ``/`` (:mod:`server.web`).
 
-:func:`http_server` builds a uvicorn server that runs on sockets the caller bound (so a pre-forked
-worker can serve a shared SO_REUSEPORT socket) in a thread of its own.
+:class:`HttpListener` runs uvicorn in a thread of its own on sockets the caller bound (:func:`listen`;
+a pre-forked worker passes the shared SO_REUSEPORT socket). Each call is logged as gRPC's are
+(logger ``server.calls``: method, code, latency).
 """
 from __future__ import annotations
 
@@ -28,12 +29,11 @@ import time
 import anyio
 import uvicorn
 from google.api import annotations_pb2
-from google.protobuf import json_format
-from google.rpc import code_pb2, status_pb2
+from google.rpc import code_pb2
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
 from optimizer.errors import OptimizerError
@@ -42,34 +42,12 @@ from . import jsonform, web
 from .errors import invalid_argument_status
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
 from .httpcontext import Aborted, HttpContext
+from .httpstatus import abort, error_response, read_body, status_json
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("server.calls")
 
 DEADLINE_HEADER = "x-deadline-ms"
 NDJSON = "application/x-ndjson"
-# google.rpc.Code -> HTTP status (google/rpc/code.proto), except RESOURCE_EXHAUSTED: here it
-# means "request too large", 413.
-HTTP_STATUS = {
-    code_pb2.OK: 200, code_pb2.CANCELLED: 499, code_pb2.UNKNOWN: 500, code_pb2.INVALID_ARGUMENT: 400,
-    code_pb2.DEADLINE_EXCEEDED: 504, code_pb2.NOT_FOUND: 404, code_pb2.ALREADY_EXISTS: 409,
-    code_pb2.PERMISSION_DENIED: 403, code_pb2.UNAUTHENTICATED: 401, code_pb2.RESOURCE_EXHAUSTED: 413,
-    code_pb2.FAILED_PRECONDITION: 400, code_pb2.ABORTED: 409, code_pb2.OUT_OF_RANGE: 400,
-    code_pb2.UNIMPLEMENTED: 501, code_pb2.INTERNAL: 500, code_pb2.UNAVAILABLE: 503, code_pb2.DATA_LOSS: 500,
-}
-
-
-# --- errors -------------------------------------------------------------------------------------
-
-def status_json(status: status_pb2.Status) -> dict:
-    return json_format.MessageToDict(status)
-
-
-def error_response(status: status_pb2.Status) -> JSONResponse:
-    return JSONResponse(status_json(status), status_code=HTTP_STATUS.get(status.code, 500))
-
-
-def _abort(code: int, message: str):
-    raise Aborted(status_pb2.Status(code=code, message=message))
 
 
 # --- reading a request --------------------------------------------------------------------------
@@ -90,19 +68,6 @@ def call_context(request) -> HttpContext:
     client = request.client
     return HttpContext(deadline=deadline, metadata=tuple(request.headers.items()),
                        peer=f"ipv4:{client.host}:{client.port}" if client else "")
-
-
-async def read_body(request, limit: int) -> bytes:
-    """The body, refused (RESOURCE_EXHAUSTED) as soon as it is known to pass ``limit`` bytes."""
-    length = request.headers.get("content-length")
-    if length and length.isdigit() and int(length) > limit:
-        _abort(code_pb2.RESOURCE_EXHAUSTED, f"request of {length} bytes is larger than the limit of {limit}")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            _abort(code_pb2.RESOURCE_EXHAUSTED, f"request is larger than the limit of {limit} bytes")
-    return bytes(body)
 
 
 async def read_message(request, message_class, limit: int):
@@ -129,27 +94,35 @@ async def in_thread(fn, context: HttpContext, limiter):
     with anyio.move_on_after(remaining):
         return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True, limiter=limiter)
     context.end()  # trips the search's cancel token
-    _abort(code_pb2.DEADLINE_EXCEEDED, "deadline exceeded")
+    abort(code_pb2.DEADLINE_EXCEEDED, "deadline exceeded")
 
 
-def unary_endpoint(method, message_class, limits):
+def _log(name: str, code: int, start: float) -> None:
+    log.info("HTTP %s %s %.1f ms", name, code_pb2.Code.Name(code), (time.monotonic() - start) * 1000)
+
+
+def unary_endpoint(name, method, message_class, limits):
     async def endpoint(request):
-        context = None
+        start, context, code = time.monotonic(), None, code_pb2.INTERNAL
         try:
             context = call_context(request)
             message = await read_message(request, message_class, limits.max_body)
             answer = await in_thread(functools.partial(method, message, context), context, limits.threads)
+            code = code_pb2.OK
             return JSONResponse(jsonform.to_json(answer))
         except Aborted as err:
+            code = err.status.code
             return error_response(err.status)
         finally:
             if context is not None:
                 context.end()
+            _log(name, code, start)
     return endpoint
 
 
-def stream_endpoint(method, message_class, limits):
+def stream_endpoint(name, method, message_class, limits):
     async def endpoint(request):
+        start = time.monotonic()
         try:
             context = call_context(request)
             message = await read_message(request, message_class, limits.max_body)
@@ -157,18 +130,23 @@ def stream_endpoint(method, message_class, limits):
             step = functools.partial(next, answers, None)
             first = await in_thread(step, context, limits.threads)  # a bad board fails here, as a status
         except Aborted as err:
+            _log(name, err.status.code, start)
             return error_response(err.status)
 
         async def lines():
+            code = code_pb2.CANCELLED  # unless it ends otherwise: the client went away
             try:
                 answer = first
                 while answer is not None:
                     yield json.dumps(jsonform.to_json(answer), separators=(",", ":")) + "\n"
                     answer = await in_thread(step, context, limits.threads)
+                code = code_pb2.OK
             except Aborted as err:
+                code = err.status.code
                 yield json.dumps({"error": status_json(err.status)}) + "\n"
             finally:
                 context.end()  # also when the client went away: stops the search
+                _log(name, code, start)
 
         return StreamingResponse(lines(), media_type=NDJSON)
     return endpoint
@@ -184,7 +162,7 @@ def rpc_routes(service, limits: "Limits") -> list:
             continue
         message_class = getattr(pb, rpc.input_type.name)
         make = stream_endpoint if rpc.server_streaming else unary_endpoint
-        routes.append(Route(getattr(rule, verb), make(getattr(service, rpc.name), message_class, limits),
+        routes.append(Route(getattr(rule, verb), make(rpc.name, getattr(service, rpc.name), message_class, limits),
                             methods=[verb.upper()], name=rpc.name))
     return routes
 
@@ -234,27 +212,37 @@ def listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
     return sock
 
 
-class HttpServer:
-    """uvicorn serving ``app`` on sockets bound by the caller, in a thread of its own."""
+class HttpListener:
+    """uvicorn serving ``app`` on sockets bound by the caller, in a thread of its own.
+
+    The same face as the gRPC listener of :mod:`server.app`: ``port``, ``start()``, and
+    ``drain(grace_s)`` returning an event set once stopped.
+    """
+
+    name = "HTTP"
+    tls = False
 
     def __init__(self, app, sockets: list):
         self.sockets = sockets
-        self.server = uvicorn.Server(uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning",
-                                                    timeout_graceful_shutdown=None))
+        self.server = uvicorn.Server(uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": sockets}, name="http", daemon=True)
 
     @property
     def port(self) -> int:
         return self.sockets[0].getsockname()[1]
 
-    def start(self) -> "HttpServer":
+    def start(self) -> None:
         self.thread.start()
-        return self
 
-    def stop(self, grace_s: float) -> None:
-        """Stop accepting, give calls in flight up to ``grace_s`` to finish, then end them."""
+    def drain(self, grace_s: float) -> threading.Event:
+        """Stop accepting; calls in flight get ``grace_s`` seconds, then are cancelled (which ends their work)."""
+        self.server.config.timeout_graceful_shutdown = grace_s
         self.server.should_exit = True
-        self.thread.join(grace_s)
-        if self.thread.is_alive():
-            self.server.force_exit = True
-            self.thread.join(2.0)
+        stopped = threading.Event()
+
+        def wait():
+            self.thread.join()
+            stopped.set()
+
+        threading.Thread(target=wait, name="http-drain", daemon=True).start()
+        return stopped

@@ -23,6 +23,7 @@ from optimizer.render import render_svg
 
 from .errors import invalid_argument_status
 from .httpcontext import Aborted
+from .httpstatus import error_response, read_body
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_RENDER_BYTES = 16 * 1024 * 1024
@@ -56,8 +57,6 @@ async def example_board(request):
 
 async def render(request):
     """``{"board": <board-state document>, "routes": [{"train", "hexes"}, ...]}`` -> the SVG picture."""
-    from .http import error_response, read_body  # the gateway's body limit and error form
-
     try:
         body = await read_body(request, MAX_RENDER_BYTES)
         try:

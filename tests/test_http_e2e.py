@@ -5,7 +5,9 @@ mapping: the gateway translates only, so they must be the same (bar the wall tim
 """
 from __future__ import annotations
 
+import http.client
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -187,6 +189,26 @@ def test_deadline_header_is_the_search_deadline(server):
     assert status == 504 and got["code"] == grpc.StatusCode.DEADLINE_EXCEEDED.value[0]
     status, got = post(server, "/v1/optimize", {"board": hard_board()}, headers={"X-Deadline-Ms": "soon"})
     assert status == 400 and violation(got) == "X-Deadline-Ms"
+
+
+def test_stream_ends_its_search_when_the_client_goes_away(server):
+    conn = http.client.HTTPConnection(server.http_url.split("//")[1].split(":")[0], int(server.http_url.rsplit(":", 1)[1]))
+    conn.request("POST", "/v1/optimize:stream", body=json.dumps({"board": hard_board()}).encode(),
+                 headers={"Content-Type": "application/json"})
+    answer = conn.getresponse()
+    assert answer.status == 200 and json.loads(answer.readline())["final"] is False
+    before = server.cpu_s()
+    time.sleep(0.5)
+    busy = server.cpu_s() - before
+    conn.close()  # the client goes away mid-stream
+    time.sleep(0.3)
+    before = server.cpu_s()
+    time.sleep(0.5)
+    idle = server.cpu_s() - before
+    print(f"server CPU in 0.5 s: {busy:.2f} s while searching, {idle:.2f} s after the client left")
+    assert busy > 0.1, "the search should have kept a core busy"
+    assert idle < 0.05, "the search should have stopped"
+    assert re.search(r"HTTP OptimizeStream CANCELLED", server.log())
 
 
 # --- CORS, health, the page ---------------------------------------------------------------------

@@ -51,7 +51,8 @@ function showSolution(solution, final) {
   solution.routes.forEach((route) => {
     const row = document.createElement('tr');
     row.dataset.train = route.train;
-    row.append(text('td', route.name || route.train), text('td', num(route.revenue), 'num revenue'),
+    const name = route.name && route.name !== route.train ? `${route.name} (${route.train})` : route.train;
+    row.append(text('td', name), text('td', num(route.revenue), 'num revenue'),
       text('td', stopsText(route.stops), 'stops'));
     body.appendChild(row);
   });
@@ -192,7 +193,13 @@ async function load(board) {
   const company = board.corporation ? board.corporation.id : '';
   $('board-name').textContent = `${board.game || ''} · ${company}${board.id ? ` · ${board.id}` : ''}`;
   $('yours').querySelector('tbody').replaceChildren();
+  $('best').querySelector('tbody').replaceChildren();
+  $('progress').replaceChildren();
   $('your-total').textContent = '0';
+  $('gap').textContent = '';
+  $('total').textContent = '…';
+  $('status').textContent = 'loading…';
+  $('status').className = 'muted';
   showTrains();
   try {
     state.bareSvg = await api.render(board, []);

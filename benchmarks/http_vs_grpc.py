@@ -39,7 +39,7 @@ ANSWER_FIELDS = ("expected", "game_key", "fixture", "action_id", "engine_commit"
 def corpus_states(limit: int | None) -> list:
     """(id, JSON text of the input fields) of every corpus state, or of the vendored ones."""
     corpus = Path(os.environ.get("OPTIMIZER_CORPUS") or ROOT.parent / "shared" / "corpus")
-    files = sorted((corpus / "states").glob("*/*.jsonl")) or [ROOT / "tests" / "data" / "states.jsonl"]
+    files = sorted((corpus / "states").glob("*/*.jsonl")) or [ROOT / "optimizer" / "boards" / "states.jsonl"]
     out = []
     for f in files:
         for line in f.open():

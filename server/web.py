@@ -1,9 +1,10 @@
 """The players' page: static files from the package, the example boards, and the board as SVG.
 
 The page (``server/static``: plain HTML, CSS and JS modules, no build step, nothing from a CDN)
-talks to the same HTTP/JSON RPCs as any client; the only routes of its own are the example boards
-(one real state per game; the 1830 one is the embedded default board) and ``POST /page/render``,
-the board and routes drawn by :mod:`optimizer.render` exactly as ``route18xx render`` draws them.
+talks to the same HTTP/JSON RPCs as any client. The only routes of its own are the example boards
+(one real state per game from those the package ships; the 1830 one is the embedded default board)
+and ``POST /page/render``: the board and routes drawn by :mod:`optimizer.render`, as ``route18xx
+render`` draws them.
 """
 from __future__ import annotations
 
@@ -23,20 +24,35 @@ from optimizer.render import render_svg
 
 from .errors import invalid_argument_status
 from .httpcontext import Aborted
+from .jsonform import ANSWER_FIELDS
 from .httpstatus import error_response, read_body
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_RENDER_BYTES = 16 * 1024 * 1024
-# name -> file under static/examples; "default" is optimizer/boards/default.json.
-EXAMPLES = {"default": None, "1880": "1880.json", "1880-romania": "1880-romania.json", "1894": "1894.json",
-            "18eu": "18eu.json"}
+# name -> a real state of the states shipped in optimizer/boards/states.jsonl, one per game;
+# "default" is the embedded default board (optimizer/boards/default.json).
+EXAMPLES = {"default": None, "1880": "1880/1@835", "1880-romania": "1880Romania/1880_romania_game_end_final_phase@200",
+            "1894": "1894/green_city_upgrades@146", "18eu": "18EU/74045@591"}
 
 
 @lru_cache(maxsize=None)
 def example(name: str) -> dict:
-    if name == "default":
-        return json.loads(resources.files("optimizer.boards").joinpath("default.json").read_text())
-    return json.loads((STATIC / "examples" / EXAMPLES[name]).read_text())
+    """An example board, input fields only (the shipped states carry the corpus's answers too)."""
+    boards = resources.files("optimizer.boards")
+    if EXAMPLES[name] is None:
+        return json.loads(boards.joinpath("default.json").read_text())
+    for line in boards.joinpath("states.jsonl").read_text().splitlines():
+        doc = json.loads(line)
+        if doc["id"] == EXAMPLES[name]:
+            return _input_only(doc)
+    raise KeyError(EXAMPLES[name])
+
+
+def _input_only(doc: dict) -> dict:
+    out = {k: v for k, v in doc.items() if k not in ANSWER_FIELDS["board"]}
+    out["corporation"] = {k: v for k, v in doc["corporation"].items() if k not in ANSWER_FIELDS["corporation"]}
+    out["hexes"] = [{k: v for k, v in h.items() if k not in ANSWER_FIELDS["hex"]} for h in doc["hexes"]]
+    return out
 
 
 async def examples(request):

@@ -171,9 +171,22 @@ def test_request_that_is_not_the_message_is_400_naming_the_field(server, body, f
     assert status == 400 and got["code"] == 3 and violation(got) == field, got
 
 
-def test_oversized_body_is_413(server):
-    status, _, text = request(server, "/v1/optimize", raw=json.dumps({"stateJson": " " * (1100 * 1024)}).encode())
-    assert status == 413 and json.loads(text)["code"] == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
+def connection(server) -> http.client.HTTPConnection:
+    host, port = server.http_url.split("//")[1].rsplit(":", 1)
+    return http.client.HTTPConnection(host, int(port), timeout=60)
+
+
+def test_oversized_body_is_413_before_it_is_read(server):
+    """Refused on its Content-Length (the server's --max-message-mb is 1), before the body is sent."""
+    conn = connection(server)
+    conn.putrequest("POST", "/v1/optimize")
+    conn.putheader("Content-Type", "application/json")
+    conn.putheader("Content-Length", str(1100 * 1024))
+    conn.putheader("Expect", "100-continue")
+    conn.endheaders()
+    answer = conn.getresponse()
+    assert answer.status == 413 and json.loads(answer.read())["code"] == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
+    conn.close()
 
 
 def test_deadline_header_is_the_search_deadline(server):
@@ -192,7 +205,7 @@ def test_deadline_header_is_the_search_deadline(server):
 
 
 def test_stream_ends_its_search_when_the_client_goes_away(server):
-    conn = http.client.HTTPConnection(server.http_url.split("//")[1].split(":")[0], int(server.http_url.rsplit(":", 1)[1]))
+    conn = connection(server)
     conn.request("POST", "/v1/optimize:stream", body=json.dumps({"board": hard_board()}).encode(),
                  headers={"Content-Type": "application/json"})
     answer = conn.getresponse()

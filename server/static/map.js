@@ -40,22 +40,25 @@ export class BoardMap {
   drawPlayerRoutes(routes) {
     if (!this.svg) return;
     this.overlay.replaceChildren();
-    for (const route of routes) {
-      if (!route.hexes.length) continue;
+    routes.forEach((route, i) => {
+      if (!route.hexes.length) return;
+      const group = document.createElementNS(SVG_NS, 'g');
+      group.setAttribute('transform', `translate(${i * 6} ${i * 6})`);  // shared track stays visible
+      this.overlay.appendChild(group);
       const points = route.hexes.map((h) => this.centre(h).join(',')).join(' ');
       const line = document.createElementNS(SVG_NS, 'polyline');
       line.setAttribute('points', points);
       line.setAttribute('class', route.active ? 'player-route active' : 'player-route');
       line.setAttribute('stroke', route.colour);
       line.dataset.train = route.train;
-      this.overlay.appendChild(line);
+      group.appendChild(line);
       for (const h of route.hexes) {
         const [x, y] = this.centre(h);
         const dot = document.createElementNS(SVG_NS, 'circle');
         Object.entries({ cx: x, cy: y, r: 7, fill: route.colour, class: 'player-stop' })
           .forEach(([k, v]) => dot.setAttribute(k, v));
-        this.overlay.appendChild(dot);
+        group.appendChild(dot);
       }
-    }
+    });
   }
 }

@@ -29,8 +29,9 @@ import time
 import anyio
 import uvicorn
 from google.api import annotations_pb2
-from google.rpc import code_pb2
+from google.rpc import code_pb2, status_pb2
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse, StreamingResponse
@@ -190,7 +191,15 @@ def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving
     if cors_origins:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors_origins), allow_methods=["GET", "POST"],
                                      allow_headers=["Content-Type", "X-Deadline-Ms"], max_age=600))
-    return Starlette(routes=routes, middleware=middleware)
+    return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})
+
+
+async def http_error(request, err: HTTPException):
+    """No such path or method: a ``google.rpc.Status`` body too, with the HTTP status starlette chose."""
+    code = {404: code_pb2.NOT_FOUND, 405: code_pb2.UNIMPLEMENTED}.get(err.status_code, code_pb2.INVALID_ARGUMENT)
+    message = f"{request.method} {request.url.path}: {err.detail}"
+    return JSONResponse(status_json(status_pb2.Status(code=code, message=message)), status_code=err.status_code,
+                        headers=err.headers)
 
 
 def listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:

@@ -176,6 +176,15 @@ def connection(server) -> http.client.HTTPConnection:
     return http.client.HTTPConnection(host, int(port), timeout=60)
 
 
+@pytest.mark.parametrize("method, path, status, code", [
+    ("GET", "/v1/nothing", 404, grpc.StatusCode.NOT_FOUND),
+    ("GET", "/v1/optimize", 405, grpc.StatusCode.UNIMPLEMENTED),
+])
+def test_unknown_path_or_method_is_a_status_too(server, method, path, status, code):
+    got_status, _, text = request(server, path, method=method)
+    assert got_status == status and json.loads(text)["code"] == code.value[0]
+
+
 def test_oversized_body_is_413_before_it_is_read(server):
     """Refused on its Content-Length (the server's --max-message-mb is 1), before the body is sent."""
     conn = connection(server)

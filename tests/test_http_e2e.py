@@ -8,6 +8,8 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -244,6 +246,13 @@ def test_cors_for_the_allowed_origin_only(server):
     assert status == 200 and headers["Access-Control-Allow-Origin"] == ORIGIN
     status, headers, _ = request(server, "/v1/games", method="GET", headers={"Origin": "http://other.example"})
     assert status == 200 and "Access-Control-Allow-Origin" not in headers
+
+
+def test_http_port_in_use_is_an_error(server):
+    port = server.http_url.rsplit(":", 1)[1]
+    run = subprocess.run([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", port],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and f"cannot listen on 127.0.0.1:{port} for HTTP" in run.stderr and not run.stdout
 
 
 def test_healthz(server):

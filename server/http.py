@@ -123,7 +123,7 @@ def unary_endpoint(name, method, message_class, limits):
 
 def stream_endpoint(name, method, message_class, limits):
     async def endpoint(request):
-        start = time.monotonic()
+        start, context = time.monotonic(), None
         try:
             context = call_context(request)
             message = await read_message(request, message_class, limits.max_body)
@@ -131,6 +131,8 @@ def stream_endpoint(name, method, message_class, limits):
             step = functools.partial(next, answers, None)
             first = await in_thread(step, context, limits.threads)  # a bad board fails here, as a status
         except Aborted as err:
+            if context is not None:
+                context.end()
             _log(name, err.status.code, start)
             return error_response(err.status)
 

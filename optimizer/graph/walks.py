@@ -91,7 +91,7 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
 # Walks by (hex id, node, track of that hex): a few variants each (boards of several games in
 # play), checked against the board before use.
 _WALKS: dict = {}
-_WALKS_MAX = 100_000
+_WALKS_MAX = 10_000  # ~730 for the whole public corpus
 _VARIANTS = 16
 
 
@@ -120,7 +120,7 @@ def cached_walks(board, hex_id: str, n: int) -> Walks:
 # Whole track graphs by their stops and walks: a board whose walks all come from the cache (the
 # same board again, another company on it) reuses the numbering and the segments.
 _GRAPHS: dict = {}
-_GRAPHS_MAX = 4096
+_GRAPHS_MAX = 512  # ~340 for the whole public corpus (a graph holds its segments)
 
 
 def build_track_graph_fast(board, rules, reachable_only: bool = True) -> TrackGraph:

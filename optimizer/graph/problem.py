@@ -85,8 +85,8 @@ def build_problem(board_or_doc, *, reachable_only: bool = True) -> Problem:
 def any_train_without_token(board, rules) -> bool:
     """Some train that runs a route needs no token of the company: it may run on track no token
     reaches, so the graph must keep that track."""
-    return any(spec is not None and not spec.requires_token
-               for spec in (rules.train_spec(train, f"trains[{i}]") for i, train in enumerate(board.trains)))
+    return any(not train.requires_token and rules.train_spec(train, f"trains[{i}]") is not None
+               for i, train in enumerate(board.trains))  # (a train priced as a bonus runs no route)
 
 
 def problem_from_graph(board, rules, graph) -> Problem:

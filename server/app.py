@@ -1,16 +1,19 @@
-"""The server process: the RouteOptimizer service with health, reflection and call logging.
+"""One server process: its listeners (gRPC; the HTTP gateway joins the list), its signals, its end.
 
-``python -m optimizer serve`` calls :func:`serve`. SIGTERM (or Ctrl-C) sets every health status
-to NOT_SERVING, then drains: calls in flight get ``grace_s`` seconds to finish, after which they
-are cancelled (which cancels their searches) and the process exits.
+``python -m optimizer serve`` calls :func:`serve` (one process) or :mod:`server.workers` (a
+supervisor and worker processes, each running :func:`serve` on the shared port). SIGTERM, SIGINT or
+SIGHUP set every health status to NOT_SERVING, then drain: calls in flight get ``grace_s`` seconds,
+after which they are cancelled (which stops their work, whatever stage it is in) and the process
+exits, at the latest half a second later even if something would not stop.
 """
 from __future__ import annotations
 
 import logging
+import os
 import signal
+import sys
 import threading
 from concurrent import futures
-from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -18,69 +21,103 @@ from grpc_reflection.v1alpha import reflection
 
 from optimizer.errors import OptimizerError
 
+from .config import ServeConfig, tls_files
 from .generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 from .interceptor import LoggingInterceptor
 from .service import SERVICE_NAME, RouteOptimizerService
 
 log = logging.getLogger(__name__)
 
-
-def build_server(*, max_workers: int = 16, max_message_mb: float = 16):
-    """A server (not started) and its health servicer, everything registered."""
-    limit = int(max_message_mb * 1024 * 1024)
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rpc"),
-        interceptors=[LoggingInterceptor()],
-        options=[("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit),
-                 ("grpc.so_reuseport", 0)])  # a port in use is an error, not silently shared
-    pb_grpc.add_RouteOptimizerServicer_to_server(RouteOptimizerService(), server)
-    health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for name in ("", SERVICE_NAME):  # "" = the server as a whole
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    return server, health_servicer
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+HARD_EXIT_AFTER_GRACE_S = 0.5
 
 
-def bind(server, host: str, port: int, *, tls_cert: str | None = None, tls_key: str | None = None) -> int:
-    """Listen on host:port (port 0: a free one); return the port. TLS when given a cert and key."""
-    address = f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
-    try:
-        if tls_cert or tls_key:
-            if not (tls_cert and tls_key):
-                raise OptimizerError("TLS needs both --tls-cert and --tls-key", field="--tls-cert")
-            credentials = grpc.ssl_server_credentials([(_read(tls_key, "--tls-key"), _read(tls_cert, "--tls-cert"))])
-            bound = server.add_secure_port(address, credentials)
-        else:
-            bound = server.add_insecure_port(address)
-    except RuntimeError as err:  # grpc: "Failed to bind to address ..."
-        raise OptimizerError(f"cannot listen on {address}: {err}", field="--port") from None
-    if not bound:
-        raise OptimizerError(f"cannot listen on {address}", field="--port")
-    return bound
+# --- the gRPC listener --------------------------------------------------------------------------
+
+class GrpcListener:
+    """The RouteOptimizer service with health, reflection and call logging, on one address."""
+
+    name = "gRPC"
+
+    def __init__(self, config: ServeConfig, servicer: RouteOptimizerService):
+        limit = int(config.max_message_mb * 1024 * 1024)
+        threads = config.limits.threads
+        self.server = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rpc"),
+            interceptors=[LoggingInterceptor(config.limits.max_streams)],
+            # Every admitted call gets a thread at once: none waits unseen in the pool's queue.
+            maximum_concurrent_rpcs=threads,
+            options=[("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit),
+                     # one process alone: a port in use is an error, not silently shared
+                     ("grpc.so_reuseport", 1 if config.reuse_port else 0)])
+        pb_grpc.add_RouteOptimizerServicer_to_server(servicer, self.server)
+        self.health = health.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        for name in ("", SERVICE_NAME):  # "" = the server as a whole
+            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME),
+                                            self.server)
+        self.port = self._bind(config)
+        self.tls = config.tls_cert is not None
+
+    def _bind(self, config: ServeConfig) -> int:
+        files = tls_files(config)
+        try:
+            if files:
+                key, cert, ca = files
+                credentials = grpc.ssl_server_credentials([(key, cert)], root_certificates=ca,
+                                                          require_client_auth=ca is not None)
+                bound = self.server.add_secure_port(config.address, credentials)
+            else:
+                bound = self.server.add_insecure_port(config.address)
+        except RuntimeError as err:  # grpc: "Failed to bind to address ..."
+            raise OptimizerError(f"cannot listen on {config.address}: {err}", field="--port") from None
+        if not bound:
+            raise OptimizerError(f"cannot listen on {config.address}", field="--port")
+        return bound
+
+    def start(self) -> None:
+        self.server.start()
+
+    def drain(self, grace_s: float) -> threading.Event:
+        """NOT_SERVING at once; calls get ``grace_s`` seconds, then are cancelled. Set when stopped."""
+        self.health.enter_graceful_shutdown()
+        return self.server.stop(grace_s)
 
 
-def _read(path: str, option: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except OSError as err:
-        raise OptimizerError(f"{option}: cannot read {path}: {err.strerror}", field=option) from None
+# --- one server process -------------------------------------------------------------------------
+
+def build_listeners(config: ServeConfig) -> list:
+    """The listeners of one process, sharing one servicer (so one set of limits and slots)."""
+    servicer = RouteOptimizerService(config.limits)
+    return [GrpcListener(config, servicer)]
 
 
-def serve(*, host: str = "127.0.0.1", port: int = 50051, max_workers: int = 16, max_message_mb: float = 16,
-          tls_cert: str | None = None, tls_key: str | None = None, grace_s: float = 10.0, announce=print) -> int:
-    """Run the server until SIGTERM or SIGINT, then drain gracefully. Blocks; returns 0."""
-    server, health_servicer = build_server(max_workers=max_workers, max_message_mb=max_message_mb)
-    bound = bind(server, host, port, tls_cert=tls_cert, tls_key=tls_key)
+def serve(config: ServeConfig = ServeConfig(), *, announce=print, on_ready=None) -> int:
+    """Run until SIGTERM, SIGINT or SIGHUP, then drain within the grace period. Blocks; returns 0.
+
+    ``on_ready(port)`` replaces the announcement in a worker process (the supervisor announces).
+    """
     stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in STOP_SIGNALS:
         signal.signal(sig, lambda signum, frame: stop.set())
-    server.start()
-    announce(f"listening on {host}:{bound}" + (" (TLS)" if tls_cert else ""))
+    listeners = build_listeners(config)
+    for listener in listeners:
+        listener.start()
+    port = listeners[0].port
+    if on_ready:
+        on_ready(port)
+    else:
+        announce(f"listening on {config.host}:{port}" + (" (TLS)" if listeners[0].tls else ""))
     while not stop.wait(1.0):
         pass
-    log.info("stopping: health NOT_SERVING, draining calls for up to %.1f s", grace_s)
-    health_servicer.enter_graceful_shutdown()
-    server.stop(grace_s).wait()
+    log.info("stopping: health NOT_SERVING, draining calls for up to %.1f s", config.grace_s)
+    stopped = [listener.drain(config.grace_s) for listener in listeners]
+    for event in stopped:
+        event.wait(config.grace_s + HARD_EXIT_AFTER_GRACE_S)
     log.info("stopped")
-    return 0
+    # Work that ignored its cancellation must not hold the process past the grace period (threads
+    # of a pool are joined at exit): leave now.
+    logging.shutdown()
+    sys.stdout.flush()
+    os._exit(0)

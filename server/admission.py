@@ -1,0 +1,130 @@
+"""Bounded work: how many calls run and wait, and work that overruns its deadline ended.
+
+:class:`Admission` lets ``running`` work calls run at once and ``waiting`` more wait (each no
+longer than its deadline); any more are refused at once (:class:`Overloaded`, RESOURCE_EXHAUSTED),
+so work can never take the threads that health checks and other calls need.
+
+:class:`Watchdog` ends work at its deadline, or as soon as its call is cancelled, whatever stage
+it is in. It first trips the work's cancel token, which stops the compiled search (it checks the
+token itself, without the GIL); then it raises :class:`CallExpired` in the work's thread, which
+stops the pure-Python stages (reading a board, checking routes) at their next bytecode. Work
+never outlives its call by more than a few milliseconds of Python.
+"""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import heapq
+import itertools
+import threading
+import time
+
+
+class Overloaded(Exception):
+    """No room to run or wait: RESOURCE_EXHAUSTED."""
+
+
+class CallExpired(Exception):
+    """Raised in a worker thread whose call's deadline passed or whose call was cancelled."""
+
+
+class Admission:
+    """At most ``running`` calls at once and ``waiting`` more queued; the rest refused at once."""
+
+    def __init__(self, running: int, waiting: int):
+        self.running, self.waiting = running, waiting
+        self._slots = threading.BoundedSemaphore(running)
+        self._lock = threading.Lock()
+        self._queued = 0
+
+    @contextlib.contextmanager
+    def slot(self, timeout_s: float):
+        """Hold one running slot for the block; wait at most ``timeout_s`` for it."""
+        if not self._slots.acquire(blocking=False):
+            with self._lock:
+                if self._queued >= self.waiting:
+                    raise Overloaded(f"server busy: {self.running} calls running and {self.waiting} waiting; "
+                                     "retry later")
+                self._queued += 1
+            try:
+                got = self._slots.acquire(timeout=max(0.0, timeout_s))
+            finally:
+                with self._lock:
+                    self._queued -= 1
+            if not got:
+                raise CallExpired("the deadline passed while waiting for a free slot")
+        try:
+            yield
+        finally:
+            self._slots.release()
+
+
+def _set_async_exc(thread_id: int, exc) -> None:
+    """Raise ``exc`` in that thread at its next bytecode; None clears one not yet raised."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
+                                               None if exc is None else ctypes.py_object(exc))
+
+
+class _Watch:
+    __slots__ = ("thread_id", "token", "deadline", "reason", "active", "fired")
+
+    def __init__(self, thread_id, token, deadline):
+        self.thread_id, self.token, self.deadline = thread_id, token, deadline
+        self.reason = None
+        self.active, self.fired = True, False
+
+
+class Watchdog:
+    """One thread ending overrunning work (see the module's docstring)."""
+
+    def __init__(self):
+        self._lock = threading.Condition()
+        self._heap = []
+        self._order = itertools.count()
+        self._thread = threading.Thread(target=self._run, name="watchdog", daemon=True)
+        self._thread.start()
+
+    @contextlib.contextmanager
+    def watch(self, token, deadline: float | None):
+        """Bound the block, run on this thread: ended at ``deadline`` (time.monotonic) or on :meth:`end`."""
+        entry = _Watch(threading.get_ident(), token, deadline)
+        if deadline is not None:
+            with self._lock:
+                heapq.heappush(self._heap, (deadline, next(self._order), entry))
+                self._lock.notify()
+        try:
+            yield entry
+        finally:
+            with self._lock:
+                entry.active = False
+                if entry.fired:  # raised too late to matter, or already raised: never leak it
+                    _set_async_exc(entry.thread_id, None)
+            if entry.fired and entry.reason:
+                raise CallExpired(entry.reason)
+
+    def end(self, entry: _Watch, reason: str) -> None:
+        """End the watched work now (its call was cancelled)."""
+        entry.token.cancel()
+        self._fire(entry, reason)
+
+    def _fire(self, entry: _Watch, reason: str) -> None:
+        with self._lock:
+            if not entry.active or entry.fired:
+                return
+            entry.fired, entry.reason = True, reason
+            _set_async_exc(entry.thread_id, CallExpired)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._heap:
+                    self._lock.wait()
+                deadline, _, entry = self._heap[0]
+                wait = deadline - time.monotonic()
+                if wait > 0:
+                    self._lock.wait(wait)
+                    continue
+                heapq.heappop(self._heap)
+            if entry.active:
+                entry.token.cancel()
+                self._fire(entry, "the deadline passed")

@@ -4,7 +4,7 @@
 supervisor and worker processes, each running :func:`serve` on the shared port). SIGTERM, SIGINT or
 SIGHUP set every health status to NOT_SERVING, then drain: calls in flight get ``grace_s`` seconds,
 after which they are cancelled (which stops their work, whatever stage it is in) and the process
-exits, at the latest half a second later even if something would not stop.
+exits, at the latest 0.4 s later even if something would not stop.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from .service import SERVICE_NAME, RouteOptimizerService
 log = logging.getLogger(__name__)
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-HARD_EXIT_AFTER_GRACE_S = 0.5
+HARD_EXIT_AFTER_GRACE_S = 0.4
 
 
 # --- the gRPC listener --------------------------------------------------------------------------

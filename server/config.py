@@ -21,7 +21,7 @@ class ServeConfig:
     host: str = "127.0.0.1"
     port: int = 50051
     limits: Limits = field(default_factory=Limits)
-    max_message_mb: float = 16
+    max_message_mb: float = 4
     tls_cert: str | None = None
     tls_key: str | None = None
     tls_client_ca: str | None = None

@@ -24,7 +24,9 @@ NO_DEADLINE_S = 1e8  # gRPC reports "no deadline" as a huge remaining time
 class Limits:
     """Per worker process. Defaults fit the real boards of every built-in game many times over."""
 
-    max_concurrent: int = 4  # work calls (Optimize, OptimizeStream, CheckRoutes) running at once
+    # Work calls (Optimize, OptimizeStream, CheckRoutes) running at once: more than cores, so that
+    # the operating system shares the cores fairly and a hard search never starves an easy call.
+    max_concurrent: int = 16
     max_queue: int = 16  # work calls waiting for one of those; more: RESOURCE_EXHAUSTED at once
     max_streams: int = 64  # other long-lived calls (reflection, health Watch) open at once
     default_deadline_s: float = 60.0  # for a call that brings no deadline
@@ -32,7 +34,8 @@ class Limits:
     max_state_mb: float = 2.0  # state_json, or a structured board's encoded size
     max_hexes: int = 5000
     max_trains: int = 32  # also the most routes a CheckRoutes may check (one per train)
-    max_number: int = 1_000_000  # any count, revenue or multiplier in a board
+    max_number: int = 100_000  # any count, distance or revenue in a board ...
+    max_multiplier: int = 100  # ... and any multiplier: value x multiplier fits the search's int32
 
     @property
     def threads(self) -> int:
@@ -69,8 +72,10 @@ def quote(text, limit: int = QUOTE_CHARS) -> str:
 def capped(message: str, limit: int = MESSAGE_BYTES) -> str:
     """An error message with every long run of input cut short, and at most ``limit`` bytes in all."""
     message = _LONG_WORD.sub(lambda m: quote(m.group(0)), str(message))
-    message = message.encode("utf-8", "replace")[:limit].decode("utf-8", "ignore")
-    return message.encode("utf-8", "replace").decode("utf-8")  # no lone surrogates on the wire
+    data = message.encode("utf-8", "replace")  # no lone surrogates on the wire
+    if len(data) > limit:
+        data = data[:limit - 10] + b" ... (cut)"
+    return data.decode("utf-8", "ignore")
 
 
 # --- sizes and numbers --------------------------------------------------------------------------
@@ -100,14 +105,12 @@ def check_node_budget(budget: int) -> None:
         raise OptimizerError(f"node_budget: {budget} does not fit a signed 64-bit integer", field="node_budget")
 
 
-_NUMBER = re.compile(r"\d{7,}")  # only numbers of 7 digits or more can exceed max_number
+_NUMBER = re.compile(r"\d{6,}")  # only numbers of 6 digits or more can exceed max_number
 
 
 def check_numbers(doc: dict, limits: Limits) -> None:
     """Numbers the search would overflow on (counts, revenues, multipliers) refused, naming the field."""
-    most = limits.max_number
-
-    def number(value, field: str) -> None:
+    def number(value, field: str, most: int = limits.max_number) -> None:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return  # wrong types are the schema's to report
         if isinstance(value, float) and not math.isfinite(value):
@@ -119,14 +122,15 @@ def check_numbers(doc: dict, limits: Limits) -> None:
     for i, t in enumerate(trains if isinstance(trains, list) else ()):
         if not isinstance(t, dict):
             continue
-        number(t.get("multiplier"), f"trains[{i}].multiplier")
+        number(t.get("multiplier"), f"trains[{i}].multiplier", limits.max_multiplier)
         number(t.get("price"), f"trains[{i}].price")
         distance = t.get("distance")
         if isinstance(distance, list):
             for k, row in enumerate(distance):
                 if isinstance(row, dict):
-                    for name in ("pay", "visit", "multiplier"):
+                    for name in ("pay", "visit"):
                         number(row.get(name), f"trains[{i}].distance[{k}].{name}")
+                    number(row.get("multiplier"), f"trains[{i}].distance[{k}].multiplier", limits.max_multiplier)
         else:
             number(distance, f"trains[{i}].distance")
     corporation = doc.get("corporation")
@@ -139,8 +143,9 @@ def check_numbers(doc: dict, limits: Limits) -> None:
         code = h.get("code") if isinstance(h, dict) else None
         if isinstance(code, str):
             for match in _NUMBER.finditer(code):
-                if int(match.group(0)) > most:
-                    raise OptimizerError(f"hexes[{i}].code: {quote(match.group(0))} is too large (at most {most})",
+                if int(match.group(0)) > limits.max_number:
+                    raise OptimizerError(f"hexes[{i}].code: {quote(match.group(0))} is too large "
+                                         f"(at most {limits.max_number})",
                                          field=f"hexes[{i}].code", hex=quote(h.get("id"), 20))
 
 

@@ -7,8 +7,8 @@ listeners, limits, health and drain) on that port, and the kernel spreads connec
 The supervisor loads the optimiser first, so the workers share its pages until they write them.
 
 It announces ``listening on HOST:PORT`` once every worker listens; forwards SIGTERM, SIGINT and
-SIGHUP to the workers and exits when they are done (killing any still there after the grace
-period and a second); and starts a new worker in place of one that dies unasked.
+SIGHUP to the workers and exits when they are done (killing any still there 0.7 s after the
+grace period); and starts a new worker in place of one that dies unasked.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 START_TIMEOUT_S = 60
-EXIT_MARGIN_S = 1.0  # after the grace period, workers still running are killed
+EXIT_MARGIN_S = 0.7  # after the grace period, workers still running are killed
 RESTARTS_PER_MINUTE = 10  # more than this and the supervisor gives up (a worker that cannot live)
 
 

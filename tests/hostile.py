@@ -36,12 +36,13 @@ def huge_board(n: int) -> str:
 
 
 def many_routes(n: int, doc: dict | None = None) -> tuple:
-    """(board JSON, routes): ``n`` trains each given the same track (the checker tries every reading)."""
+    """(board JSON, routes): ``n`` trains each given the same stops, which can be read two ways (the
+    checker tries every combination of readings)."""
     doc = doc or state(BASE)
     route = doc["expected"]["human"]["routes"][0]
     doc["trains"] = [dict(doc["trains"][0], id=f"T-{i}") for i in range(n)]
     doc.pop("expected", None)
-    return json.dumps(doc), [{"train": f"T-{i}", "hexes": route["hexes"]} for i in range(n)]
+    return json.dumps(doc), [{"train": f"T-{i}", "stops": route["stops"]} for i in range(n)]
 
 
 def padded(mib: float) -> str:

@@ -21,8 +21,8 @@ def add_parser(sub):
     p.add_argument("--port", type=int, default=50051, help="port (default: 50051; 0 picks a free port)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="server processes sharing the port (default: one per core; 1: this process alone)")
-    p.add_argument("--max-concurrent", "--max-workers", dest="max_concurrent", type=int, default=4, metavar="N",
-                   help="work calls (Optimize, OptimizeStream, CheckRoutes) running at once per worker (default: 4)")
+    p.add_argument("--max-concurrent", "--max-workers", dest="max_concurrent", type=int, default=16, metavar="N",
+                   help="work calls (Optimize, OptimizeStream, CheckRoutes) running at once per worker (default: 16)")
     p.add_argument("--max-queue", type=int, default=16, metavar="N",
                    help="work calls waiting for one of those per worker; more get RESOURCE_EXHAUSTED (default: 16)")
     p.add_argument("--max-streams", type=int, default=64, metavar="N",
@@ -36,8 +36,8 @@ def add_parser(sub):
     p.add_argument("--max-hexes", type=int, default=5000, metavar="N", help="most hexes on a board (default: 5000)")
     p.add_argument("--max-trains", type=int, default=32, metavar="N",
                    help="most trains on a board, and routes in a check (default: 32)")
-    p.add_argument("--max-message-mb", type=float, default=16, metavar="MB",
-                   help="largest request or answer, in MiB (default: 16); larger requests get RESOURCE_EXHAUSTED")
+    p.add_argument("--max-message-mb", type=float, default=4, metavar="MB",
+                   help="largest request or answer, in MiB (default: 4); larger requests get RESOURCE_EXHAUSTED")
     p.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate chain (needs --tls-key)")
     p.add_argument("--tls-key", metavar="PEM", help="private key of --tls-cert")
     p.add_argument("--tls-client-ca", metavar="PEM",

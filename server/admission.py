@@ -8,7 +8,8 @@ so work can never take the threads that health checks and other calls need.
 it is in. It first trips the work's cancel token, which stops the compiled search (it checks the
 token itself, without the GIL); then it raises :class:`CallExpired` in the work's thread, which
 stops the pure-Python stages (reading a board, checking routes) at their next bytecode. Work
-never outlives its call by more than a few milliseconds of Python.
+never outlives its call by more than a few milliseconds of Python. It also lowers the priority of
+work that has run long, so that the operating system gives the cores to short calls first.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import contextlib
 import ctypes
 import heapq
 import itertools
+import os
 import threading
 import time
 
@@ -65,11 +67,15 @@ def _set_async_exc(thread_id: int, exc) -> None:
                                                None if exc is None else ctypes.py_object(exc))
 
 
-class _Watch:
-    __slots__ = ("thread_id", "token", "deadline", "reason", "active", "fired")
+DEMOTED_NICENESS = 10  # a long call's thread yields the CPU to newer, shorter calls
 
-    def __init__(self, thread_id, token, deadline):
-        self.thread_id, self.token, self.deadline = thread_id, token, deadline
+
+class _Watch:
+    __slots__ = ("thread_id", "native_id", "token", "deadline", "reason", "active", "fired")
+
+    def __init__(self, token, deadline):
+        self.thread_id, self.native_id = threading.get_ident(), threading.get_native_id()
+        self.token, self.deadline = token, deadline
         self.reason = None
         self.active, self.fired = True, False
 
@@ -85,13 +91,21 @@ class Watchdog:
         self._thread.start()
 
     @contextlib.contextmanager
-    def watch(self, token, deadline: float | None):
-        """Bound the block, run on this thread: ended at ``deadline`` (time.monotonic) or on :meth:`end`."""
-        entry = _Watch(threading.get_ident(), token, deadline)
-        if deadline is not None:
-            with self._lock:
-                heapq.heappush(self._heap, (deadline, next(self._order), entry))
-                self._lock.notify()
+    def watch(self, token, deadline: float | None, demote_after_s: float | None = None):
+        """Bound the block, run on this thread: ended at ``deadline`` (time.monotonic) or on :meth:`end`.
+
+        With ``demote_after_s``, the thread's priority is lowered (nice) once the block has run that
+        long, so that short calls get the cores first; only for a thread that ends with the call
+        (an unprivileged process cannot raise a thread's priority back).
+        """
+        entry = _Watch(token, deadline)
+        events = [] if deadline is None else [(deadline, "end")]
+        if demote_after_s is not None:
+            events.append((time.monotonic() + demote_after_s, "demote"))
+        with self._lock:
+            for when, what in events:
+                heapq.heappush(self._heap, (when, next(self._order), what, entry))
+            self._lock.notify()
         try:
             yield entry
         finally:
@@ -119,12 +133,19 @@ class Watchdog:
             with self._lock:
                 while not self._heap:
                     self._lock.wait()
-                deadline, _, entry = self._heap[0]
-                wait = deadline - time.monotonic()
+                when, _, what, entry = self._heap[0]
+                wait = when - time.monotonic()
                 if wait > 0:
                     self._lock.wait(wait)
                     continue
                 heapq.heappop(self._heap)
-            if entry.active:
+            if not entry.active:
+                continue
+            if what == "demote":
+                try:
+                    os.setpriority(os.PRIO_PROCESS, entry.native_id, DEMOTED_NICENESS)
+                except OSError:  # the thread has just ended
+                    pass
+            else:
                 entry.token.cancel()
                 self._fire(entry, "the deadline passed")

@@ -6,7 +6,8 @@ and :mod:`server.admission`): it is checked against the limits before any work, 
 a few running slots (or is refused at once), and runs under a deadline (the client's, else the
 server's default, at most its maximum) that covers the whole answer: reading, checking and
 searching. The call's end (client cancel, deadline, server shutdown) stops the work, whatever
-stage it is in, so no work outlives its call for long.
+stage it is in, so no work outlives its call for long. The work runs on a thread of its own, whose
+priority drops once it has run long: a hard search never starves an easy call of the cores.
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["RouteOptimizer"].full_name
 DEADLINE_SHARE = 0.9  # the search answers at 90% of the time left when it starts ...
 DEADLINE_MARGIN_MS = 1.0  # ... less this, to leave time for sending the answer
+DEMOTE_AFTER_S = 0.1  # work running longer yields the cores to newer calls (see admission.Watchdog)
 
 
 @dataclass
@@ -148,21 +150,44 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
 
     @contextlib.contextmanager
     def _bounded(self, context, call: Call):
-        """Run the block on this thread under the call's deadline, ended if the call ends first."""
-        with self.watchdog.watch(call.token, call.deadline) as entry:
+        """Run the block on this (work) thread under the call's deadline, ended if the call ends first."""
+        with self.watchdog.watch(call.token, call.deadline, DEMOTE_AFTER_S) as entry:
             if not context.add_callback(lambda: self.watchdog.end(entry, "the call was cancelled")):
                 raise CallExpired("the call was cancelled")
             yield
+
+    def _on_work_thread(self, context, call: Call, work):
+        """``work()`` on a thread of its own, bounded; its result or exception comes back here."""
+        outcome = {}
+
+        def run():
+            try:
+                with self._bounded(context, call):
+                    outcome["value"] = work()
+            except BaseException as err:  # noqa: BLE001 - raised again on the caller's thread
+                outcome["error"] = err
+
+        thread = threading.Thread(target=run, name="work", daemon=True)
+        thread.start()
+        thread.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
 
     def _node_budget(self, request):
         limits.check_node_budget(request.node_budget)
         return request.node_budget or None
 
     def Optimize(self, request, context):
-        with guard(context, _source(request)), self._admitted(context) as call, self._bounded(context, call):
-            doc = read_state(request, self.limits)
-            result = api.solve(doc, deadline_ms=call.search_deadline_ms(), node_budget=self._node_budget(request),
-                               cancel=call.token)
+        with guard(context, _source(request)), self._admitted(context) as call:
+            node_budget = self._node_budget(request)
+
+            def work():
+                doc = read_state(request, self.limits)
+                return api.solve(doc, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
+                                 cancel=call.token)
+
+            result = self._on_work_thread(context, call, work)
             _no_route_in_time(context, result, call)
             return pb.OptimizeResponse(solution=call.stamp(convert.solution_to_proto(result)))
 
@@ -194,14 +219,17 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
                 yield pb.OptimizeStreamResponse(solution=call.stamp(convert.solution_to_proto(item)), final=False)
 
     def CheckRoutes(self, request, context):
-        with guard(context, _source(request)), self._admitted(context) as call, self._bounded(context, call):
-            doc = read_state(request, self.limits)
-            out = api.check(doc, read_routes(request, self.limits))
-            if request.with_optimum:
-                # Solved here rather than by check(with_optimum=True), so that the deadline and
-                # cancellation apply to it.
-                out["optimum"] = api.solve(doc, deadline_ms=call.search_deadline_ms(), cancel=call.token)
-            response = convert.check_to_proto(out)
+        with guard(context, _source(request)), self._admitted(context) as call:
+            def work():
+                doc = read_state(request, self.limits)
+                out = api.check(doc, read_routes(request, self.limits))
+                if request.with_optimum:
+                    # Solved here rather than by check(with_optimum=True), so that the deadline and
+                    # cancellation apply to it.
+                    out["optimum"] = api.solve(doc, deadline_ms=call.search_deadline_ms(), cancel=call.token)
+                return out
+
+            response = convert.check_to_proto(self._on_work_thread(context, call, work))
             if request.with_optimum:
                 call.stamp(response.optimum)
             return response

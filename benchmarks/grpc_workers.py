@@ -7,8 +7,9 @@ For each server configuration it starts ``python -m optimizer serve --port 0`` (
 default), then 8 client threads (each its own channel) send every corpus state ``--repeat`` times as
 ``Optimize`` with ``state_json`` (all states once, then again). Prints, side by side: answers per
 second, p50/p99/max latency per call, errors, answers below the best known revenue, the router's
-recorded time for those states over the wall time, and each server process's memory (RSS now and
-its peak). Asserts nothing: a failure shows in the errors and "below best" columns.
+recorded time for those states over the wall time, the server's CPU time per answer and the cores
+it kept busy (what other load on the machine cannot change much), and each server process's memory
+(RSS now and its peak). Asserts nothing: a failure shows in the errors and "below best" columns.
 """
 from __future__ import annotations
 
@@ -57,12 +58,21 @@ def processes(pid: int) -> list:
     return kids or [pid]  # the workers, or the one process
 
 
+def cpu_s(pids: list) -> float:
+    """CPU seconds (user + system) the server's processes have used."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def memory_mb(pid: int) -> tuple:
     fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
-def run(target: str, payloads: list, cases: list, clients: int, repeat: int) -> dict:
+def run(target: str, payloads: list, cases: list, clients: int, repeat: int, pids: list) -> dict:
     jobs = [i for _ in range(repeat) for i in range(len(cases))]
     lock, position = threading.Lock(), [0]
     latencies, errors, below = [], [], []
@@ -96,14 +106,15 @@ def run(target: str, payloads: list, cases: list, clients: int, repeat: int) -> 
     for t in threads:
         t.start()
     barrier.wait()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_s(pids)
     for t in threads:
         t.join()
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, cpu_s(pids) - cpu
     router_s = repeat * sum(c.router_s for c in cases if c.router_s is not None)
     q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
     return {"answers": len(latencies), "wall_s": wall, "per_s": len(latencies) / wall, "p50": q[49], "p99": q[98],
-            "max": max(latencies, default=0.0), "errors": errors, "below": below, "vs_router": router_s / wall}
+            "max": max(latencies, default=0.0), "errors": errors, "below": below, "vs_router": router_s / wall,
+            "cpu_ms": cpu * 1000 / max(1, len(latencies)), "cores": cpu / wall}
 
 
 def main(argv=None) -> int:
@@ -119,7 +130,7 @@ def main(argv=None) -> int:
     for config in args.configs:
         proc, target = start_server(config)
         try:
-            results[config] = run(target, payloads, cases, args.clients, args.repeat)
+            results[config] = run(target, payloads, cases, args.clients, args.repeat, processes(proc.pid))
             results[config]["memory"] = [memory_mb(pid) for pid in processes(proc.pid)]
         finally:
             proc.terminate()
@@ -127,13 +138,13 @@ def main(argv=None) -> int:
     print(f"machine: {os.cpu_count()} cores, {cpu_name()}; load average {os.getloadavg()[0]:.1f} at the end")
     print(f"{len(cases)} corpus states x {args.repeat} as Optimize(state_json), {args.clients} concurrent clients")
     head = f"{'serve':<22}{'answers/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'errors':>8}{'below':>7}" \
-           f"{'router/us':>11}  RSS now / peak per process, MB"
+           f"{'router/us':>11}{'CPU ms/answer':>15}{'cores busy':>12}  RSS now / peak per process, MB"
     print(head)
     for config, r in results.items():
         name = "--workers " + config if config != "default" else "default options"
         memory = ", ".join(f"{now:.0f}/{peak:.0f}" for now, peak in r["memory"])
         print(f"{name:<22}{r['per_s']:>10.1f}{r['p50']:>9.1f}{r['p99']:>9.1f}{r['max']:>9.1f}{len(r['errors']):>8}"
-              f"{len(r['below']):>7}{r['vs_router']:>10.1f}x  {memory}")
+              f"{len(r['below']):>7}{r['vs_router']:>10.1f}x{r['cpu_ms']:>15.2f}{r['cores']:>12.2f}  {memory}")
         for line in r["errors"][:3] + [f"below best: {i}" for i in r["below"][:3]]:
             print(f"    {line}")
     return 0

@@ -18,6 +18,7 @@ import ctypes
 import heapq
 import itertools
 import os
+import sys
 import threading
 import time
 
@@ -26,8 +27,22 @@ class Overloaded(Exception):
     """No room to run or wait: RESOURCE_EXHAUSTED."""
 
 
-class CallExpired(Exception):
-    """Raised in a worker thread whose call's deadline passed or whose call was cancelled."""
+class CallExpired(BaseException):
+    """Raised in a work thread whose call's deadline passed or whose call was cancelled.
+
+    A BaseException, so that no ``except Exception`` on the way swallows it.
+    """
+
+
+REFIRE_S = 0.05  # raised again while the work still runs: a finalizer may have swallowed it
+
+
+def _quiet_unraisable(default):
+    """Drop a CallExpired that landed in a finalizer (it is raised again); report anything else."""
+    def hook(unraisable):
+        if not isinstance(unraisable.exc_value, CallExpired):
+            default(unraisable)
+    return hook
 
 
 class Admission:
@@ -87,6 +102,9 @@ class Watchdog:
         self._lock = threading.Condition()
         self._heap = []
         self._order = itertools.count()
+        if not getattr(sys.unraisablehook, "quiet_call_expired", False):
+            sys.unraisablehook = _quiet_unraisable(sys.unraisablehook)
+            sys.unraisablehook.quiet_call_expired = True
         self._thread = threading.Thread(target=self._run, name="watchdog", daemon=True)
         self._thread.start()
 
@@ -127,6 +145,14 @@ class Watchdog:
                 return
             entry.fired, entry.reason = True, reason
             _set_async_exc(entry.thread_id, CallExpired)
+            heapq.heappush(self._heap, (time.monotonic() + REFIRE_S, next(self._order), "refire", entry))
+            self._lock.notify()
+
+    def _refire(self, entry: _Watch) -> None:
+        with self._lock:
+            if entry.active:
+                _set_async_exc(entry.thread_id, CallExpired)
+                heapq.heappush(self._heap, (time.monotonic() + REFIRE_S, next(self._order), "refire", entry))
 
     def _run(self) -> None:
         while True:
@@ -141,7 +167,9 @@ class Watchdog:
                 heapq.heappop(self._heap)
             if not entry.active:
                 continue
-            if what == "demote":
+            if what == "refire":
+                self._refire(entry)
+            elif what == "demote":
                 try:
                     os.setpriority(os.PRIO_PROCESS, entry.native_id, DEMOTED_NICENESS)
                 except OSError:  # the thread has just ended

@@ -88,7 +88,11 @@ class GrpcListener:
 # --- one server process -------------------------------------------------------------------------
 
 def build_listeners(config: ServeConfig) -> list:
-    """The listeners of one process, sharing one servicer (so one set of limits and slots)."""
+    """The listeners of one process, sharing one servicer (so one set of limits and slots).
+
+    A listener has ``name``, ``port``, ``tls``, ``start()`` and ``drain(grace_s) -> threading.Event``
+    (NOT_SERVING at once, stopped when the event is set); the HTTP gateway is one more of these.
+    """
     servicer = RouteOptimizerService(config.limits)
     return [GrpcListener(config, servicer)]
 

@@ -60,8 +60,9 @@ class Call:
         return solution
 
 
-def read_state(request, bounds: limits.Limits = limits.Limits()) -> dict:
-    """The board-state document of a request's ``board`` or ``state_json``, within the limits."""
+def read_state(request, bounds: limits.Limits = limits.Limits()):
+    """The board of a request's ``board`` or ``state_json`` (as :func:`optimizer.api.solve` takes it),
+    checked against the limits before it is read."""
     source = request.WhichOneof("source")
     if source == "board":
         limits.check_state_size(request.board.ByteSize(), bounds, "board")
@@ -69,32 +70,46 @@ def read_state(request, bounds: limits.Limits = limits.Limits()) -> dict:
         doc = convert.board_to_state(request.board)
     elif source == "state_json":
         limits.check_state_size(len(request.state_json), bounds, "state_json")
-        doc = parse_state_json(request.state_json)
+        doc = json_object(request.state_json)
         if limits.has_lone_surrogate_escape(request.state_json):
             limits.check_strings(doc)
     else:
         raise OptimizerError("no board: set `board` or `state_json`", field="source")
     limits.check_counts(doc, bounds)
     limits.check_numbers(doc, bounds)
+    return load_state(doc, source)
+
+
+def json_object(text: str) -> dict:
+    """``state_json`` parsed: a JSON object, or INVALID_ARGUMENT naming the field."""
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise OptimizerError(f"not valid JSON: {limits.quote(err)}", field="state_json") from None
+    if not isinstance(doc, dict):
+        raise OptimizerError(f"state_json must hold a JSON object (a board state), not {type(doc).__name__}",
+                             field="state_json")
     return doc
 
 
-def parse_state_json(text: str) -> dict:
-    """Parse ``state_json`` with the API's reader, which never reads a file for us."""
-    if not text.lstrip().startswith("{"):
-        # api.load_state would take any other text for a file name on the server.
-        raise OptimizerError("state_json must hold a JSON object (a board state)", field="state_json")
+def load_state(doc: dict, source: str = "state_json"):
+    """The API's reading of a document (a tile-lay document becomes a board), errors naming the field."""
     try:
-        return api.load_state(text)
+        return api.load_state(doc)
     except OptimizerError as err:
         if err.field in (None, "(document)"):
-            err.field = "state_json"  # the whole document is the request's field
+            err.field = source  # the whole document is the request's field
         raise
     except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError) as err:
         # Too deep, too long a number, or a field of the wrong type where the reader expects another.
-        log.warning("state_json rejected by %s: %s", type(err).__name__, limits.quote(err))
+        log.warning("%s rejected by %s: %s", source, type(err).__name__, limits.quote(err))
         raise OptimizerError(f"malformed board ({type(err).__name__}: {limits.quote(err)})",
-                             field="state_json") from None
+                             field=source) from None
+
+
+def parse_state_json(text: str):
+    """Parse and read ``state_json`` (JSON text only: it never reads a file)."""
+    return load_state(json_object(text))
 
 
 def read_routes(request, bounds: limits.Limits = limits.Limits()) -> list:
@@ -105,12 +120,7 @@ def read_routes(request, bounds: limits.Limits = limits.Limits()) -> list:
         limits.check_routes_count(request.routes, bounds, "routes")
         return [convert.route_input_to_json(r) for r in request.routes]
     limits.check_state_size(len(request.routes_json), bounds, "routes_json")
-    try:
-        routes = json.loads(request.routes_json)
-    except (ValueError, RecursionError) as err:
-        raise OptimizerError(f"routes_json is not valid JSON: {limits.quote(err)}", field="routes_json") from None
-    if not isinstance(routes, list):
-        raise OptimizerError("routes_json must be a JSON list of routes", field="routes_json")
+    routes = api.load_routes(request.routes_json, field="routes_json")
     limits.check_routes_count(routes, bounds, "routes_json")
     if limits.has_lone_surrogate_escape(request.routes_json):
         limits.check_strings(routes, "routes")
@@ -221,13 +231,9 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
     def CheckRoutes(self, request, context):
         with guard(context, _source(request)), self._admitted(context) as call:
             def work():
-                doc = read_state(request, self.limits)
-                out = api.check(doc, read_routes(request, self.limits))
-                if request.with_optimum:
-                    # Solved here rather than by check(with_optimum=True), so that the deadline and
-                    # cancellation apply to it.
-                    out["optimum"] = api.solve(doc, deadline_ms=call.search_deadline_ms(), cancel=call.token)
-                return out
+                return api.check(read_state(request, self.limits), read_routes(request, self.limits),
+                                 with_optimum=request.with_optimum, deadline_ms=call.search_deadline_ms(),
+                                 cancel=call.token)
 
             response = convert.check_to_proto(self._on_work_thread(context, call, work))
             if request.with_optimum:

@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from ..rules.revenue import pullman_bonus
+from ..revenue import pullman_bonus
 from .bounds import max_route_bonus, pullman_cap, static_bound, train_bound
 from .result import FoundRoute, SearchResult
 

@@ -189,15 +189,16 @@ def test_checking_many_routes_stops_at_the_deadline(lenient):
         start = time.monotonic()
         with pytest.raises(ServiceError) as err:
             client.check_json(board, routes, deadline_ms=1000)
+        answered_s = time.monotonic() - start
     idle = wait_idle(lenient, start + 1.5)
-    print(f"200 routes, 1 s deadline: {err.value.code.name} after {time.monotonic() - start - 0.5:.2f} s; "
+    print(f"200 routes, 1 s deadline: {err.value.code.name} after {answered_s:.2f} s; "
           f"server CPU from deadline + 0.5 s: {idle:.2f} s in 0.5 s")
     assert err.value.code == grpc.StatusCode.DEADLINE_EXCEEDED and idle < 0.1
 
 
 # --- 5: shutdown bounded by the grace period; SIGHUP like SIGTERM -------------------------------
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_shutdown_within_grace_whatever_runs(tmp_path, sig):
     srv = ServerProcess(tmp_path, "--workers", "2", "--grace-s", "1", "--max-trains", "2000")
     board, routes = hostile.many_routes(200)  # checking ignores cancel tokens: only the watchdog stops it
@@ -215,7 +216,7 @@ def test_shutdown_within_grace_whatever_runs(tmp_path, sig):
         for t in threads:
             t.start()
         time.sleep(1.0)
-        assert srv.cpu_s() > 0.3, "the checks should be running"
+        assert srv.cpu_s() > 0.1, "the checks should be running"
         start = time.monotonic()
         srv.proc.send_signal(sig)
         code = srv.proc.wait(timeout=30)

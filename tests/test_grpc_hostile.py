@@ -150,9 +150,10 @@ def test_hard_calls_without_deadline_stop_at_the_server_default_and_starve_nobod
 # --- 2 and 3: reading and checking stop at the deadline -----------------------------------------
 
 def test_huge_board_refused_at_once_by_default(strict):
+    board = hostile.huge_board(20000)
     start = time.monotonic()
     with OptimizerClient(strict.target, max_message_mb=64) as client, pytest.raises(ServiceError) as err:
-        client.optimize_json(hostile.huge_board(20000), deadline_ms=1000)
+        client.optimize_json(board, deadline_ms=1000)
     assert err.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and err.value.field == "hexes"
     assert time.monotonic() - start < 0.5
 

@@ -41,7 +41,8 @@ def cpu_name() -> str:
 
 def start_server(workers: str) -> tuple:
     args = [] if workers == "default" else ["--workers", workers]
-    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--log-level", "warning", *args],
+    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "off",
+                             "--log-level", "warning", *args],
                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
     match = re.match(r"listening on (\S+?:\d+)", proc.stdout.readline())
     if not match:

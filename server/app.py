@@ -1,4 +1,4 @@
-"""One server process: its listeners (gRPC; the HTTP gateway joins the list), its signals, its end.
+"""One server process: its listeners (gRPC, and HTTP/JSON with the players' page), its signals, its end.
 
 ``python -m optimizer serve`` calls :func:`serve` (one process) or :mod:`server.workers` (a
 supervisor and worker processes, each running :func:`serve` on the shared port). SIGTERM, SIGINT or
@@ -21,7 +21,7 @@ from grpc_reflection.v1alpha import reflection
 
 from optimizer.errors import OptimizerError
 
-from .config import ServeConfig, tls_files
+from .config import ServeConfig, announcement, tls_files
 from .generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 from .interceptor import LoggingInterceptor
 from .service import SERVICE_NAME, RouteOptimizerService
@@ -87,32 +87,40 @@ class GrpcListener:
 
 # --- one server process -------------------------------------------------------------------------
 
-def build_listeners(config: ServeConfig) -> list:
+def build_listeners(config: ServeConfig, serving=lambda: True) -> list:
     """The listeners of one process, sharing one servicer (so one set of limits and slots).
 
     A listener has ``name``, ``port``, ``tls``, ``start()`` and ``drain(grace_s) -> threading.Event``
-    (NOT_SERVING at once, stopped when the event is set); the HTTP gateway is one more of these.
+    (NOT_SERVING at once, stopped when the event is set): gRPC, and HTTP/JSON when it has a port.
     """
     servicer = RouteOptimizerService(config.limits)
-    return [GrpcListener(config, servicer)]
+    listeners = [GrpcListener(config, servicer)]
+    if config.http_port is not None:
+        from . import http  # starlette and uvicorn only when serving HTTP
+        app = http.build_app(servicer, cors_origins=config.cors_origins, serving=serving,
+                             limits=http.Limits(config.max_message_mb, config.limits.threads))
+        listeners.append(http.HttpListener(app, [http.listen(config.host, config.http_port,
+                                                             reuse_port=config.reuse_port)]))
+    return listeners
+
 
 
 def serve(config: ServeConfig = ServeConfig(), *, announce=print, on_ready=None) -> int:
     """Run until SIGTERM, SIGINT or SIGHUP, then drain within the grace period. Blocks; returns 0.
 
-    ``on_ready(port)`` replaces the announcement in a worker process (the supervisor announces).
+    ``on_ready(ports)`` replaces the announcement in a worker process (the supervisor announces).
     """
     stop = threading.Event()
     for sig in STOP_SIGNALS:
         signal.signal(sig, lambda signum, frame: stop.set())
-    listeners = build_listeners(config)
+    listeners = build_listeners(config, serving=lambda: not stop.is_set())
     for listener in listeners:
         listener.start()
-    port = listeners[0].port
+    ports = [listener.port for listener in listeners]
     if on_ready:
-        on_ready(port)
+        on_ready(ports)
     else:
-        announce(f"listening on {config.host}:{port}" + (" (TLS)" if listeners[0].tls else ""))
+        announce(announcement(config, ports[0], ports[1] if len(ports) > 1 else None))
     while not stop.wait(1.0):
         pass
     log.info("stopping: health NOT_SERVING, draining calls for up to %.1f s", config.grace_s)

@@ -26,7 +26,9 @@ class ServeConfig:
     tls_key: str | None = None
     tls_client_ca: str | None = None
     grace_s: float = 10.0
-    reuse_port: bool = False  # True in worker processes, which share the port
+    http_port: int | None = None  # HTTP/JSON and the page beside gRPC (None: none)
+    cors_origins: tuple = ()
+    reuse_port: bool = False  # True in worker processes, which share the ports
 
     @property
     def address(self) -> str:
@@ -65,3 +67,11 @@ def tls_files(config: ServeConfig) -> tuple | None:
         raise OptimizerError(f"--tls-key: {config.tls_key} is not the PEM private key of {config.tls_cert} "
                              f"({err.reason or err})", field="--tls-key") from None
     return key, cert, ca
+
+
+def announcement(config: ServeConfig, grpc_port: int, http_port: int | None) -> str:
+    """The ready line: ``listening on HOST:PORT[ (TLS)][, HTTP on http://HOST:PORT/]``."""
+    line = f"listening on {config.host}:{grpc_port}" + (" (TLS)" if config.tls_cert else "")
+    if http_port is not None:
+        line += f", HTTP on http://{config.host}:{http_port}/"
+    return line

@@ -37,6 +37,12 @@ def _packed(message) -> any_pb2.Any:
 
 def invalid_argument(err: OptimizerError, source: str = "") -> grpc.Status:
     """The status for a user's mistake; ``source`` ("board" or "state_json") names the whole board."""
+    return rpc_status.to_status(invalid_argument_status(err, source))
+
+
+def invalid_argument_status(err: OptimizerError, source: str = "") -> status_pb2.Status:
+    """The ``google.rpc.Status`` of :func:`invalid_argument` (the HTTP gateway writes it as JSON):
+    INVALID_ARGUMENT, or RESOURCE_EXHAUSTED for a request over the server's limits."""
     field = capped(err.field or WHOLE_DOCUMENT, 200)
     if field == WHOLE_DOCUMENT and source:
         field = source
@@ -48,10 +54,9 @@ def invalid_argument(err: OptimizerError, source: str = "") -> grpc.Status:
     violation = error_details_pb2.BadRequest.FieldViolation(field=field, description=message, reason=reason)
     info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN,
                                        metadata={"field": field, "hex": capped(quote(err.hex or "", 20))})
-    status = status_pb2.Status(code=code, message=message,
-                               details=[_packed(error_details_pb2.BadRequest(field_violations=[violation])),
-                                        _packed(info)])
-    return rpc_status.to_status(status)
+    return status_pb2.Status(code=code, message=message,
+                             details=[_packed(error_details_pb2.BadRequest(field_violations=[violation])),
+                                      _packed(info)])
 
 
 @contextlib.contextmanager

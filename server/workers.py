@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from optimizer.errors import OptimizerError
 
-from .config import ServeConfig, tls_files
+from .config import ServeConfig, announcement, tls_files
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def reserve_port(host: str, port: int) -> tuple:
+def reserve_port(host: str, port: int, what: str = "", option: str = "--port") -> tuple:
     """(port, socket holding it): free when asked, then held with SO_REUSEPORT for the workers.
 
     The first bind, without SO_REUSEPORT, fails if anything listens there (even another server
@@ -60,7 +60,7 @@ def reserve_port(host: str, port: int) -> tuple:
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         holder.bind((sockaddr[0], port) + tuple(sockaddr[2:]))
     except OSError as err:
-        raise OptimizerError(f"cannot listen on {host}:{port}: {err.strerror or err}", field="--port") from None
+        raise OptimizerError(f"cannot listen on {host}:{port}{what}: {err.strerror or err}", field=option) from None
     return port, holder
 
 
@@ -84,15 +84,16 @@ def _die_with_parent() -> None:
         pass
 
 
-def _worker(config: ServeConfig, ready, holder: socket.socket) -> None:
-    """A worker process: the whole server on the shared port; tells the supervisor when it listens."""
-    holder.close()
+def _worker(config: ServeConfig, ready, holders: list) -> None:
+    """A worker process: the whole server on the shared ports; tells the supervisor when it listens."""
+    for holder in holders:
+        holder.close()
     _die_with_parent()
     for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_DFL)
     from .app import serve  # grpc, first imported here, after the fork
     try:
-        serve(config, on_ready=lambda port: ready.send(("ready", port)))
+        serve(config, on_ready=lambda ports: ready.send(("ready", ports)))
     except OptimizerError as err:
         ready.send(("error", str(err)))
         os._exit(2)
@@ -105,15 +106,15 @@ def _worker(config: ServeConfig, ready, holder: socket.socket) -> None:
 class Supervisor:
     """Starts, watches, restarts and stops the worker processes."""
 
-    def __init__(self, config: ServeConfig, workers: int, holder: socket.socket):
-        self.config, self.count, self.holder = config, workers, holder
+    def __init__(self, config: ServeConfig, workers: int, holders: list):
+        self.config, self.count, self.holders = config, workers, holders
         self._context = multiprocessing.get_context("fork")
         self.processes = [None] * workers
         self._restarts = []
 
     def start(self, slot: int):
         receive, send = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_worker, args=(self.config, send, self.holder),
+        process = self._context.Process(target=_worker, args=(self.config, send, self.holders),
                                         name=f"route18xx-worker-{slot}", daemon=False)
         process.start()
         send.close()
@@ -174,15 +175,22 @@ def serve_workers(config: ServeConfig, workers: int, *, announce=print) -> int:
     """Run ``workers`` server processes on one port until a stop signal; returns the exit status."""
     tls_files(config)  # a bad certificate or key is named before anything starts
     port, holder = reserve_port(config.host, config.port)
+    holders, http_port = [holder], None
+    try:
+        if config.http_port is not None:
+            http_port, http_holder = reserve_port(config.host, config.http_port, " for HTTP", "--http-port")
+            holders.append(http_holder)
+    except BaseException:
+        holder.close()
+        raise
     stop = threading.Event()
     for sig in STOP_SIGNALS:
         signal.signal(sig, lambda signum, frame: stop.set())
     _preload()
-    supervisor = Supervisor(replace(config, port=port, reuse_port=True), workers, holder)
+    supervisor = Supervisor(replace(config, port=port, http_port=http_port, reuse_port=True), workers, holders)
     try:
         supervisor.start_all()
-        announce(f"listening on {config.host}:{port}" + (" (TLS)" if config.tls_cert else "") +
-                 f" ({workers} workers)")
+        announce(announcement(config, port, http_port) + f" ({workers} workers)")
         while not stop.wait(0.2):
             supervisor.replace_dead()
         log.info("stopping %d workers (grace %.1f s)", workers, config.grace_s)
@@ -191,6 +199,7 @@ def serve_workers(config: ServeConfig, workers: int, *, announce=print) -> int:
         supervisor.kill_all()
         raise
     finally:
-        holder.close()
+        for holder in holders:
+            holder.close()
     log.info("stopped")
     return 0

@@ -417,8 +417,28 @@ def test_bad_tls_files_are_named(tmp_path, pki, bad):
     files = {"cert": pki / "server.pem", "key": pki / "server.key", "client-ca": pki / "ca.pem"}
     files[bad] = tmp_path / f"bad-{bad}.pem"
     files[bad].write_text("-----BEGIN CERTIFICATE-----\nnot a certificate\n-----END CERTIFICATE-----\n")
-    run = subprocess.run([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--tls-cert", str(files["cert"]),
+    run = subprocess.run([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "off",
+                          "--tls-cert", str(files["cert"]),
                           "--tls-key", str(files["key"]), "--tls-client-ca", str(files["client-ca"])],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and f"--tls-{bad}" in run.stderr and str(files[bad]) in run.stderr, run.stderr
     assert "cannot listen" not in run.stderr  # before: blamed the port
+
+
+# --- the same bounds over HTTP/JSON, served by every worker -------------------------------------
+
+def test_http_has_the_same_bounds(strict, easy):
+    from .test_http_e2e import post
+    assert strict.http_url, "the strict server serves HTTP too"
+    status, body = post(strict, "/v1/optimize", {"stateJson": hostile.huge_board(20000)})
+    assert (status, body["code"]) == (413, 8)  # RESOURCE_EXHAUSTED, naming the field
+    assert "hexes" in body["message"]
+    doc = json.loads(easy)
+    doc["trains"][0]["multiplier"] = 2**31
+    status, body = post(strict, "/v1/optimize", {"stateJson": json.dumps(doc)})
+    assert (status, body["code"]) == (400, 3) and "trains[0].multiplier" in body["message"]
+    start = time.monotonic()  # no X-Deadline-Ms: the server's default deadline (3 s here) applies
+    status, body = post(strict, "/v1/optimize", {"stateJson": json.dumps(hard_board())})
+    stats = body["solution"]["stats"]
+    assert status == 200 and (stats["stoppedBy"], stats["deadlineFrom"]) == ("deadline", "server_default")
+    assert time.monotonic() - start < 5.0

@@ -1,4 +1,5 @@
-"""``serve``: run the gRPC service (see ``docs/grpc.md``) until SIGTERM, SIGHUP or Ctrl-C."""
+"""``serve``: run the gRPC service and HTTP/JSON beside it (see ``docs/grpc.md``, ``docs/http.md``)
+until SIGTERM, SIGHUP or Ctrl-C."""
 from __future__ import annotations
 
 import logging
@@ -11,14 +12,19 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 
 def add_parser(sub):
     p = sub.add_parser(
-        "serve", help="run the gRPC service",
+        "serve", help="run the gRPC service, HTTP/JSON and the players' page",
         description="Serve the route optimiser over gRPC (service route18xx.v1.RouteOptimizer, with health "
-                    "checking and reflection) from one worker process per core. Prints 'listening on HOST:PORT' "
-                    "once ready; SIGTERM or SIGHUP drains gracefully. Every call is bounded: at most --max-concurrent "
+                    "checking and reflection) and the same RPCs over HTTP/JSON with the players' page at /, from "
+                    "one worker process per core. Prints 'listening on HOST:PORT, HTTP on http://HOST:PORT/' once "
+                    "ready; SIGTERM or SIGHUP drains gracefully. Every call, either way, is bounded: at most --max-concurrent "
                     "run and --max-queue wait per worker (more: RESOURCE_EXHAUSTED), each under a deadline (the "
                     "client's, else --default-deadline-s, at most --max-deadline-s), boards within the size limits.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1; 0.0.0.0 for all)")
     p.add_argument("--port", type=int, default=50051, help="port (default: 50051; 0 picks a free port)")
+    p.add_argument("--http-port", type=port_or_off, default=8080, metavar="PORT",
+                   help="HTTP/JSON and the page (default: 8080; 0 picks a free port; 'off' serves gRPC only)")
+    p.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN", dest="cors_origins",
+                   help="let pages from ORIGIN (e.g. https://example.org, or * for any) call the HTTP API; repeatable")
     p.add_argument("--workers", type=int, metavar="N",
                    help="server processes sharing the port (default: one per core; 1: this process alone)")
     p.add_argument("--max-concurrent", "--max-workers", dest="max_concurrent", type=int, default=16, metavar="N",
@@ -50,6 +56,15 @@ def add_parser(sub):
     p.set_defaults(run=run)
 
 
+def port_or_off(text: str):
+    if text == "off":
+        return None
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise ValueError(text)
+    return port
+
+
 def config_of(args):
     from server.config import ServeConfig
     from server.limits import Limits
@@ -70,7 +85,7 @@ def config_of(args):
                     max_state_mb=args.max_state_mb, max_hexes=args.max_hexes, max_trains=args.max_trains)
     return ServeConfig(host=args.host, port=args.port, limits=limits, max_message_mb=args.max_message_mb,
                        tls_cert=args.tls_cert, tls_key=args.tls_key, tls_client_ca=args.tls_client_ca,
-                       grace_s=args.grace_s)
+                       grace_s=args.grace_s, http_port=args.http_port, cors_origins=tuple(args.cors_origins))
 
 
 def run(args) -> int:

@@ -12,6 +12,9 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+KERNEL_CAPSULE = b"route18xx.kernel"
 
 cdef extern from *:
     """
@@ -630,9 +633,28 @@ cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:
     if c.on_improve != NULL:
         with gil:
             try:
-                (<object>c.on_improve)(value, _best_lists(c))
+                (<object>c.on_improve)(value, _best_lists(c), proven_bound(c), c.nodes)
             except BaseException:
                 pass
+
+
+cdef int64_t proven_bound(Ctx* c) noexcept nogil:
+    """The upper bound proven so far: each train's best alone (or its static bound before that),
+    or the proven optimum of the later trains; a kernel that proves its own sets ``c.bound``."""
+    cdef int li, K = c.n_trains
+    cdef int64_t b
+    if c.bound >= 0:
+        b = c.bound
+    elif c.stage >= 2 and K > 0:
+        b = c.opt_alone[0] + c.suffix[1] + c.pullman_cap
+    else:
+        b = c.pullman_cap
+        for li in range(K):
+            if li >= c.suffix_from:
+                b += c.suffix[li]
+                break
+            b += c.opt_alone[li]
+    return b if b > c.best_value else c.best_value
 
 
 cdef object _best_lists(Ctx* c):
@@ -766,6 +788,7 @@ cdef int run(Ctx* c) noexcept nogil:
                 return c.stop_code
             c.opt_alone[li] = v
         c.suffix[K - 1] = c.opt_alone[K - 1]
+        c.suffix_from = K - 1
         c.stage = 1
         li = K - 2
         while li >= 1:
@@ -773,6 +796,7 @@ cdef int run(Ctx* c) noexcept nogil:
             if v < 0:
                 return c.stop_code
             c.suffix[li] = v
+            c.suffix_from = li
             li -= 1
     c.stage = 2
     v = solve(c, 0, K, c.best_value, 1 if c.pullman_cap > 0 else 0)
@@ -784,11 +808,13 @@ cdef int run(Ctx* c) noexcept nogil:
 
 def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
                   double pullman_cap_value, double deadline, long long node_budget, cancel, on_improve,
-                  int reach_from=3):
+                  int reach_from=3, kernel=None):
     """Run the compiled search on a flattened problem; see ``optimizer.core.search``.
 
+    ``kernel``: a capsule of another :c:type:`kernel_fn` to run instead of :c:func:`run`.
+
     Returns (stop_code, best_value, best_len, best_stops, best_segs, best_rev, best_paid, opt_alone,
-    suffix, nodes, stage). Raises MemoryError if the stacks cannot be allocated.
+    suffix, nodes, stage, bound). Raises MemoryError if the stacks cannot be allocated.
     """
     import numpy as np
     cdef Ctx c
@@ -830,6 +856,9 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     cdef uint64_t dummy_u64 = 0
     cdef uint32_t dummy_u32 = 0
     cdef int code, err
+    cdef kernel_fn fn = run
+    if kernel is not None:
+        fn = <kernel_fn>PyCapsule_GetPointer(kernel, KERNEL_CAPSULE)
 
     c.n_stops = problem.n_stops
     c.n_words = seg_res.shape[1]
@@ -879,16 +908,18 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     c.on_improve = <void*>on_improve if on_improve is not None else NULL
     c.reach_from = reach_from
     c.best_value = 0
+    c.suffix_from = c.n_trains
+    c.bound = -1
 
     with nogil:
         err = setup(&c)
-        code = run(&c) if err == 0 else 0
+        code = fn(&c) if err == 0 else 0
     try:
         if err:
             raise MemoryError("search stacks")
         best_stops, best_segs, best_rev, best_paid = _best_lists(&c)
         best_len = np.array([len(x) for x in best_stops], dtype=np.int32)
         return (code, c.best_value, best_len, best_stops, best_segs, best_rev, best_paid,
-                np.asarray(opt_alone_v).copy(), np.asarray(suffix_v).copy(), c.nodes, c.stage)
+                np.asarray(opt_alone_v).copy(), np.asarray(suffix_v).copy(), c.nodes, c.stage, proven_bound(&c))
     finally:
         teardown(&c)

@@ -16,7 +16,7 @@ grow past ``MAX_ROUTES`` the kernel hands over to the nested search.
 """
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdio cimport printf
@@ -28,9 +28,11 @@ cdef extern from *:
     """
     static inline int read_flag_p(const unsigned char* p) { return p ? *(volatile const unsigned char*)p : 0; }
     static inline int ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int popcount64(unsigned long long x) { return __builtin_popcountll(x); }
     """
     int read_flag_p(const uint8_t* p) nogil
     int ctz64(uint64_t x) nogil
+    int popcount64(uint64_t x) nogil
 
 cdef enum:
     CHECK_EVERY = 4096
@@ -42,9 +44,10 @@ cdef enum:
 
 cdef int DEBUG = 0
 cdef int LAGRANGE_ITERATIONS = 100
-cdef int64_t PRICED_ROUTES = 8192
+
 cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
-cdef int64_t MAX_ROUTES = 300000  # over all lists; past this the nested search is faster
+cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
+cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
 
 
 cdef struct Routes:
@@ -71,6 +74,10 @@ cdef struct Pack:
     int64_t* chosen     # per level: route index, -1 none
     int64_t* fc         # [(K + 1) * K]: per depth, per level: first listed route free of the track in use
     int32_t* buf        # 2 * (n_stops + 1): stops and segments of the route being listed
+    int32_t* memo_k     # [MEMO_SIZE]: the level of a remembered node (-1: empty)
+    uint64_t* memo_key  # [MEMO_SIZE * W]: its track in use
+    int64_t* memo_val   # [MEMO_SIZE]: what the levels from there can add at most
+    int64_t* vstack     # 2 * (n_stops + 1): values along the route being listed
     int64_t* lam        # [W * 64]: the price of each track bit (Lagrangian multipliers, >= 0)
     int64_t lam_total   # their sum
 
@@ -162,11 +169,15 @@ cdef int add_route(Pack* p, Routes* R, Level* L, int64_t value) noexcept nogil:
     return 0
 
 
-cdef int list_routes(Pack* p, int li, int64_t tau, Routes* R, int64_t* total) noexcept nogil:
-    """Every route of level li's train worth at least tau. 0, a stop code > 0, or an error < 0."""
+cdef int list_routes(Pack* p, int li, int64_t tau, Routes* R, int64_t cap) noexcept nogil:
+    """Every route of level li's train worth at least tau. 0, a stop code > 0, or an error < 0
+    (TOO_MANY: more than ``cap`` of them)."""
     cdef Ctx* c = p.c
     cdef Level* L = &c.levels[li]
     cdef int r, err
+    cdef int64_t v, parent
+    cdef int64_t* v1 = p.vstack                 # value of the route ending at each frame of half 1
+    cdef int64_t* v2 = p.vstack + c.n_stops + 1  # and of half 2
     c.lo = li
     c.hi = li + 1
     c.use_pullman = 0
@@ -175,17 +186,24 @@ cdef int list_routes(Pack* p, int li, int64_t tau, Routes* R, int64_t* total) no
     while True:
         r = next_route(c, li)
         if r < 0:
-            if L.phase != 0:  # release the track of the route in hand
-                memset(c.used, 0, p.W * sizeof(uint64_t))
+            memset(c.used, 0, p.W * sizeof(uint64_t))  # release the track of the route in hand
             return c.stop_code
         if r == 0:
             return 0
-        if price_route(c, L) >= tau:
-            err = add_route(p, R, L, L.rev)
+        v = price_route(c, L)
+        # The route one segment shorter is a route too, on a subset of this one's track: if it
+        # earns as much, this one is never needed (an express past its paid stops, a worthless end).
+        if L.phase == 1:
+            v1[L.h1] = v
+            parent = v1[L.h1 - 1] if L.h1 > 1 else -1
+        else:
+            v2[L.h2] = v
+            parent = v2[L.h2 - 1] if L.h2 > 1 else v1[L.h1]
+        if v >= tau and v > parent:
+            err = add_route(p, R, L, v)
             if err:
                 return err
-            total[0] += 1
-            if total[0] > MAX_ROUTES:
+            if R.n > cap:
                 memset(c.used, 0, p.W * sizeof(uint64_t))
                 return TOO_MANY
 
@@ -244,16 +262,50 @@ cdef int by_key(const void* a, const void* b) noexcept nogil:
 
 # ---- prices on contested track (a Lagrangian relaxation) ----------------------------------------
 
-cdef inline double price_d(const uint64_t* r, const double* lam, int W) noexcept nogil:
+cdef inline double price_d(const uint16_t* bits, int n, const double* lam) noexcept nogil:
     cdef double s = 0
-    cdef uint64_t x
-    cdef int w
-    for w in range(W):
-        x = r[w]
-        while x:
-            s += lam[w * 64 + ctz64(x)]
-            x &= x - 1
+    cdef int k
+    for k in range(n):
+        s += lam[bits[k]]
     return s
+
+
+cdef int64_t bit_lists(Pack* p, uint16_t** bits, int64_t** ptr) noexcept nogil:
+    """Every listed route's track bits as indexes (all lists in a row): pricing walks them often."""
+    cdef int64_t total = 0, i, at = 0
+    cdef int g, w
+    cdef uint64_t x
+    cdef Routes* R
+    for g in range(p.K):
+        R = &p.lists[g]
+        for i in range(R.n * p.W):
+            total += popcount64(R.res[i])
+    bits[0] = <uint16_t*>malloc((total + 1) * sizeof(uint16_t))
+    ptr[0] = <int64_t*>malloc((p.K + 1 + sum_n(p)) * sizeof(int64_t))
+    if bits[0] == NULL or ptr[0] == NULL:
+        return -1
+    total = 0
+    for g in range(p.K):
+        R = &p.lists[g]
+        for i in range(R.n):
+            ptr[0][at] = total
+            at += 1
+            for w in range(p.W):
+                x = R.res[i * p.W + w]
+                while x:
+                    bits[0][total] = <uint16_t>(w * 64 + ctz64(x))
+                    total += 1
+                    x &= x - 1
+    ptr[0][at] = total
+    return 0
+
+
+cdef int64_t sum_n(Pack* p) noexcept nogil:
+    cdef int g
+    cdef int64_t n = 0
+    for g in range(p.K):
+        n += p.lists[g].n
+    return n
 
 
 cdef inline int64_t price_i(const uint64_t* r, const int64_t* lam, int W) noexcept nogil:
@@ -282,9 +334,15 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     cdef int64_t* best_of = <int64_t*>calloc(K, sizeof(int64_t))
     cdef Routes* R
     cdef uint64_t x
-    if not (lam and keep and cnt and best_of):
-        free(lam); free(keep); free(cnt); free(best_of)
+    cdef uint16_t* bits = NULL
+    cdef int64_t* ptr = NULL
+    cdef int64_t* first = <int64_t*>calloc(K + 1, sizeof(int64_t))
+    cdef const int64_t* bp
+    if not (lam and keep and cnt and best_of and first) or bit_lists(p, &bits, &ptr):
+        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr)
         return ERR_MEMORY
+    for g in range(K):  # where each list's routes start in ptr
+        first[g + 1] = first[g] + p.lists[g].n
     for it in range(iterations):
         ub = 0
         for b in range(nb):
@@ -298,17 +356,18 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
                 arg = -1
                 top = 0
                 i = 0
-                # sorted by value: no later route can do better; the prices are a heuristic (any
-                # prices give a valid bound), so the richest PRICED_ROUTES routes are enough
-                while i < R.n and i < PRICED_ROUTES and R.val[i] > top:
-                    v = R.val[i] - price_d(R.res + i * W, lam, W)
+                # sorted by value: no later route can do better
+                bp = ptr + first[p.list_of[j]]
+                while i < R.n and R.val[i] > top:
+                    v = R.val[i] - price_d(bits + bp[i], <int>(bp[i + 1] - bp[i]), lam)
                     if v > top:
                         top = v
                         arg = i
                     i += 1
             best_of[j] = arg
             if arg >= 0:
-                ub += R.val[arg] - price_d(R.res + arg * W, lam, W)
+                bp = ptr + first[p.list_of[j]]
+                ub += R.val[arg] - price_d(bits + bp[arg], <int>(bp[arg + 1] - bp[arg]), lam)
                 for w in range(W):
                     x = R.res[arg * W + w]
                     while x:
@@ -341,16 +400,21 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     for b in range(nb):
         p.lam[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
         p.lam_total += p.lam[b]
-    free(lam); free(keep); free(cnt); free(best_of)
+    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr)
     for g in range(K):
-        R = &p.lists[g]
-        if R.n == 0 or (g > 0 and R == &p.lists[g - 1]):
-            continue
-        for i in range(R.n):
-            R.red[i] = R.val[i] - price_i(R.res + i * W, p.lam, W)
-        if sort_routes(R, W):
+        if reprice(p, &p.lists[g]):
             return ERR_MEMORY
     return 0
+
+
+cdef int reprice(Pack* p, Routes* R) noexcept nogil:
+    """Reduced values at the current prices, and the list in their order."""
+    cdef int64_t i
+    if R.n == 0:
+        return 0
+    for i in range(R.n):
+        R.red[i] = R.val[i] - price_i(R.res + i * p.W, p.lam, p.W)
+    return sort_routes(R, p.W)
 
 
 # ---- the packing -------------------------------------------------------------------------------
@@ -432,10 +496,9 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     route). 0, or a stop code.
     """
     cdef Ctx* c = p.c
-    cdef int K = p.K, W = p.W, j, w, same
-    cdef int64_t rest = 0, i, start
+    cdef int K = p.K, W = p.W, j, same
+    cdef int64_t rest = 0, slot
     cdef Routes* R
-    cdef const uint64_t* r
     if k == K:
         if base > c.best_value:
             record_packing(p, base)
@@ -449,6 +512,46 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         return 0
     R = &p.lists[p.list_of[k]]
     same = k > 0 and c.group[c.order[k]] == c.group[c.order[k - 1]]
+    slot = -1
+    if k >= 2 and not same and p.memo_k != NULL:
+        # the same track in use at the same level, reached another way (trains swapping routes)
+        slot = memo_slot(p, k)
+        if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, p.used, W):
+            if base + p.memo_val[slot] <= c.best_value:
+                return 0
+        j = dfs_node(p, k, base, free_price, rest, R, same)
+        if j == 0:
+            p.memo_k[slot] = k
+            memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
+            p.memo_val[slot] = c.best_value - base
+        return j
+    return dfs_node(p, k, base, free_price, rest, R, same)
+
+
+cdef inline int differs(const uint64_t* a, const uint64_t* b, int W) noexcept nogil:
+    """1 if the bitsets differ."""
+    cdef int w
+    for w in range(W):
+        if a[w] != b[w]:
+            return 1
+    return 0
+
+
+cdef inline int64_t memo_slot(Pack* p, int k) noexcept nogil:
+    cdef uint64_t h = <uint64_t>k * 0x9E3779B97F4A7C15ULL
+    cdef int w
+    for w in range(p.W):
+        h = (h ^ p.used[w]) * 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    return <int64_t>(h & (MEMO_SIZE - 1))
+
+
+cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest, Routes* R, int same) noexcept nogil:
+    """The branches of a dfs node whose bound passed: each free route of level k, then none."""
+    cdef Ctx* c = p.c
+    cdef int K = p.K, W = p.W, j, w
+    cdef int64_t i, start
+    cdef const uint64_t* r
     start = p.fc[k * K + k]
     if same:
         if p.chosen[k - 1] < 0:
@@ -521,10 +624,43 @@ cdef int64_t root_bound(Pack* p) noexcept nogil:
 
 # ---- the kernel ----------------------------------------------------------------------------------
 
+cdef int build_lists(Pack* p, int64_t* tau_of, double t0) noexcept nogil:
+    """Every route worth listing, priced, in reduced-value order. 0, a stop code, or an error
+    (TOO_MANY where a list would pass ``MAX_ROUTES``)."""
+    cdef Ctx* c = p.c
+    cdef int K = p.K, li, j, g, code = 0
+    cdef int64_t tau
+    cdef Routes* R
+    for li in range(K):
+        if li > 0 and p.list_of[li] == p.list_of[li - 1]:
+            continue
+        g = p.list_of[li]
+        tau = tau_of[li]
+        j = li + 1
+        while j < K and p.list_of[j] == g:  # identical trains share a list deep enough for the poorest
+            if tau_of[j] < tau:
+                tau = tau_of[j]
+            j += 1
+        R = &p.lists[g]
+        code = list_routes(p, li, tau, R, MAX_ROUTES)
+        if code == 0:
+            code = sort_routes(R, p.W)
+        if DEBUG:
+            printf("list %d tau %lld routes %lld  t=%.1fms nodes %lld best %lld\n", g, tau, R.n,
+                   (now() - t0) * 1000, c.nodes, c.best_value)
+        if code:
+            return code
+    if LAGRANGE_ITERATIONS > 0:
+        code = price_track(p, LAGRANGE_ITERATIONS)
+        if DEBUG:
+            printf("priced t=%.1fms root bound %lld\n", (now() - t0) * 1000, root_bound(p))
+    return code
+
+
 cdef int pack_run(Ctx* c) noexcept nogil:
     """Each train alone (proving its best), then list the routes and pack them."""
     cdef int K = c.n_trains, li, j, g, code = 0
-    cdef int64_t v, others, tau, total = 0
+    cdef int64_t v, others, tau
     cdef int64_t* tau_of
     cdef Pack p
     cdef double t0 = now()
@@ -560,8 +696,18 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     p.fc = <int64_t*>calloc((K + 1) * K, sizeof(int64_t))
     p.buf = <int32_t*>calloc(2 * (c.n_stops + 1), sizeof(int32_t))
     p.lam = <int64_t*>calloc(p.W * 64, sizeof(int64_t))
+    p.vstack = <int64_t*>calloc(2 * (c.n_stops + 1), sizeof(int64_t))
+    if K >= 3:
+        p.memo_k = <int32_t*>malloc(MEMO_SIZE * sizeof(int32_t))
+        p.memo_key = <uint64_t*>malloc(MEMO_SIZE * p.W * sizeof(uint64_t))
+        p.memo_val = <int64_t*>malloc(MEMO_SIZE * sizeof(int64_t))
+        if p.memo_k and p.memo_key and p.memo_val:
+            memset(p.memo_k, 0xff, MEMO_SIZE * sizeof(int32_t))
+        else:
+            free(p.memo_k); free(p.memo_key); free(p.memo_val)
+            p.memo_k = NULL
     tau_of = <int64_t*>calloc(K, sizeof(int64_t))
-    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and tau_of):
+    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.vstack and tau_of):
         code = ERR_MEMORY
     else:
         # one list per group of identical trains, deep enough for its poorest level
@@ -576,28 +722,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             if li == 0 or c.group[c.order[li]] != c.group[c.order[li - 1]]:
                 g += 1
             p.list_of[li] = g
-        for li in range(K):
-            if li > 0 and p.list_of[li] == p.list_of[li - 1]:
-                continue
-            tau = tau_of[li]
-            j = li + 1
-            while j < K and p.list_of[j] == p.list_of[li]:
-                if tau_of[j] < tau:
-                    tau = tau_of[j]
-                j += 1
-            code = list_routes(&p, li, tau, &p.lists[p.list_of[li]], &total)
-            if code:
-                break
-            code = sort_routes(&p.lists[p.list_of[li]], p.W)
-            if code:
-                break
-        if DEBUG:
-            for li in range(K):
-                printf("level %d tau %lld routes %lld  t=%.1fms nodes %lld best %lld\n", li, tau_of[li], p.lists[p.list_of[li]].n, (now() - t0) * 1000, c.nodes, c.best_value)
-        if code == 0 and LAGRANGE_ITERATIONS > 0:
-            code = price_track(&p, LAGRANGE_ITERATIONS)
-            if DEBUG:
-                printf("priced t=%.1fms root bound %lld\n", (now() - t0) * 1000, root_bound(&p))
+        code = build_lists(&p, tau_of, t0)
         if code == 0:
             code = dfs(&p, 0, 0, p.lam_total)
             if DEBUG:
@@ -609,12 +734,44 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     for li in range(K):
         if p.lists:
             free_routes(&p.lists[li])
-    free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(tau_of)
+    free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
+    if p.memo_k != NULL:
+        free(p.memo_k); free(p.memo_key); free(p.memo_val)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
         c.bound = -1
-        c.stage = 0
-        return run(c)
+        return nested_rest(c)
     return code
 
 
+cdef int nested_rest(Ctx* c) noexcept nogil:
+    """The nested search's later rounds (``run`` after its first): the trains alone are done."""
+    cdef int K = c.n_trains, li
+    cdef int64_t v
+    c.suffix[K] = 0
+    c.suffix[K - 1] = c.opt_alone[K - 1]
+    c.suffix_from = K - 1
+    li = K - 2
+    while li >= 1:
+        v = solve(c, li, K, c.suffix[li + 1], 0)
+        if v < 0:
+            return c.stop_code
+        c.suffix[li] = v
+        c.suffix_from = li
+        li -= 1
+    c.stage = 2
+    v = solve(c, 0, K, c.best_value, 0)
+    if v < 0:
+        return c.stop_code
+    c.suffix[0] = v
+    return 0
+
+
 KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
+
+
+def _tune(int iterations, long long max_routes, int debug):
+    """Experiments only: the pricing effort, list sizes and debug traces of this kernel."""
+    global LAGRANGE_ITERATIONS, MAX_ROUTES, DEBUG
+    LAGRANGE_ITERATIONS = iterations
+    MAX_ROUTES = max_routes
+    DEBUG = debug

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 from ..errors import OptimizerError
 from .synthetic import synthetic_board
 
 ROOT = Path(__file__).resolve().parents[2]
-VENDORED = ROOT / "tests" / "data"
+VENDORED = resources.files("optimizer.boards").joinpath("states.jsonl")  # real states shipped as package data
 
 
 @dataclass
@@ -44,7 +45,7 @@ def in_ci() -> bool:
 
 
 def corpus_files() -> list:
-    """The corpus's JSONL files; without a corpus the small vendored ones in ``tests/data``, but
+    """The corpus's JSONL files; without a corpus the small vendored file (package data), but
     under ``CI=true`` a missing corpus is an error (a benchmark that silently shrank is no benchmark)."""
     found = corpus_dir()
     if found is not None:
@@ -52,7 +53,7 @@ def corpus_files() -> list:
     if in_ci():
         raise OptimizerError("the corpus is missing (shared/corpus beside the project, or $OPTIMIZER_CORPUS) "
                              "and CI=true: the corpus benchmarks must run on it", field="corpus")
-    return sorted(VENDORED.glob("*.jsonl"))
+    return [VENDORED]
 
 
 def case_from_state(doc: dict, group: str | None = None) -> Case:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from ..rules.revenue import price_route, pullman_bonus
+from ..revenue import price_route, pullman_bonus
 from .bounds import pullman_cap as _pullman_cap, static_bound
 from .result import FoundRoute, SearchResult
 

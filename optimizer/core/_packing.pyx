@@ -1,25 +1,28 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Route enumeration plus packing: the kernel for many long trains on dense boards.
+"""Route listing plus packing: the kernel for many long trains on dense boards.
 
-Each train's routes that could belong to a better answer are listed once (walked by the same
-``next_route`` as the nested search, so legality and revenue are the same code), with their
-track as a bitset, richest first. The answer is then a packing: one route (or none) per train,
-pairwise track-disjoint, found by branch and bound where testing a conflict is an AND of a few
-words. A node is cut when the revenue placed plus, for every train still to place, its richest
-listed route that is free of the track in use cannot beat the best found; that first free route
-only moves down the list as the track in use grows, so it is searched from where the parent
-left it.
+After each train alone (its best, proven) and a short dive of the nested search (a good first
+answer), each train's routes that could belong to a better answer are listed once -- walked by
+the nested search's own ``next_route``, so legality and revenue are the same code -- with their
+track as a bitset. A route worth less than the best answer known minus the best every other
+train can earn alone cannot be part of a better answer, nor can one whose one-segment-shorter
+prefix earns as much; neither is listed. Past ``MAX_ROUTES`` routes for a train (a full map with
+a D train) the kernel hands over to the nested search's later rounds.
 
-A route too poor to matter is never listed: one worth less than the best answer known minus the
-best every other train can earn alone cannot be part of a better answer. When the lists would
-grow past ``MAX_ROUTES`` the kernel hands over to the nested search.
+The answer is a packing: one route (or none) per train, pairwise track-disjoint, by branch and
+bound where a conflict is an AND of a few words. The bound sees the conflict between trains: every
+track bit gets a price (subgradient steps on the Lagrangian relaxation of "no track twice"), each
+route is charged the prices of its track and the free track's prices are paid back, so the bound
+at a node is the revenue placed + the prices of the free track + each later train's best reduced
+route free of the track in use. Lists are kept in reduced order, so that route is the first free
+one, searched from where the parent node left it. Nodes are remembered by level and track in use
+(trains of different kinds swapping routes reach the same node).
 """
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from cpython.pycapsule cimport PyCapsule_New
-from libc.stdio cimport printf
 
 from ._search cimport (Ctx, Level, _best_lists, init_level, next_route, price_express, price_route, proven_bound,
                        route_stops, run, solve)
@@ -42,9 +45,7 @@ cdef enum:
     ERR_MEMORY = -1
     TOO_MANY = -2
 
-cdef int DEBUG = 0
-cdef int LAGRANGE_ITERATIONS = 100
-
+cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker bound, 300 no better)
 cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
 cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
@@ -613,18 +614,9 @@ cdef int dive(Ctx* c, int64_t nodes) noexcept nogil:
     return c.stop_code
 
 
-cdef int64_t root_bound(Pack* p) noexcept nogil:
-    cdef int j
-    cdef int64_t b = p.lam_total
-    for j in range(p.K):
-        first_free(p, 0, j)
-        b += top_free(p, 0, j)
-    return b
-
-
 # ---- the kernel ----------------------------------------------------------------------------------
 
-cdef int build_lists(Pack* p, int64_t* tau_of, double t0) noexcept nogil:
+cdef int build_lists(Pack* p, int64_t* tau_of) noexcept nogil:
     """Every route worth listing, priced, in reduced-value order. 0, a stop code, or an error
     (TOO_MANY where a list would pass ``MAX_ROUTES``)."""
     cdef Ctx* c = p.c
@@ -645,15 +637,10 @@ cdef int build_lists(Pack* p, int64_t* tau_of, double t0) noexcept nogil:
         code = list_routes(p, li, tau, R, MAX_ROUTES)
         if code == 0:
             code = sort_routes(R, p.W)
-        if DEBUG:
-            printf("list %d tau %lld routes %lld  t=%.1fms nodes %lld best %lld\n", g, tau, R.n,
-                   (now() - t0) * 1000, c.nodes, c.best_value)
         if code:
             return code
     if LAGRANGE_ITERATIONS > 0:
         code = price_track(p, LAGRANGE_ITERATIONS)
-        if DEBUG:
-            printf("priced t=%.1fms root bound %lld\n", (now() - t0) * 1000, root_bound(p))
     return code
 
 
@@ -663,7 +650,6 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     cdef int64_t v, others, tau
     cdef int64_t* tau_of
     cdef Pack p
-    cdef double t0 = now()
     if K == 0:
         return 0
     if c.pullman_cap > 0:
@@ -722,11 +708,9 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             if li == 0 or c.group[c.order[li]] != c.group[c.order[li - 1]]:
                 g += 1
             p.list_of[li] = g
-        code = build_lists(&p, tau_of, t0)
+        code = build_lists(&p, tau_of)
         if code == 0:
             code = dfs(&p, 0, 0, p.lam_total)
-            if DEBUG:
-                printf("dfs done t=%.1fms nodes %lld\n", (now() - t0) * 1000, c.nodes)
             if code == 0:
                 c.stage = 2
                 c.suffix[0] = c.best_value
@@ -769,9 +753,8 @@ cdef int nested_rest(Ctx* c) noexcept nogil:
 KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 
-def _tune(int iterations, long long max_routes, int debug):
-    """Experiments only: the pricing effort, list sizes and debug traces of this kernel."""
-    global LAGRANGE_ITERATIONS, MAX_ROUTES, DEBUG
+def _tune(int iterations, long long max_routes):
+    """Experiments only: the pricing effort and the longest list before handing over."""
+    global LAGRANGE_ITERATIONS, MAX_ROUTES
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
-    DEBUG = debug

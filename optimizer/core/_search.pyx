@@ -92,12 +92,14 @@ cdef inline int64_t rest_bound(Ctx* c, int li) noexcept nogil:
     return 0
 
 
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil:
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
+                         int32_t* out=NULL, int* n_out=NULL) noexcept nogil:
     """What the stops a route could still reach are worth: a walk over free track from the
     route's open ends, never into a location it holds (negative stops never counted).
 
     Called with w pushed (its location and track taken). The anchor is an open end too while
-    half 1 grows and the route may still pass through it.
+    half 1 grows and the route may still pass through it. With ``out``, the positive values
+    reached are appended there too (``n_out`` counts them).
     """
     cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
     cdef int32_t* stack = c.scratch
@@ -130,12 +132,49 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
             n_seen += 1
             if values[v] > 0:
                 total += values[v]
+                if out != NULL:
+                    out[n_out[0]] = values[v]
+                    n_out[0] += 1
             if not c.end_only[v] and not c.adj_to_term[e]:
                 stack[top] = v
                 top += 1
     for i in range(n_seen):
         c.reach_mark[seen[i]] = 0
     return total
+
+
+cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil:
+    """The most a train that pays only its best stops can earn on a route growing to w: its best
+    ``pay_total`` stop values among the stops visited and those it could still reach."""
+    cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
+    cdef int32_t* vals = c.scratch + 2 * c.n_stops
+    cdef int n = 0, k, i, j, pay = c.caps[t * 6 + 5], x
+    cdef int64_t top = 0
+    reach_bound(c, L, t, w, d, extend_anchor, vals, &n)
+    for k in range(L.h1 + 1):
+        if values[L.stop1[k]] > 0:
+            vals[n] = values[L.stop1[k]]
+            n += 1
+    if L.phase == 2:
+        for k in range(1, L.h2 + 1):
+            if values[L.stop2[k]] > 0:
+                vals[n] = values[L.stop2[k]]
+                n += 1
+    if values[w] > 0:
+        vals[n] = values[w]
+        n += 1
+    if pay > n:
+        pay = n
+    for i in range(pay):  # selection of the best pay values (pay is small)
+        j = i
+        for k in range(i + 1, n):
+            if vals[k] > vals[j]:
+                j = k
+        x = vals[i]
+        vals[i] = vals[j]
+        vals[j] = x
+        top += vals[i]
+    return top
 
 
 # ---- pricing --------------------------------------------------------------------------------
@@ -534,6 +573,18 @@ cdef int next_route(Ctx* c, int li) noexcept nogil:
                 res_flip(c, seg)
                 loc_flip(L, c.loc[w])
                 if L.base + (L.vsum + values[w] + reach) * c.mult[t] + c.max_bonus[t] + rest_bound(c, li) \
+                        + (c.pullman_cap if c.use_pullman else 0) <= c.cur_best:
+                    d += 1
+                    continue
+            elif c.reach_from and not c.pays_all[t]:
+                # an express: bound it by the best stops it has or can still reach
+                res_flip(c, seg)
+                loc_flip(L, c.loc[w])
+                reach = express_reach_bound(c, L, t, w, d, L.phase == 1 and not c.end_only[T]
+                                            and not c.adj_from_term[d if h == 0 else L.d1])
+                res_flip(c, seg)
+                loc_flip(L, c.loc[w])
+                if L.base + reach * c.mult[t] + c.max_bonus[t] + rest_bound(c, li) \
                         + (c.pullman_cap if c.use_pullman else 0) <= c.cur_best:
                     d += 1
                     continue

@@ -48,14 +48,16 @@ REACH_FROM = 3  # bound a train by the stops it can still reach while it may cou
 
 
 STRATEGIES = ("auto", "nested", "packing")
+PACKING_FROM = 3  # trains: from this many, ``auto`` lists and packs routes
 
 
 def kernel_for(problem, strategy: str = "auto"):
     """The kernel to run: the nested search, or route listing plus packing (``_packing``) for
-    several trains, where conflicts between them are what the search spends its time on."""
+    three trains or more, where conflicts between them are what the search spends its time on
+    (with two, pricing the track costs about what it saves: docs/benchmarks.md)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
-    if strategy == "nested" or (strategy == "auto" and len(problem.trains) < 2):
+    if strategy == "nested" or (strategy == "auto" and len(problem.trains) < PACKING_FROM):
         return None
     from . import _packing
     return _packing.KERNEL

@@ -68,6 +68,8 @@ cdef struct Bounds:
     int64_t* alone_by_level                 # per level: best of its train alone (a bound until proven)
     int64_t* from_level                     # [n_trains + 1]: best of the trains from this level on
     int stage                               # 0: trains alone, 1: suffixes, 2: all trains (how far the proof got)
+    int suffix_from                         # lowest level whose from_level is proven (n_trains: none yet)
+    int64_t bound                           # upper bound proven by a kernel other than run() (-1: none)
 
 cdef struct Half:
     # One direction of a route out of its anchor, as a stack of frames.
@@ -166,7 +168,10 @@ cdef int check_limits(Ctx* c) noexcept nogil
 cdef int tick(Ctx* c) noexcept nogil
 # ---- bounds
 cdef int64_t rem_bound(Ctx* c, int t, int r_large, int r_small, int r_total) noexcept nogil
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
+                         int32_t* out=*, int* n_out=*) noexcept nogil
+cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil
+cdef int64_t proven_bound(Ctx* c) noexcept nogil
 cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil
 # ---- pricing
 cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil
@@ -191,8 +196,13 @@ cdef void unwind_level(Ctx* c, int li) noexcept nogil
 # ---- the search over levels
 cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil
 cdef void call_improve(Ctx* c, int64_t value) noexcept with gil
+cdef object _best_lists(Ctx* c)
 cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) noexcept nogil
 cdef int run(Ctx* c) noexcept nogil
+
+# A kernel runs the whole search on a ready Ctx and returns a stop code: run() above, or another
+# strategy built from the same pieces (optimizer/core/_packing.pyx), passed in as a capsule.
+ctypedef int (*kernel_fn)(Ctx* c) noexcept nogil
 cdef int setup(Ctx* c) noexcept nogil
 cdef void teardown(Ctx* c) noexcept nogil
 # ---- the input, derived for contract.prepare and checked before use

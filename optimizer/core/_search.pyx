@@ -18,12 +18,15 @@ from libc.stdlib cimport calloc, free, qsort
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+from cpython.pycapsule cimport PyCapsule_GetPointer
 
 import numpy as np
 
 from .contract import KernelInput, KernelResult
 
 cnp.import_array()
+
+KERNEL_CAPSULE = b"route18xx.kernel"
 
 cdef extern from *:
     """
@@ -145,12 +148,14 @@ cdef inline int64_t rest_bound(Ctx* c, int li) noexcept nogil:
     return 0
 
 
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil:
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
+                         int32_t* out=NULL, int* n_out=NULL) noexcept nogil:
     """What the stops a route could still reach are worth: a walk over free track from the
     route's open ends, never into a location it holds (negative stops never counted).
 
     Called with w pushed (its location and track taken). The anchor is an open end too while
-    half 0 grows and the route may still pass through it.
+    half 0 grows and the route may still pass through it. With ``out``, the positive values
+    reached are appended there too (``n_out`` counts them).
     """
     cdef const Input* g = &c.inp
     cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
@@ -185,12 +190,49 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
             n_seen += 1
             if values[v] > 0:
                 total += values[v]
+                if out != NULL:
+                    out[n_out[0]] = values[v]
+                    n_out[0] += 1
             if not g.end_only_by_stop[v] and not g.to_terminal_by_dir[e]:
                 stack[top] = v
                 top += 1
     for i in range(n_seen):
         mark[seen[i]] = 0
     return total
+
+
+cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil:
+    """The most a train that pays only its best stops can earn on a route growing to w: its best
+    ``pay_total`` stop values among the stops visited and those it could still reach."""
+    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
+    cdef int32_t* vals = c.work.stops + 2 * c.inp.n_stops
+    cdef int n = 0, k, i, j, pay = c.inp.caps_by_train[t * 6 + 5], x
+    cdef int64_t top = 0
+    reach_bound(c, L, t, w, d, extend_anchor, vals, &n)
+    for k in range(L.half[0].h + 1):
+        if values[L.half[0].stop[k]] > 0:
+            vals[n] = values[L.half[0].stop[k]]
+            n += 1
+    if L.phase == 2:
+        for k in range(1, L.half[1].h + 1):
+            if values[L.half[1].stop[k]] > 0:
+                vals[n] = values[L.half[1].stop[k]]
+                n += 1
+    if values[w] > 0:
+        vals[n] = values[w]
+        n += 1
+    if pay > n:
+        pay = n
+    for i in range(pay):  # selection of the best pay values (pay is small)
+        j = i
+        for k in range(i + 1, n):
+            if vals[k] > vals[j]:
+                j = k
+        x = vals[i]
+        vals[i] = vals[j]
+        vals[j] = x
+        top += vals[i]
+    return top
 
 
 cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil:
@@ -225,6 +267,19 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
         loc_flip(L, g.loc_by_stop[w])
         if L.base + (L.vsum + value_w + reach) * g.multiplier_by_train[t] + g.max_bonus_by_train[t] \
                 + rest_bound(c, li) + pull <= c.run.cur_best:
+            return 1
+    elif g.reach_from and not g.pays_all_by_train[t]:
+        # an express: bound it by the best stops it has or can still reach
+        seg = g.seg_by_dir[d]
+        T = L.half[0].stop[0]
+        res_flip(c, seg)
+        loc_flip(L, g.loc_by_stop[w])
+        reach = express_reach_bound(c, L, t, w, d, L.phase == 1 and not g.end_only_by_stop[T]
+                                    and not g.from_terminal_by_dir[d if H.h == 0 else L.d1])
+        res_flip(c, seg)
+        loc_flip(L, g.loc_by_stop[w])
+        if L.base + reach * g.multiplier_by_train[t] + g.max_bonus_by_train[t] + rest_bound(c, li) + pull \
+                <= c.run.cur_best:
             return 1
     return 0
 
@@ -476,7 +531,7 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
     forced in where the train must count one of ours.
     """
     cdef Express E
-    cdef int n = c.inp.n_stops, mask, k, kl_best, ks_best
+    cdef int n = c.inp.n_stops, mask, k, kl_best, ks_best, bl
     cdef int64_t best = -(<int64_t>1 << 62), v
     E.inter = c.work.stops + n
     E.big = c.work.stops + 2 * n
@@ -489,9 +544,12 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
         v = express_rest(c, t, &E, &kl_best, &ks_best)
         express_take(&E, kl_best, ks_best)
         v = (E.head + v) * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, E.paid, E.n_paid)
-        if v > best:
+        if v < best:
+            continue
+        bl = largest_paid(c, t, E.paid, E.n_paid)
+        if v > best or bl > best_large[0]:  # ties: the richer city for a Pullman to double
             best = v
-            best_large[0] = largest_paid(c, t, E.paid, E.n_paid)
+            best_large[0] = bl
             if out_paid != NULL:
                 for k in range(E.n_paid):
                     out_paid[k] = E.paid[k]
@@ -757,11 +815,31 @@ cdef void call_improve(Ctx* c, int64_t value) noexcept with gil:
     """Tell the caller; what it raises (even KeyboardInterrupt) stops the search, to be raised outside."""
     cdef _Improve improve = <_Improve>c.lim.on_improve
     try:
-        improve.fn(value, *_best_lists(c))
+        improve.fn(value, *_best_lists(c), proven_bound(c), c.lim.nodes)
     except BaseException as error:
         improve.error = error
         c.lim.stop_code = STOP_CALLBACK
         c.lim.next_check = c.lim.nodes
+
+
+cdef int64_t proven_bound(Ctx* c) noexcept nogil:
+    """The upper bound proven so far: each train's best alone (or its static bound before that),
+    or the proven optimum of the later trains; a kernel that proves its own sets ``bounds.bound``."""
+    cdef int li, K = c.inp.n_trains
+    cdef int64_t b
+    cdef Bounds* B = &c.bounds
+    if B.bound >= 0:
+        b = B.bound
+    elif B.stage >= 2 and K > 0:
+        b = B.alone_by_level[0] + B.from_level[1] + c.inp.pullman_cap
+    else:
+        b = c.inp.pullman_cap
+        for li in range(K):
+            if li >= B.suffix_from:
+                b += B.from_level[li]
+                break
+            b += B.alone_by_level[li]
+    return b if b > c.best.value else c.best.value
 
 
 cdef object _best_lists(Ctx* c):
@@ -852,6 +930,7 @@ cdef int run(Ctx* c) noexcept nogil:
                 return c.lim.stop_code
             alone[li] = v
         suffix[K - 1] = alone[K - 1]
+        c.bounds.suffix_from = K - 1
         c.bounds.stage = 1
         li = K - 2
         while li >= 1:
@@ -859,6 +938,7 @@ cdef int run(Ctx* c) noexcept nogil:
             if v < 0:
                 return c.lim.stop_code
             suffix[li] = v
+            c.bounds.suffix_from = li
             li -= 1
     c.bounds.stage = 2
     v = solve(c, 0, K, c.best.value, 1 if c.inp.pullman_cap > 0 else 0)
@@ -1256,13 +1336,15 @@ def check(ki):
     borrow(&g, ki)
 
 
-def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_improve=None):
+def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_improve=None, kernel=None):
     """Run the compiled search on a checked :class:`~optimizer.core.contract.KernelInput`.
 
     ``deadline`` is in ``time.monotonic()`` seconds (0 for none); ``node_budget`` counts nodes
     exactly (0 for none); ``cancel`` is a ``CancelToken.flag``; ``on_improve(value, stops, segs,
-    revenues, paid)`` (per level) is called at each better solution, and what it raises stops the
-    search and is raised here. Returns a :class:`~optimizer.core.contract.KernelResult`.
+    revenues, paid, bound, nodes)`` (per level) is called at each better solution, and what it
+    raises stops the search and is raised here; ``kernel``: a capsule of another
+    :c:type:`kernel_fn` to run instead of :c:func:`run`. Returns a
+    :class:`~optimizer.core.contract.KernelResult`.
     """
     if cancel is not None and not (isinstance(cancel, np.ndarray) and cancel.dtype == np.uint8
                                    and cancel.ndim == 1 and cancel.shape[0] >= 1):
@@ -1271,6 +1353,9 @@ def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_imp
     cdef int code = 0, err, K
     cdef _Improve improve = _Improve(on_improve) if on_improve is not None else None
     cdef const void* bound_by_level
+    cdef kernel_fn fn = run
+    if kernel is not None:
+        fn = <kernel_fn>PyCapsule_GetPointer(kernel, KERNEL_CAPSULE)
     memset(&c, 0, sizeof(Ctx))
     borrow(&c.inp, ki)
     K = c.inp.n_trains
@@ -1279,11 +1364,13 @@ def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_imp
     c.lim.node_budget = node_budget
     c.lim.cancel = <const uint8_t*>data(cancel) if cancel is not None else NULL
     c.lim.on_improve = <void*>improve if improve is not None else NULL
+    c.bounds.suffix_from = K
+    c.bounds.bound = -1
     with nogil:
         err = setup(&c)
         if err == 0:
             memcpy(c.bounds.alone_by_level, bound_by_level, K * sizeof(int64_t))
-            code = run(&c)
+            code = fn(&c)
     try:
         if err:
             raise MemoryError("search stacks")
@@ -1293,6 +1380,6 @@ def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_imp
         alone = np.array([c.bounds.alone_by_level[i] for i in range(K)], dtype=np.int64)
         suffix = np.array([c.bounds.from_level[i] for i in range(K + 1)], dtype=np.int64)
         return KernelResult(code, c.best.value, stops, segs, revs, paid, alone, suffix, c.lim.nodes,
-                            c.bounds.stage)
+                            c.bounds.stage, proven_bound(&c))
     finally:
         teardown(&c)

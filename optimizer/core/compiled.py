@@ -9,6 +9,8 @@ from .limits import STOPPED_BY, CancelToken
 from .result import FoundRoute, SearchResult
 
 NAME = "compiled"
+STRATEGIES = ("auto", "nested", "packing")
+PACKING_FROM = 3  # trains: from this many, ``auto`` lists and packs routes
 
 
 def _kernel():
@@ -20,8 +22,21 @@ def _kernel():
     return _search
 
 
+def kernel_for(problem, strategy: str = "auto"):
+    """The kernel to run: the nested search, or route listing plus packing (``_packing``) for
+    three trains or more, where conflicts between them are what the search spends its time on
+    (with two, pricing the track costs about what it saves: docs/benchmarks.md)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    if strategy == "nested" or (strategy == "auto" and len(problem.trains) < PACKING_FROM):
+        return None
+    from . import _packing
+    return _packing.KERNEL
+
+
 def search(problem, *, deadline_ms: float | None = None, node_budget: int | None = None,
-           cancel: CancelToken | None = None, on_improve=None, reach_from: int = REACH_FROM) -> SearchResult:
+           cancel: CancelToken | None = None, on_improve=None, reach_from: int = REACH_FROM,
+           strategy: str = "auto") -> SearchResult:
     """Best routes for the company's trains, by the compiled branch and bound.
 
     Parameters
@@ -40,24 +55,28 @@ def search(problem, *, deadline_ms: float | None = None, node_budget: int | None
     reach_from : int, optional
         Bound a train by the stops it can still reach over free track while it may count at least
         this many more (0 turns that bound off); the cheaper prefix-sum bound is used always.
+    strategy : str, optional
+        ``nested``, ``packing`` or ``auto`` (see :func:`kernel_for`); all give the same optimum.
+        Node budgets are exact for the nested search, which ``auto`` picks when given one.
     """
+    kernel = kernel_for(problem, "nested" if strategy == "auto" and node_budget else strategy)
     start = time.monotonic()
-    kernel = _kernel()
+    compiled_kernel = _kernel()
     ki = prepare(problem, reach_from)
     order = ki.train_by_level[:ki.n_trains]
     deadline = start + deadline_ms / 1000.0 if deadline_ms is not None else 0.0
 
     callback = None
     if on_improve is not None:
-        def callback(value, stops, segs, revenues, paid):
+        def callback(value, stops, segs, revenues, paid, bound, nodes):
             found = _routes(problem, order, stops, segs, revenues, paid)
             revenue = sum(r.revenue for r in found)
             pull = pullman_bonus(problem, found)
-            bound = max(revenue + pull, int(ki.bound_by_level[:ki.n_trains].sum()) + ki.pullman_cap)
-            on_improve(SearchResult(revenue + pull, False, bound, found, 0, _ms(start), None, pull, NAME))
+            on_improve(SearchResult(revenue + pull, False, max(revenue + pull, int(bound)), found, int(nodes),
+                                    _ms(start), None, pull, NAME))
 
-    out: KernelResult = kernel.search(ki, float(deadline), int(node_budget or 0),
-                                      cancel.flag if cancel is not None else None, callback)
+    out: KernelResult = compiled_kernel.search(ki, float(deadline), int(node_budget or 0),
+                                               cancel.flag if cancel is not None else None, callback, kernel)
     routes = _routes(problem, order, out.stops_by_level, out.segs_by_level, out.revenue_by_level, out.paid_by_level)
     pull = pullman_bonus(problem, routes)
     revenue = sum(r.revenue for r in routes) + pull
@@ -68,13 +87,8 @@ def search(problem, *, deadline_ms: float | None = None, node_budget: int | None
 
 def _bound(ki, out: KernelResult, revenue: int) -> int:
     """The best bound a stopped search has proven."""
-    K = ki.n_trains
-    bound = int(ki.bound_by_level[:K].sum()) + ki.pullman_cap
-    if out.stage >= 1:  # every train's best alone is proven
-        bound = min(bound, int(out.alone_by_level.sum()) + ki.pullman_cap)
-    if out.stage >= 2:  # and the best of all trains but the first
-        bound = min(bound, int(out.alone_by_level[0] + out.from_level[1]) + ki.pullman_cap)
-    return max(bound, revenue)
+    static = int(ki.bound_by_level[:ki.n_trains].sum()) + ki.pullman_cap
+    return max(min(int(out.bound), static), revenue)
 
 
 def _ms(start: float) -> float:

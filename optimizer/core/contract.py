@@ -106,6 +106,7 @@ class KernelResult(NamedTuple):
     #   level 0 when finished, for levels >= 1 when stage >= 2)
     nodes: int  # search nodes expanded
     stage: int  # 0 trains alone, 1 suffixes, 2 all trains: how far the proof got
+    bound: int  # the upper bound proven (>= value; == value when finished)
 
 
 def _pad(a: np.ndarray, dtype) -> np.ndarray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import time
 
-from .board.state import Board, read_board
+from .board.state import Board, read_board, read_board_text
 from .core import CancelToken, SearchResult
 from .core import search as core_search
 from .core import implementation
@@ -49,6 +49,10 @@ def load_routes(source, field: str = "routes") -> list:
 
 
 def _board(source) -> Board:
+    if isinstance(source, (str, bytes)):  # JSON text goes straight to the fast reader, when it can
+        board = read_board_text(source)
+        if board is not None:
+            return board
     doc = load_state(source)
     return doc if isinstance(doc, Board) else read_board(doc)
 

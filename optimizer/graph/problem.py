@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board.state import Board, read_board
+from ..board.state import FAST_PATH, Board, read_board
 from ..errors import BoardError
 from ..games import rules_for
 from ..model import Bonuses
@@ -71,11 +71,32 @@ class Problem:
         return self.graph.stops[i].id
 
 
+# Problems by the board they were built from (the fast reader hands out the same Board object for
+# the same board again): a repeated request skips the rules, the graph and the flattening. Each
+# value keeps its board alive, so that its id in the key stays its own. A Problem is read-only.
+_PROBLEMS: dict = {}
+_PROBLEMS_MAX = 512  # the whole public corpus: 470
+
+
 def build_problem(board_or_doc, *, reachable_only: bool = True) -> Problem:
-    """Read (if needed) a board and flatten it for the search."""
+    """Read (if needed) a board and flatten it for the search (once per board on the fast path)."""
     board = board_or_doc if isinstance(board_or_doc, Board) else read_board(board_or_doc)
+    key = (id(board), reachable_only)
+    found = _PROBLEMS.get(key) if FAST_PATH else None
+    if found is not None and found.board is board:
+        return found
     rules = rules_for(board)
-    return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))
+    problem = problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))
+    if FAST_PATH:
+        if len(_PROBLEMS) >= _PROBLEMS_MAX:
+            _PROBLEMS.clear()
+        _PROBLEMS[key] = problem
+    return problem
+
+
+def clear_cache() -> None:
+    """Forget the problems built so far (to measure a first board)."""
+    _PROBLEMS.clear()
 
 
 def problem_from_graph(board, rules, graph) -> Problem:

@@ -213,7 +213,7 @@ def test_the_same_board_again_is_read_and_built_once():
 
 
 @pytest.mark.parametrize("change", [
-    lambda d: d["corporation"].update(id="B&O"),  # another company on the same map
+    lambda d: d["corporation"].update(id="PRR"),  # another company on the same map (this one is B&O)
     lambda d: d["trains"].pop(),
     lambda d: d["phase"].update(tiles=["yellow"]),
     lambda d: d.update(id="another"),

@@ -15,7 +15,7 @@ from .core import implementation
 from .errors import OptimizerError
 from .games import game_data, game_names
 from .games.tilelays import board_from_tile_lays, is_tile_lays
-from .graph.problem import Problem, build_problem
+from .graph.problem import Problem, shared_problem
 from .revenue import pullman_pick
 from .rules.check import check_routes
 from .rules.routes import routes_document
@@ -133,7 +133,7 @@ def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = 
         For a malformed board, naming the field and hex.
     """
     start = time.monotonic()
-    problem = build_problem(_board(state))
+    problem = shared_problem(_board(state))
     remaining = None
     if deadline_ms is not None:
         remaining = max(0.0, deadline_ms - (time.monotonic() - start) * 1000)

@@ -201,15 +201,17 @@ def test_the_path_is_chosen_once_in_a_fresh_process(env, reader, builder):
 
 def test_the_same_board_again_is_read_and_built_once():
     """A repeated request (a dict or its text) gets the board and the problem built the first time."""
-    from optimizer.graph.problem import build_problem
+    from optimizer.graph.problem import build_problem, shared_problem
     doc = state("1830/26855@553")
     board = read_board_fast(copy.deepcopy(doc))
     assert read_board_fast(copy.deepcopy(doc)) is board
     from_text = read_board_fast(json.dumps(doc))  # its hexes cached by their text: another Board
     assert read_board_fast(json.dumps(doc)) is from_text and from_text == board
-    assert build_problem(board) is build_problem(read_board_fast(copy.deepcopy(doc)))
-    assert build_problem(from_text) is build_problem(read_board_fast(json.dumps(doc)))
-    assert build_problem(board, reachable_only=False) is not build_problem(board)
+    assert shared_problem(board) is shared_problem(read_board_fast(copy.deepcopy(doc)))
+    assert shared_problem(from_text) is shared_problem(read_board_fast(json.dumps(doc)))
+    assert build_problem(board) is not build_problem(board)  # a caller's own, free to change
+    own = read_board_reference(copy.deepcopy(doc))  # a board the reader does not share: built each time
+    assert shared_problem(own) is not shared_problem(own)
 
 
 @pytest.mark.parametrize("change", [

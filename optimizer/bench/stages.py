@@ -75,7 +75,7 @@ class StagedSolver:
         from ..games import rules_for
         from ..graph import walks
         from ..graph import problem as problem_cache
-        from ..graph.problem import build_problem, problem_from_graph
+        from ..graph.problem import problem_from_graph, shared_problem
         from ..graph.track import build_track_graph_reference
 
         fast = self.path != "reference"
@@ -100,7 +100,7 @@ class StagedSolver:
             board = board_state.board_from_document(doc)
         marks.append(clock())
         if fast:
-            problem = build_problem(board)  # the same board again: the problem built for it before
+            problem = shared_problem(board)  # the same board again: the problem built for it before
         else:
             rules = rules_for(board)
             problem = problem_from_graph(board, rules, build_track_graph_reference(board, rules))

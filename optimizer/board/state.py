@@ -375,8 +375,18 @@ def _assemble(doc: dict, entries: list) -> Board | None:
     if board is not None:
         if len(_BOARDS) >= _BOARDS_MAX:
             _BOARDS.clear()
+            _SHARED.clear()
         _BOARDS[key] = (entries, board)
+        _SHARED[id(board)] = board
     return board
+
+
+_SHARED: dict = {}  # id -> Board: the boards in _BOARDS
+
+
+def is_shared(board) -> bool:
+    """The board is one the fast reader hands out again for the same document (read-only)."""
+    return _SHARED.get(id(board)) is board
 
 
 def _assembled(doc: dict, entries: list) -> Board | None:
@@ -448,6 +458,7 @@ def clear_cache() -> None:
     """Forget the hexes and boards read so far (to measure a first board)."""
     _HEXES.clear()
     _BOARDS.clear()
+    _SHARED.clear()
 
 
 # The reader, chosen once (``OPTIMIZER_NO_FAST_PATH=1``: the reference reader everywhere).

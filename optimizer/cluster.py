@@ -51,7 +51,7 @@ def connect(address: str):
     distributed = _dask()
     if workers is not None:
         with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                      scheduler_port=0, dashboard_address=None) as cluster, \
+                                      scheduler_port=0, dashboard_address="127.0.0.1:0") as cluster, \
                 distributed.Client(cluster) as client:
             yield client
         return
@@ -117,7 +117,10 @@ def solve_batch(client, urlpath: str, limits: Limits, on_partition=None):
     import dask.bag
 
     bag = dask.bag.read_text(urlpath, blocksize=_blocksize(urlpath, worker_count(client)))
-    futures = client.compute(bag.map_partitions(solve_lines, limits).to_delayed())
+    parts = bag.map_partitions(solve_lines, limits).to_delayed()
+    # One submission per partition, in input order: the scheduler runs earlier submissions first, so
+    # answers stream out from the start (one graph would run in an order of Dask's own choosing).
+    futures = [client.compute(part) for part in parts]
 
     def answers():
         done = 0  # lines answered before this partition: its error lines are numbered after them

@@ -53,7 +53,8 @@ class ServerProcess:
     def __init__(self, tmp_path: Path, *args):
         self.log_path = tmp_path / f"server-{time.monotonic_ns()}.log"
         self._log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", *args],
+        self.proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "0",
+                                      *args],
                                      stdout=subprocess.PIPE, stderr=self._log, text=True)
         ready, _, _ = select.select([self.proc.stdout], [], [], START_TIMEOUT_S)
         line = self.proc.stdout.readline() if ready else ""
@@ -63,6 +64,8 @@ class ServerProcess:
             raise RuntimeError(f"server did not start: {line!r}\n{self.log()}")
         self.host, self.port = match.group(1), int(match.group(2))
         self.target = f"{self.host}:{self.port}"
+        http = re.search(r"HTTP on (http://\S+:\d+)/", line)
+        self.http_url = http.group(1) if http else None  # None with --http-port off
 
     def log(self) -> str:
         if not self._log.closed:

@@ -68,20 +68,24 @@ def worker_count(client) -> int:
 
 
 def in_order(futures, on_done=None):
-    """Each future's result in the order given, each as soon as it and those before it are done;
-    ``on_done(result)`` as each finishes, in whatever order."""
-    from distributed import as_completed
+    """Each future's result in the order given, each as soon as it and those before it are done
+    (a failed one raises its error in its turn); ``on_done(result)`` as each succeeds, in any order."""
+    from distributed import Future, as_completed
 
     position = {future.key: i for i, future in enumerate(futures)}
     finished = {}
     following = 0
     for future in as_completed(futures):
-        result = finished[position[future.key]] = future.result()
-        future.release()
-        if on_done:
-            on_done(result)
+        if future.status == "finished":
+            outcome = finished[position[future.key]] = future.result()
+            future.release()
+            if on_done:
+                on_done(outcome)
+        else:
+            finished[position[future.key]] = future  # its result() raises the error, after those before it
         while following in finished:
-            yield finished.pop(following)
+            outcome = finished.pop(following)
+            yield outcome.result() if isinstance(outcome, Future) else outcome
             following += 1
 
 
@@ -124,12 +128,16 @@ def solve_batch(client, urlpath: str, limits: Limits, on_partition=None):
 
     def answers():
         done = 0  # lines answered before this partition: its error lines are numbered after them
-        for part in in_order(futures, on_partition):
-            for answer in part:
-                if "error" in answer:
-                    answer["line"] += done
-            done += len(part)
-            yield from part
+        try:
+            for part in in_order(futures, on_partition):
+                for answer in part:
+                    if "error" in answer:
+                        answer["line"] += done
+                done += len(part)
+                yield from part
+        except Exception as err:  # noqa: BLE001 - a partition the workers could not read, or that failed again and again
+            raise OptimizerError(f"{urlpath}: a partition after line {done} failed on the cluster: "
+                                 f"{repr(err)[:300]}", field="--batch") from None
 
     return len(futures), answers()
 

@@ -134,6 +134,17 @@ def test_local_cluster_and_fsspec_url(tmp_path):
     assert (answers[5]["id"], answers[5]["line"]) == (None, 6) and "not valid JSON" in answers[5]["error"]
 
 
+def test_a_file_the_workers_cannot_read_is_one_line_not_a_traceback(cluster, tmp_path):
+    address, _ = cluster
+    good = Path(str(VENDORED)).read_text().splitlines(keepends=True)[0]
+    (tmp_path / "a.jsonl").write_text(good)
+    (tmp_path / "b.jsonl").write_bytes(b'{"id": "\xff\xfe"}\n')  # not UTF-8
+    run = solve_batch(f"{tmp_path}/*.jsonl", "--scheduler", address)
+    assert run.returncode == 2 and len(run.stdout.splitlines()) == 1  # the readable partition was answered
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: ") and "failed on the cluster: UnicodeDecodeError(" in last
+
+
 def test_bench_on_a_cluster_checks_every_state(cluster, capsys):
     address, _ = cluster
     assert main(["bench", str(VENDORED), "--scheduler", address, "--json"]) == 0

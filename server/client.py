@@ -130,8 +130,10 @@ class OptimizerClient:
 
     def __init__(self, target, *, tls_root_cert=None, max_message_mb: float = 64):
         limit = int(max_message_mb * 1024 * 1024)
+        # Its own connection: grpc would otherwise share one among every channel to the same target
+        # in this process, and a server's workers share out connections, not calls.
         options = [("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit),
-                   ("grpc.service_config", SERVICE_CONFIG)]
+                   ("grpc.use_local_subchannel_pool", 1), ("grpc.service_config", SERVICE_CONFIG)]
         target = channel_target(target)
         if tls_root_cert is None:
             self._channel = grpc.insecure_channel(target, options=options)

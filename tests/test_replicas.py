@@ -31,16 +31,17 @@ OPTIMIZE = re.compile(r"/route18xx\.v1\.RouteOptimizer/Optimize (\w+)")
 NOT_SERVING_SERVER = """
 import logging, sys, threading
 from grpc_health.v1 import health_pb2
-from server.app import bind, build_server
+from server.app import GrpcListener
+from server.config import ServeConfig
+from server.service import RouteOptimizerService
 logging.basicConfig(level="INFO", stream=sys.stderr, format="%(name)s: %(message)s")
-server, health = build_server()
-port = bind(server, "127.0.0.1", 0)
-server.start()
-health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
-print(f"listening on 127.0.0.1:{port}", flush=True)
+config = ServeConfig(port=0)
+listener = GrpcListener(config, RouteOptimizerService(config.limits))
+listener.start()
+listener.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
+print(f"listening on 127.0.0.1:{listener.port}", flush=True)
 threading.Event().wait()
 """
-
 
 class NotServingProcess(ServerProcess):
     def __init__(self, tmp_path):

@@ -78,8 +78,9 @@ class Rules:
         return spec_from_train(train, where)
 
     def train_value(self, stop: Stop, spec: TrainSpec) -> int:
-        """What a stop pays to one train (a game with diesel values would differ by train)."""
-        return stop.value
+        """What a stop pays to one train: its value, times the multiplier of the train's row that
+        counts it (a game with diesel values differs by train too)."""
+        return spec.value_of(stop.value, stop.large)
 
     # ---- bonuses ---------------------------------------------------------------------------
     def bonuses(self) -> Bonuses:

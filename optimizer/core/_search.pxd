@@ -24,6 +24,8 @@ cdef struct Level:
     int base_large      # largest paid large value above (for the Pullman)
     int64_t rev         # revenue of the route just yielded
     int best_large      # its largest paid large value
+    int64_t br_base[4]  # per best-route bonus: the most the routes above earn it
+    int64_t br_rev[4]   # per best-route bonus: what the route just yielded earns it
     int32_t* stop1      # half 1 stops; stop1[0] is the anchor
     int32_t* pos1       # per half 1 frame: next adjacency index to try
     int32_t* dseg1      # per half 1 frame: directed segment that reached it
@@ -67,7 +69,13 @@ cdef struct Ctx:
     int n_largest
     int r2r_per_token
     int r2r_max_tokens
-    int pullman_cap     # most the Pullman can add (0 without one)
+    int pullman_cap     # most the company-level bonuses can add: Pullman, best-route bonuses (0 without)
+    int has_pullman     # the company has a Pullman
+    const int32_t* br_amount    # per best-route bonus (at most 4): amount when the route meets every group
+    const int32_t* br_per_stop  # and pay per stop visited
+    const uint32_t* br_mask     # [n_br * n_stops]: the groups each stop belongs to
+    const uint32_t* br_full     # per bonus: every group
+    int n_br
     # ---- derived
     int32_t* anchors    # token stops, in rank order
     int n_anchors
@@ -101,7 +109,7 @@ cdef struct Ctx:
     int64_t cur_best    # the running solve's best value (its pruning threshold)
     int lo              # the running solve's first level
     int hi              # one past its last level
-    int use_pullman     # the running solve counts the Pullman
+    int use_pullman     # the running solve counts the company-level bonuses
     uint8_t* pays_all   # per train: every visited stop is paid
     uint8_t* interesting # per stop: a pair-bonus end or a largest-stop trigger
     int stage           # 0: trains alone, 1: suffixes, 2: all trains (how far the proof got)

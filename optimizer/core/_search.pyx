@@ -354,14 +354,35 @@ cdef inline int _in(const int32_t* a, int n, int x) noexcept nogil:
     return 0
 
 
+cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
+    """What each best-route bonus would pay on this route (L.br_rev)."""
+    cdef int k, i
+    cdef uint32_t met
+    for k in range(c.n_br):
+        met = 0
+        for i in range(nv):
+            met |= c.br_mask[<int64_t>k * c.n_stops + visited[i]]
+        L.br_rev[k] = <int64_t>c.br_per_stop[k] * nv + (c.br_amount[k] if met & c.br_full[k] == c.br_full[k] else 0)
+
+
+cdef inline int64_t best_route_sum(Ctx* c, Level* L) noexcept nogil:
+    """The best-route bonuses of the routes placed down to this level's: each its best route's."""
+    cdef int k
+    cdef int64_t total = 0
+    for k in range(c.n_br):
+        total += L.br_base[k] if L.br_base[k] > L.br_rev[k] else L.br_rev[k]
+    return total
+
+
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
-    """Revenue of the route a level just yielded; sets L.rev and L.best_large."""
+    """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev."""
     cdef int t = L.t
     cdef int32_t* visited = c.scratch
     cdef int nv = route_stops(c, L, visited)
     cdef uint32_t pen = L.pen1[L.h1] | (L.pen2[L.h2] if L.phase == 2 else 0)
     cdef int bl = 0
     cdef int64_t rev
+    price_best_route(c, L, visited, nv)
     if c.pays_all[t]:
         rev = L.vsum * c.mult[t] + bonus_of(c, t, visited, nv, visited, nv)
         bl = largest_paid(c, t, visited, nv)
@@ -369,7 +390,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         rev = price_express(c, t, visited, nv, &bl, NULL, NULL)
     rev -= penalty_of(c, pen)
     L.rev = rev
-    L.best_large = bl
+    L.best_large = bl if c.has_pullman else 0
     return rev
 
 
@@ -399,8 +420,17 @@ cdef inline void loc_flip(Level* L, int loc) noexcept nogil:
     L.locs[loc >> 6] ^= (<uint64_t>1) << (loc & 63)
 
 
-cdef void init_level(Ctx* c, int li, int64_t base, int base_large) noexcept nogil:
+cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above, int above_ran) noexcept nogil:
+    """Level li starts; ``above`` (or NULL) is the level before it, whose route counts if it ran."""
     cdef Level* L = &c.levels[li]
+    cdef int k
+    for k in range(c.n_br):
+        L.br_rev[k] = 0
+        L.br_base[k] = 0
+        if above != NULL:
+            L.br_base[k] = above.br_base[k]
+            if above_ran and above.br_rev[k] > L.br_base[k]:
+                L.br_base[k] = above.br_rev[k]
     L.t = c.order[li]
     L.phase = 0
     L.empty = 0
@@ -655,7 +685,7 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
     c.hi = hi
     c.cur_best = init_best
     c.use_pullman = use_pullman
-    init_level(c, lo, 0, 0)
+    init_level(c, lo, 0, 0, NULL, 0)
     while True:
         r = next_route(c, li)
         if r < 0:
@@ -668,14 +698,14 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
             bl = c.levels[li].base_large
             if c.levels[li].best_large > bl:
                 bl = c.levels[li].best_large
-            value = total + (bl if use_pullman else 0)
+            value = total + ((bl + best_route_sum(c, &c.levels[li])) if use_pullman else 0)
             if value > c.cur_best:
                 c.cur_best = value
                 if value > c.best_value:
                     record(c, li, value)
             j = li + 1
             if j < hi and total + c.suffix[j] + pull > c.cur_best:
-                init_level(c, j, total, bl)
+                init_level(c, j, total, bl, &c.levels[li], 1)
                 li = j
             continue
         # level li has no more routes: try it running nothing, if a later train could gain
@@ -687,7 +717,7 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
                 for r in range(li, j):
                     c.levels[r].empty = 1
                     c.levels[r].phase = 0
-                init_level(c, j, c.levels[li].base, c.levels[li].base_large)
+                init_level(c, j, c.levels[li].base, c.levels[li].base_large, &c.levels[li], 0)
                 li = j
                 continue
         # back up to the last level still walking its routes
@@ -815,6 +845,11 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     cdef int32_t[::1] pair_amount = np.ascontiguousarray(problem.pair_amount, dtype=np.int32)
     cdef int32_t[::1] largest_trigger = np.ascontiguousarray(problem.largest_trigger, dtype=np.int32)
     cdef uint8_t[:, ::1] largest_exclude = np.ascontiguousarray(problem.largest_exclude, dtype=np.uint8)
+    cdef int32_t[::1] br_amount = np.ascontiguousarray(problem.br_amount, dtype=np.int32)
+    cdef int32_t[::1] br_per_stop = np.ascontiguousarray(problem.br_per_stop, dtype=np.int32)
+    cdef uint32_t[:, ::1] br_mask = np.ascontiguousarray(problem.br_mask, dtype=np.uint32).reshape(
+        len(problem.br_amount), problem.n_stops)
+    cdef uint32_t[::1] br_full = np.ascontiguousarray(problem.br_full, dtype=np.uint32)
     cdef int32_t[::1] order_v = order
     cdef int64_t[::1] opt_alone_v = opt_alone
     cdef int64_t[::1] suffix_v = np.zeros(len(order) + 1, dtype=np.int64)
@@ -863,6 +898,14 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     c.r2r_per_token = problem.r2r_per_token
     c.r2r_max_tokens = problem.r2r_max_tokens
     c.pullman_cap = <int>pullman_cap_value
+    c.has_pullman = 1 if problem.double_best_large else 0
+    if br_amount.shape[0] > 4 or br_per_stop.shape[0] != br_amount.shape[0] or br_full.shape[0] != br_amount.shape[0]:
+        raise ValueError("at most 4 best-route bonuses, each with an amount, a per-stop pay and its groups")
+    c.n_br = br_amount.shape[0]
+    c.br_amount = &br_amount[0] if c.n_br else &dummy_i32
+    c.br_per_stop = &br_per_stop[0] if c.n_br else &dummy_i32
+    c.br_mask = &br_mask[0, 0] if c.n_br and c.n_stops else &dummy_u32
+    c.br_full = &br_full[0] if c.n_br else &dummy_u32
     c.anchors = &anchors_v[0] if anchors_v.shape[0] else &dummy_i32
     c.n_anchors = anchors_v.shape[0]
     c.rank = &rank_v[0] if rank_v.shape[0] else &dummy_i32

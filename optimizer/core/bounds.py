@@ -40,5 +40,17 @@ def pullman_cap(problem) -> int:
     return max(int(large.max()), 0) if large.size else 0
 
 
+def best_route_cap(problem) -> int:
+    """The most the best-route bonuses can add: each its amount plus its per-stop pay on the
+    longest route any train may run."""
+    longest = max([min(int(c[2]), problem.n_stops) for c in problem.caps], default=0)
+    return sum(max(int(a), 0) + max(int(p), 0) * longest for a, p in zip(problem.br_amount, problem.br_per_stop))
+
+
+def company_cap(problem) -> int:
+    """The most the company-level bonuses (Pullman, best-route bonuses) can add to the routes."""
+    return pullman_cap(problem) + best_route_cap(problem)
+
+
 def static_bound(problem) -> int:
-    return sum(train_bound(problem, t) for t in range(len(problem.trains))) + pullman_cap(problem)
+    return sum(train_bound(problem, t) for t in range(len(problem.trains))) + company_cap(problem)

@@ -5,8 +5,8 @@ import time
 
 import numpy as np
 
-from ..rules.revenue import pullman_bonus
-from .bounds import max_route_bonus, pullman_cap, static_bound, train_bound
+from ..rules.revenue import award_best_route, pullman_bonus
+from .bounds import company_cap, max_route_bonus, static_bound, train_bound
 from .result import FoundRoute, SearchResult
 
 STOPPED_BY = {0: None, 1: "deadline", 2: "nodes", 3: "cancelled"}
@@ -92,8 +92,9 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
     if on_improve is not None:
         def callback(value, lists):
             found = _routes(problem, order, *lists)
-            revenue = sum(r.revenue for r in found)
             pull = pullman_bonus(problem, found)
+            award_best_route(problem, found)
+            revenue = sum(r.revenue for r in found)
             on_improve(SearchResult(revenue + pull, False, max(revenue + pull, static_bound(problem)), found, 0,
                                     (time.monotonic() - start) * 1000, None, pull))
 
@@ -105,19 +106,20 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
     (code, best_value, best_len, best_stops, best_segs, best_rev, best_paid, opt_alone_out, suffix, nodes,
      stage) = _search.search_arrays(
         problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
-        float(pullman_cap(problem)), float(deadline), int(node_budget or 0), token.flag, callback, int(reach_from))
+        float(company_cap(problem)), float(deadline), int(node_budget or 0), token.flag, callback, int(reach_from))
     routes = _routes(problem, order, best_stops, best_segs, best_rev, best_paid)
     pull = pullman_bonus(problem, routes)
+    award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
     revenue = sum(r.revenue for r in routes) + pull
     stopped = STOPPED_BY.get(code)
     if stopped is None:
         bound = revenue
     else:
-        bound = sum(bounds) + pullman_cap(problem)
+        bound = sum(bounds) + company_cap(problem)
         if stage >= 1:  # every train's best alone is proven
-            bound = min(bound, int(opt_alone_out.sum()) + pullman_cap(problem))
+            bound = min(bound, int(opt_alone_out.sum()) + company_cap(problem))
         if stage >= 2:  # and the best of all trains but the first
-            bound = min(bound, int(opt_alone_out[0] + suffix[1]) + pullman_cap(problem))
+            bound = min(bound, int(opt_alone_out[0] + suffix[1]) + company_cap(problem))
         bound = max(bound, revenue)
     return SearchResult(revenue, stopped is None, bound, routes, int(nodes), (time.monotonic() - start) * 1000,
                         stopped, pull)

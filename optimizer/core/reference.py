@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import time
 
-from ..rules.revenue import price_route, pullman_bonus
-from .bounds import pullman_cap as _pullman_cap, static_bound
+from ..rules.revenue import award_best_route, best_route_awards, price_route, pullman_bonus
+from .bounds import company_cap, static_bound
 from .result import FoundRoute, SearchResult
 
 
@@ -75,7 +75,7 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
         return SearchResult(0, False, static_bound(problem), [], counter[0], _ms(start), "deadline")
 
     best = [0, [], 0]
-    pullman_cap = _pullman_cap(problem)
+    cap = company_cap(problem)
     best_alone = [max([r[0] for r in rs], default=0) for rs in per_train]
     stopped = None
 
@@ -86,11 +86,12 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
             stopped = "deadline"
             raise _Stop
         if t == len(per_train):
-            bonus = pullman_bonus(problem, [c[2] for c in chosen])
+            found = [c[2] for c in chosen]
+            bonus = pullman_bonus(problem, found) + sum(a for _, a in best_route_awards(problem, [f.stops for f in found]))
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]
             return
-        if total + sum(max(b, 0) for b in best_alone[t:]) + pullman_cap <= best[0]:
+        if total + sum(max(b, 0) for b in best_alone[t:]) + cap <= best[0]:
             return
         for rev, bits, found, priced in per_train[t]:
             if not bits & used:
@@ -103,10 +104,12 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
         combine(0, 0, [], 0)
     except _Stop:
         pass
-    routes = [c[2] for c in best[1]]
+    routes = [FoundRoute(f.train, list(f.stops), list(f.dsegs), f.revenue, list(f.paid)) for _, _, f, _ in best[1]]
+    pullman = pullman_bonus(problem, routes)
+    award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
     optimal = stopped is None
     return SearchResult(best[0], optimal, best[0] if optimal else max(best[0], static_bound(problem)), routes,
-                        counter[0], _ms(start), stopped, best[2])
+                        counter[0], _ms(start), stopped, pullman)
 
 
 def _ms(start: float) -> float:

@@ -88,6 +88,7 @@ def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
         "elapsed_ms": round(result.elapsed_ms, 3),
         "stats": {"nodes": int(result.nodes), "stopped_by": result.stopped_by, "core": implementation(),
                   "stops": problem.n_stops, "segments": len(problem.graph.segments)},
+        "rules": problem.rules.title,  # the game's title, or "generic" for a game without rules here
     }
 
 
@@ -152,14 +153,18 @@ def check(state, routes, *, with_optimum: bool = False) -> dict:
 
 
 def games() -> list:
-    """The built-in games: their trains, phases and the train kinds the optimiser supports."""
-    from .games import game_data, game_names
+    """The built-in games: their trains, phases and where their rules come from ("module", "data" or
+    "generic"; any other game is answered with the generic rules)."""
+    from .games import game_data, game_names, rules_source
     out = []
     for name in game_names():
         data = game_data(name)
+        source, families = rules_source(name)
         out.append({
             "title": name,
             "layout": data.get("layout"),
+            "rules": source,
+            "revenue_rules": families,
             "trains": [{"name": t["name"], "distance": t["distance"], "price": t.get("price"),
                         "count": t.get("count")} for t in data.get("trains", [])],
             "phases": [{"name": p["name"], "tiles": p.get("tiles", []), "train_limit": p.get("train_limit")}

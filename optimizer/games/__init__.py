@@ -52,6 +52,18 @@ def game_names() -> list:
     return list(DATA_FILES)
 
 
+def rules_source(name: str) -> tuple:
+    """Where a built-in game's rules come from, and the revenue-rule families its data declares:
+    ("module", []) for a rules module of its own, ("data", families) for rules declared in its data
+    file, ("generic", []) where the generic rules suffice (1830, 18Chesapeake)."""
+    cls = rules_class(name)
+    if issubclass(cls, DeclaredRules):
+        families = [k for k in cls.declared if k != "source"]
+        return ("data" if families else "generic"), families
+    own = set(vars(cls)) - {"title", "__module__", "__doc__", "__qualname__"}
+    return ("module" if own else "generic"), []
+
+
 @lru_cache(maxsize=8)
 def game_data(name: str) -> dict:
     """The static data of a built-in game: hexes, tiles, trains, phases, companies."""

@@ -98,15 +98,15 @@ class DeclaredRules(Rules):
         return self.assigned_bonus(hx) + self.ability_bonus(hx)
 
     def train_value(self, stop, spec: TrainSpec) -> int:
+        """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
+        it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
         key = self.declared.get("train_values", {}).get(spec.name)
-        value = stop.value
-        if key is not None:
-            hx = self.board.hexes[stop.hex]
-            node = hx.tile.nodes[stop.node]
-            table = dict(node.revenue)
-            if key in table:
-                value = table[key] + self.value_bonus(hx, node)
-        return spec.value_of(value, stop.large)
+        hx = self.board.hexes[stop.hex]
+        node = hx.tile.nodes[stop.node]
+        table = dict(node.revenue)
+        if key is None or key not in table:
+            return super().train_value(stop, spec)
+        return spec.value_of(table[key], stop.large) + self.value_bonus(hx, node)
 
     # ---- bonuses ---------------------------------------------------------------------------
     def select(self, spec: dict) -> list:

@@ -149,8 +149,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         raise BoardError(f"at most {MAX_BEST_ROUTE} best-route bonuses of at most 32 groups are supported", field="game")
     br_mask = np.zeros((len(best_route), n), dtype=np.uint32)
     for k, b in enumerate(best_route):
-        for g, group in enumerate(b.require):
-            for x in group:
+        for g, members in enumerate(b.require):
+            for x in members:
                 if x in index:
                     br_mask[k, index[x]] |= np.uint32(1 << g)
 

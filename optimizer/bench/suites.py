@@ -92,6 +92,24 @@ def corpus_cases() -> list:
     return [case for f in corpus_files() for case in jsonl_cases(f)]
 
 
+def beyond_files() -> list:
+    """The beyond corpus's JSONL files (1889, 18Chesapeake, 1846, 18AL: ``beyond/states`` in the
+    corpus), kept apart from :func:`corpus_files`; without a corpus the few vendored in
+    ``tests/data/beyond``, and under ``CI=true`` a missing beyond corpus is an error."""
+    found = corpus_dir()
+    files = sorted((found / "beyond" / "states").glob("*/*.jsonl")) if found is not None else []
+    if files:
+        return files
+    if in_ci():
+        raise OptimizerError("the beyond corpus is missing (beyond/states in the corpus) and CI=true: its "
+                             "benchmarks must run on it", field="corpus")
+    return sorted((VENDORED / "beyond").glob("*.jsonl"))
+
+
+def beyond_cases() -> list:
+    return [case for f in beyond_files() for case in jsonl_cases(f)]
+
+
 # ---- synthetic boards -----------------------------------------------------------------------------
 
 TRAINS = {1: ("D",), 2: ("D", "8E"), 3: ("D", "8E", "6"), 4: ("D", "8E", "6", "6E")}
@@ -180,16 +198,20 @@ def synthetic_cases(quick: bool = False, seeds=SEEDS) -> list:
 
 
 def load_suite(name: str) -> list:
-    """The cases of a suite: ``corpus``, ``synthetic``, ``all`` or the path of a JSONL file."""
+    """The cases of a suite: ``corpus``, ``beyond``, ``synthetic``, ``all`` (corpus and synthetic) or
+    the path of a JSONL file."""
     if name == "corpus":
         return corpus_cases()
+    if name == "beyond":
+        return beyond_cases()
     if name == "synthetic":
         return synthetic_cases()
     if name == "all":
         return corpus_cases() + synthetic_cases()
     if Path(name).is_file():
         return jsonl_cases(name)
-    raise OptimizerError(f"unknown suite {name!r}: corpus, synthetic, all, or a JSONL file of states", field="suite")
+    raise OptimizerError(f"unknown suite {name!r}: corpus, beyond, synthetic, all, or a JSONL file of states",
+                         field="suite")
 
 
 def _derive_known_best() -> None:

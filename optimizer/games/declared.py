@@ -23,6 +23,7 @@ the bonus back once, so that a route paying two of them is paid once.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
@@ -31,15 +32,16 @@ from ..rules.trains import TrainSpec
 from .base import Rules
 
 
-def icons_of(tile) -> list:
+@lru_cache(maxsize=4096)
+def icons_of(code: str) -> tuple:
     """The icons of a tile code as (name, sticky): ``icon=image:1846/20,sticky:1`` is ``("20", True)``."""
     out = []
-    for part in tile.cosmetic:
+    for part in parse_code(code).cosmetic:
         kind, _, body = part.partition("=")
         if kind == "icon":
             props = dict(p.partition(":")[::2] for p in body.split(","))
             out.append((props.get("image", "").rsplit("/", 1)[-1], props.get("sticky") not in (None, "", "0")))
-    return out
+    return tuple(out)
 
 
 def icon_number(name: str) -> int:
@@ -68,10 +70,10 @@ class DeclaredRules(Rules):
     def icon_names(self, hx) -> list:
         """The icons on a hex: its tile's, and the printed map's sticky ones once it is upgraded (the
         engine keeps those on the hex, but a laid tile's code does not list them)."""
-        names = [name for name, _ in icons_of(hx.tile)]
+        names = [name for name, _ in icons_of(hx.tile.code)]
         code = self.printed.get(hx.id)
         if code is not None and code != hx.tile.code:
-            names += [name for name, sticky in icons_of(parse_code(code)) if sticky]
+            names += [name for name, sticky in icons_of(code) if sticky]
         return names
 
     # ---- stop values -----------------------------------------------------------------------
@@ -154,8 +156,9 @@ class DeclaredRules(Rules):
     def bonuses(self) -> Bonuses:
         bonuses = Bonuses()
         for rule in self.declared.get("group_pairs", ()):
-            for a, hx_a in self.select(rule["a"]):
-                for b, hx_b in self.select(rule["b"]):
+            ends_a, ends_b = self.select(rule["a"]), self.select(rule["b"])
+            for a, hx_a in ends_a:
+                for b, hx_b in ends_b:
                     if a != b:
                         bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
         bonuses.pairs += self.once_per_route()

@@ -259,3 +259,16 @@ def test_corporation_assignments_must_be_an_object():
 
 def test_train_spec_default_multipliers():
     assert TrainSpec("2", 2, 2, 2, 2, 2, 2).value_of(40, True) == 40
+
+
+def test_proto_carries_assignments_and_rules():
+    """Over the wire: Corporation.assignments in, Solution.rules and Game.rules out (extended fields)."""
+    from server import convert
+    doc = beyond_state(f"{G1846}122")
+    back = convert.board_to_state(convert.state_to_board(doc))
+    assert back["corporation"]["assignments"] == {"SC": True}
+    assert api.solve(back)["revenue"] == 130
+    result = api.solve(doc)
+    assert convert.solution_to_json(convert.solution_to_proto(result))["rules"] == "1846"
+    games = convert.games_to_json(convert.games_to_proto(api.games(), api.TRAIN_KINDS))
+    assert {g["title"]: g["rules"] for g in games}["18AL"] == "data"

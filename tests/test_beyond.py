@@ -272,3 +272,17 @@ def test_proto_carries_assignments_and_rules():
     assert convert.solution_to_json(convert.solution_to_proto(result))["rules"] == "1846"
     games = convert.games_to_json(convert.games_to_proto(api.games(), api.TRAIN_KINDS))
     assert {g["title"]: g["rules"] for g in games}["18AL"] == "data"
+
+
+def test_once_per_route_on_a_hex_with_several_stops():
+    """Meat Packing may be assigned to Chicago (D6), four cities on one hex: ``stops.find`` pays the
+    bonus once per route, so pairs of its stops take back a second payment."""
+    doc = beyond_state(f"{G1846}115")
+    for h in doc["hexes"]:
+        h.pop("assignments", None)
+        if h["id"] == "D6":
+            h["assignments"] = {"MPC": True}
+    rules = rules_for(read_board(doc))
+    pairs = [p for p in rules.bonuses().pairs if p.amount < 0]
+    assert len(pairs) == 6 and {p.amount for p in pairs} == {-30}
+    solve_both(doc)

@@ -60,7 +60,7 @@ def rules_source(name: str) -> tuple:
     if issubclass(cls, DeclaredRules):
         families = [k for k in cls.declared if k != "source"]
         return ("data" if families else "generic"), families
-    own = set(vars(cls)) - {"title", "__module__", "__doc__", "__qualname__"}
+    own = {name for name in vars(cls) if not name.startswith("__")} - {"title"}
     return ("module" if own else "generic"), []
 
 

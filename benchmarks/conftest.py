@@ -43,7 +43,7 @@ def pytest_generate_tests(metafunc):
     if "stage" in metafunc.fixturenames:
         metafunc.parametrize("stage", STAGES)
     if "corpus_case" in metafunc.fixturenames:
-        cases = corpus_cases()  # the vendored tests/data states when there is no corpus (never in CI)
+        cases = corpus_cases()  # the vendored states (package data) when there is no corpus (never in CI)
         metafunc.parametrize("corpus_case", cases, ids=[c.id for c in cases])
     if "beyond_case" in metafunc.fixturenames:
         cases = beyond_cases()  # 1889, 18Chesapeake, 1846, 18AL: apart from the main corpus

@@ -28,16 +28,16 @@ STATE_ID = "1894/green_city_upgrades@1086"
 
 
 def load_state(state_id: str) -> dict:
-    """From the corpus ($OPTIMIZER_CORPUS or ../shared/corpus), else the vendored tests/data copy."""
+    """From the corpus ($OPTIMIZER_CORPUS or ../shared/corpus), else the vendored copy (package data)."""
     game, rest = state_id.split("/", 1)
     fixture = rest.split("@")[0]
     corpus = Path(os.environ.get("OPTIMIZER_CORPUS") or ROOT.parent / "shared" / "corpus")
-    for path in (corpus / "states" / game / f"{fixture}.jsonl", ROOT / "tests" / "data" / "states.jsonl"):
+    for path in (corpus / "states" / game / f"{fixture}.jsonl", ROOT / "optimizer" / "boards" / "states.jsonl"):
         if path.exists():
             for line in path.open():
                 if line.strip() and json.loads(line)["id"] == state_id:
                     return json.loads(line)
-    raise SystemExit(f"state {state_id} not found in the corpus or tests/data")
+    raise SystemExit(f"state {state_id} not found in the corpus or optimizer/boards/states.jsonl")
 
 
 def hard_board(trains: int) -> str:

@@ -7,45 +7,50 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
-from .board.state import read_board
+from .board.state import Board, read_board
 from .core import CancelToken, SearchResult
 from .core import search as core_search
 from .core import implementation
 from .errors import OptimizerError
+from .games import game_data, game_names, rules_source
+from .games.tilelays import board_from_tile_lays, is_tile_lays
 from .graph.problem import Problem, build_problem
-from .rules.revenue import pullman_pick
+from .revenue import pullman_pick
+from .rules.check import check_routes
+from .rules.routes import routes_document
 
 
-def load_state(source) -> dict:
-    """A board-state document from a dict, JSON text, a path, or ``-`` for standard input.
+def load_state(source) -> dict | Board:
+    """A board state from a dict, a :class:`Board` or JSON text; never a file (the CLI reads those).
 
-    A tile-lay board on a built-in game (see :mod:`optimizer.board.tilelays`) is turned into a
+    A tile-lay board on a built-in game (see :mod:`optimizer.games.tilelays`) is turned into a
     board-state document here, whichever form it came in.
     """
-    if isinstance(source, dict):
+    if isinstance(source, (dict, Board)):
         doc = source
-    else:
-        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith(("{", "["))):
-            path = str(source)
-            if path == "-":
-                import sys
-                text = sys.stdin.read()
-            else:
-                try:
-                    text = Path(path).read_text()
-                except (OSError, ValueError) as err:
-                    reason = getattr(err, "strerror", None) or str(err)
-                    raise OptimizerError(f"cannot read {path}: {reason}", field="(file)") from None
-        else:
-            text = source
+    elif isinstance(source, (str, bytes, bytearray)):
         try:
-            doc = json.loads(text)
+            doc = json.loads(source)
         except (ValueError, RecursionError) as err:
             raise OptimizerError(f"not valid JSON: {str(err)[:200]}", field="(document)") from None
-    from .board.tilelays import board_from_tile_lays, is_tile_lays
+        if not isinstance(doc, dict):
+            raise OptimizerError(f"a board state is a JSON object, not {type(doc).__name__}", field="(document)")
+    else:
+        raise OptimizerError(f"a board state is a dict, a Board or JSON text, not {type(source).__name__} "
+                             "(read files first)", field="(document)")
     return board_from_tile_lays(doc) if is_tile_lays(doc) else doc
+
+
+def load_routes(source, field: str = "routes") -> list:
+    """Routes from a list, an object holding one under ``routes`` (a :func:`solve` answer) or JSON
+    text of either; never a file. ``field`` names the input in errors."""
+    return routes_document(source, field)
+
+
+def _board(source) -> Board:
+    doc = load_state(source)
+    return doc if isinstance(doc, Board) else read_board(doc)
 
 
 def route_json(problem: Problem, found) -> dict:
@@ -98,9 +103,10 @@ def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = 
 
     Parameters
     ----------
-    state : dict, str or Path
-        A board state (see ``optimizer/schema/board.schema.json``), as a dict, JSON text or a
-        file path (``-`` reads standard input); or a tile-lay board on a built-in game.
+    state : dict, Board or str
+        A board state (see ``optimizer/schema/board.schema.json``), as a dict, a read
+        :class:`~optimizer.board.state.Board` or JSON text; or a tile-lay board on a built-in game.
+        Never a path: the caller reads files.
     deadline_ms : float, optional
         Answer by then with the best so far (``optimal: false`` and the proven ``bound``).
     node_budget : int, optional
@@ -124,38 +130,43 @@ def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = 
         For a malformed board, naming the field and hex.
     """
     start = time.monotonic()
-    doc = load_state(state)
-    problem = build_problem(read_board(doc))
+    problem = build_problem(_board(state))
     remaining = None
     if deadline_ms is not None:
         remaining = max(0.0, deadline_ms - (time.monotonic() - start) * 1000)
     callback = None
     if on_improve is not None:
         def callback(partial):
-            on_improve(result_json(problem, partial, doc.get("id")))
+            on_improve(result_json(problem, partial))
     result = core_search(problem, deadline_ms=remaining, node_budget=node_budget, cancel=cancel,
                          on_improve=callback, core=core)
-    out = result_json(problem, result, doc.get("id"))
+    out = result_json(problem, result)
     out["elapsed_ms"] = round((time.monotonic() - start) * 1000, 3)
     out["stats"]["search_ms"] = round(result.elapsed_ms, 3)
     return out
 
 
-def check(state, routes, *, with_optimum: bool = False) -> dict:
-    """Check a player's routes: legal or not, why, stops paid and revenue (see :mod:`optimizer.rules.check`)."""
-    from .rules.check import check_routes
-    doc = load_state(state)
-    board = read_board(doc)
-    out = check_routes(board, routes)
+def check(state, routes, *, with_optimum: bool = False, deadline_ms: float | None = None,
+          cancel: CancelToken | None = None) -> dict:
+    """Check a player's routes: legal or not, why, stops paid and revenue (see :mod:`optimizer.rules.check`).
+
+    ``state`` is what :func:`solve` takes; ``routes`` what :func:`load_routes` takes: a list of
+    ``{"train", "hexes"}`` or ``{"train", "stops"}``. With ``with_optimum`` the answer holds the board's best routes too,
+    under ``optimum``, found within ``deadline_ms`` (counted from this call) and ``cancel``
+    as :func:`solve` finds them.
+    """
+    start = time.monotonic()
+    board = _board(state)
+    out = check_routes(board, load_routes(routes))
     if with_optimum:
-        out["optimum"] = solve(doc)
+        remaining = None if deadline_ms is None else max(0.0, deadline_ms - (time.monotonic() - start) * 1000)
+        out["optimum"] = solve(board, deadline_ms=remaining, cancel=cancel)
     return out
 
 
 def games() -> list:
     """The built-in games: their trains, phases and where their rules come from ("module", "data" or
     "generic"; any other game is answered with the generic rules)."""
-    from .games import game_data, game_names, rules_source
     out = []
     for name in game_names():
         data = game_data(name)

@@ -6,7 +6,6 @@ the server's pool run on different cores. Each search gets a CancelToken that th
 """
 from __future__ import annotations
 
-import json
 import logging
 import queue
 import threading
@@ -57,10 +56,7 @@ def read_state(request) -> dict:
 
 
 def parse_state_json(text: str) -> dict:
-    """Parse ``state_json`` with the API's reader, which never reads a file for us."""
-    if not text.lstrip().startswith("{"):
-        # api.load_state would take any other text for a file name on the server.
-        raise OptimizerError("state_json must hold a JSON object (a board state)", field="state_json")
+    """Parse ``state_json`` with the API's reader (JSON text only: it never reads a file)."""
     try:
         return api.load_state(text)
     except OptimizerError as err:
@@ -79,13 +75,7 @@ def read_routes(request) -> list:
         raise OptimizerError("give `routes` or `routes_json`, not both", field="routes_json")
     if not request.routes_json:
         return [convert.route_input_to_json(r) for r in request.routes]
-    try:
-        routes = json.loads(request.routes_json)
-    except (ValueError, RecursionError) as err:
-        raise OptimizerError(f"routes_json is not valid JSON: {err}", field="routes_json") from None
-    if not isinstance(routes, list):
-        raise OptimizerError("routes_json must be a JSON list of routes", field="routes_json")
-    return routes
+    return api.load_routes(request.routes_json, field="routes_json")
 
 
 def _source(request) -> str:
@@ -137,11 +127,8 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
     def CheckRoutes(self, request, context):
         with guard(context, _source(request)):
             doc = read_state(request)
-            out = api.check(doc, read_routes(request))
-            if request.with_optimum:
-                # Solved here rather than by check(with_optimum=True), so that the deadline and
-                # cancellation apply to it.
-                out["optimum"] = api.solve(doc, deadline_ms=search_deadline_ms(context), cancel=cancel_token(context))
+            out = api.check(doc, read_routes(request), with_optimum=request.with_optimum,
+                            deadline_ms=search_deadline_ms(context), cancel=cancel_token(context))
             return convert.check_to_proto(out)
 
     def ListGames(self, request, context):

@@ -2,7 +2,8 @@
 
 The public corpus lies beside the project (``../shared/corpus``, or ``$OPTIMIZER_CORPUS``). The
 tests run over all of it when it is there; under ``CI=true`` its absence is a failure, not a skip.
-Elsewhere (a fresh clone on a user's machine) the real states vendored in ``tests/data`` stand in.
+Elsewhere (a fresh clone on a user's machine) the real states vendored as package data
+(``optimizer/boards/states.jsonl``, which ``route18xx bench`` uses too) stand in.
 """
 from __future__ import annotations
 
@@ -11,11 +12,9 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from optimizer.bench.suites import corpus_dir
+from optimizer.bench.suites import VENDORED, VENDORED_BEYOND, corpus_dir
 
 ROOT = Path(__file__).resolve().parents[1]
-VENDORED = ROOT / "tests" / "data" / "states.jsonl"
-VENDORED_BEYOND = ROOT / "tests" / "data" / "beyond" / "states.jsonl"  # the beyond states the rule tests use
 
 
 def require_corpus() -> Path | None:

@@ -13,7 +13,7 @@ from optimizer import api
 from optimizer.board.state import read_board
 from optimizer.games import rules_for
 from optimizer.rules.check import check_routes
-from optimizer.rules.trains import TrainSpec, spec_from_rows
+from optimizer.model import TrainSpec, spec_from_rows
 
 from .corpus import beyond_state, beyond_states, ids
 

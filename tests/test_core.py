@@ -12,7 +12,7 @@ from optimizer.board.state import read_board
 from optimizer.core import CancelToken, compiled, reference
 from optimizer.graph.problem import build_problem
 from optimizer.rules.check import check_routes
-from optimizer.rules.revenue import best_route_awards, price_route
+from optimizer.revenue import best_route_awards, price_route
 
 from .boards import bonuses, small_boards
 from .corpus import ids, state, states

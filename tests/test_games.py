@@ -14,7 +14,7 @@ from optimizer.board.state import read_board
 from optimizer.board.tiles import parse_code
 from optimizer.games import game_data, rules_for
 from optimizer.rules.check import check_routes
-from optimizer.rules.trains import spec_from_rows
+from optimizer.model import spec_from_rows
 
 from .corpus import state, states
 

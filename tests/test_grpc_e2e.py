@@ -33,7 +33,7 @@ from server.generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 
 from .corpus import state
 
-# Real states of each game (in the corpus, and vendored in tests/data/states.jsonl).
+# Real states of each game (in the corpus, and vendored in optimizer/boards/states.jsonl).
 STATE_IDS = [
     "1830/26855@553", "1830/26855@584", "1880/1@349", "1880/1@835",
     "1880Romania/1880_romania_game_end_final_phase@200", "1894/green_city_upgrades@125",

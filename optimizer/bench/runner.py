@@ -15,8 +15,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from ..cli.progress import percentiles
 from ..errors import OptimizerError
+from .stats import percentiles
 from .suites import Case
 
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 from ..errors import OptimizerError
 from .synthetic import synthetic_board
 
 ROOT = Path(__file__).resolve().parents[2]
-VENDORED = ROOT / "tests" / "data"
+VENDORED = resources.files("optimizer.boards").joinpath("states.jsonl")  # real states shipped as package data
+VENDORED_BEYOND = resources.files("optimizer.boards").joinpath("beyond.jsonl")  # a few of the beyond games'
 
 
 @dataclass
@@ -44,7 +46,7 @@ def in_ci() -> bool:
 
 
 def corpus_files() -> list:
-    """The corpus's JSONL files; without a corpus the small vendored ones in ``tests/data``, but
+    """The corpus's JSONL files; without a corpus the small vendored file (package data), but
     under ``CI=true`` a missing corpus is an error (a benchmark that silently shrank is no benchmark)."""
     found = corpus_dir()
     if found is not None:
@@ -52,7 +54,7 @@ def corpus_files() -> list:
     if in_ci():
         raise OptimizerError("the corpus is missing (shared/corpus beside the project, or $OPTIMIZER_CORPUS) "
                              "and CI=true: the corpus benchmarks must run on it", field="corpus")
-    return sorted(VENDORED.glob("*.jsonl"))
+    return [VENDORED]
 
 
 def case_from_state(doc: dict, group: str | None = None) -> Case:
@@ -94,8 +96,8 @@ def corpus_cases() -> list:
 
 def beyond_files() -> list:
     """The beyond corpus's JSONL files (1889, 18Chesapeake, 1846, 18AL: ``beyond/states`` in the
-    corpus), kept apart from :func:`corpus_files`; without a corpus the few vendored in
-    ``tests/data/beyond``, and under ``CI=true`` a missing beyond corpus is an error."""
+    corpus), kept apart from :func:`corpus_files`; without a corpus the few vendored as package data,
+    and under ``CI=true`` a missing beyond corpus is an error."""
     found = corpus_dir()
     files = sorted((found / "beyond" / "states").glob("*/*.jsonl")) if found is not None else []
     if files:
@@ -103,7 +105,7 @@ def beyond_files() -> list:
     if in_ci():
         raise OptimizerError("the beyond corpus is missing (beyond/states in the corpus) and CI=true: its "
                              "benchmarks must run on it", field="corpus")
-    return sorted((VENDORED / "beyond").glob("*.jsonl"))
+    return [VENDORED_BEYOND]
 
 
 def beyond_cases() -> list:

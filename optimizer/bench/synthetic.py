@@ -14,9 +14,9 @@ import re
 from functools import lru_cache
 
 from ..board.geometry import neighbour_ids, opposite
-from ..board.tilelays import empty_cities, preprinted_hex
 from ..board.tiles import parse_code
 from ..games import canonical_name, game_data
+from ..games.tilelays import empty_cities, preprinted_hex
 
 FIXED_COLOURS = frozenset({"gray", "red", "blue"})  # preprinted hexes no tile replaces
 COLOUR_WEIGHTS = {"green": 3, "brown": 4, "gray": 1}  # a late game: mostly brown

@@ -1,8 +1,9 @@
 """The 18xx.games tile code language: ``city=revenue:20;path=a:0,b:_0;...``.
 
 A tile code is a list of parts separated by ``;``. Each part is ``kind=prop:value,prop:value``.
-Parts that shape routes (nodes, paths, borders) are modelled; parts that only decorate the
-printed tile (icons, upgrade costs, labels, stubs) are recognised and kept aside on purpose.
+Parts that shape routes (nodes, paths, borders) are modelled, with the two printed properties the
+picture needs (a node's ``loc`` and ``hide``); parts that only decorate the printed tile (icons,
+upgrade costs, labels, stubs) are recognised and kept aside on purpose.
 Anything else is an error, so a code from a newer client is never silently misread.
 
 Codes repeat on many hexes and boards, so :func:`parse_code` is cached.
@@ -19,7 +20,7 @@ NODE_KINDS = ("city", "town", "offboard", "junction")
 NODE_ALIASES = {"pass": "city", "halt": "town"}
 COSMETIC_PARTS = frozenset({"upgrade", "icon", "label", "stub", "frame", "future_label", "blocks_lay"})
 
-# Properties each part may carry; the ones not used by routes are accepted and ignored.
+# Properties each part may carry; the ones used neither by routes nor by the picture are accepted and ignored.
 KNOWN_PROPS = {
     "city": {"revenue", "slots", "loc", "reservation", "groups", "hide", "route", "visit_cost", "format", "boom"},
     "town": {"revenue", "loc", "route", "style", "groups", "hide", "visit_cost", "boom", "format"},
@@ -45,6 +46,8 @@ class Node:
     slots: int = 0  # token slots (cities only)
     groups: tuple = ()  # group names: one stop of a group per route
     optional: bool = False  # ``route:optional``: a stop a train need not count
+    loc: float | None = None  # ``loc``: where the printed tile places it (an edge position); drawing only
+    hide: bool = False  # ``hide``: printed without its value (off-boards); drawing only
 
     @property
     def is_stop(self) -> bool:
@@ -175,6 +178,14 @@ def _props(body: str, kind: str, part: str) -> dict:
     return props
 
 
+def _loc(value: str | None) -> float | None:
+    """A printed place, when it is a number (anything else leaves the place to the drawing)."""
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
 def _int(value: str, what: str, part: str) -> int:
     try:
         return int(value)
@@ -212,7 +223,8 @@ def parse_code(code: str) -> Tile:
                 if slots < 0 or slots > 12:
                     raise TileCodeError(f"slots {slots} out of range in part {part!r}", part=part)
             groups = tuple(g for g in props.get("groups", "").split("|") if g)
-            nodes.append(Node(len(nodes), kind, revenue, slots, groups, props.get("route") == "optional"))
+            nodes.append(Node(len(nodes), kind, revenue, slots, groups, props.get("route") == "optional",
+                              _loc(props.get("loc")), props.get("hide") not in (None, "0")))
         elif kind == "path":
             if "a" not in props or "b" not in props:
                 raise TileCodeError(f"path needs both a and b in part {part!r}", part=part)

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from .. import api
-from ..errors import RoutesError
+from .files import read_routes, read_state
 
 
 def add_parser(sub):
@@ -22,24 +21,8 @@ def add_parser(sub):
     p.set_defaults(run=run)
 
 
-def load_routes(text_or_path: str):
-    text = text_or_path
-    if not text_or_path.lstrip().startswith("["):
-        try:
-            text = Path(text_or_path).read_text()
-        except OSError as err:
-            raise RoutesError(f"cannot read {text_or_path}: {err.strerror}", field="--routes") from None
-    try:
-        routes = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RoutesError(f"routes are not valid JSON: {err}", field="--routes") from None
-    if isinstance(routes, dict) and isinstance(routes.get("routes"), list):
-        routes = routes["routes"]  # a solve --json answer
-    return routes
-
-
 def run(args) -> int:
-    result = api.check(args.state, load_routes(args.routes), with_optimum=args.optimum)
+    result = api.check(read_state(args.state), read_routes(args.routes), with_optimum=args.optimum)
     if args.json:
         print(json.dumps(result))
         return 0 if result["legal"] else 1

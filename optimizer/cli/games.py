@@ -14,12 +14,6 @@ def add_parser(sub):
     p.set_defaults(run=run)
 
 
-def _distance(d) -> str:
-    if isinstance(d, int):
-        return "unlimited" if d >= 99 else str(d)
-    return " + ".join(f"{'/'.join(r['nodes'])}: pay {r['pay']} visit {r['visit']}" for r in d)
-
-
 def run(args) -> int:
     games = api.games()
     if args.json:

@@ -8,7 +8,9 @@ from importlib import resources
 
 from .. import api
 from ..errors import OptimizerError
-from .progress import Progress, percentiles
+from ..bench.stats import percentiles
+from .files import read_state
+from .progress import Progress
 
 
 def add_parser(sub):
@@ -39,7 +41,7 @@ def run(args) -> int:
         if args.state:
             raise OptimizerError("give either STATE or --batch, not both", field="(arguments)")
         return run_batch(args)
-    state = api.load_state(args.state) if args.state else default_state()
+    state = read_state(args.state) if args.state else default_state()
     result = api.solve(state, deadline_ms=args.deadline_ms, node_budget=args.node_budget, core=args.core)
     if args.svg:
         from ..render.svg import write_svg

@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from ..rules.revenue import award_best_route, pullman_bonus
+from ..revenue import award_best_route, pullman_bonus
 from .bounds import company_cap, max_route_bonus, static_bound, train_bound
 from .result import FoundRoute, SearchResult
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from ..rules.revenue import award_best_route, best_route_awards, price_route, pullman_bonus
+from ..revenue import award_best_route, best_route_awards, price_route, pullman_bonus
 from .bounds import company_cap, static_bound
 from .result import FoundRoute, SearchResult
 

@@ -2,14 +2,12 @@
 
 A game module says what its rulebook changes: which stops are large, which are route ends only,
 which locations a route may reach once, what a stop is worth, and which bonuses apply. It returns
-data (stops, train caps, :class:`~optimizer.rules.bonuses.Bonuses`); the graph and the search
+data (stops, train caps, :class:`~optimizer.model.Bonuses`); the graph and the search
 never ask which game they run.
 """
 from __future__ import annotations
 
-from ..graph.track import Stop
-from ..rules.bonuses import Bonuses
-from ..rules.trains import TrainSpec, spec_from_train
+from ..model import Bonuses, Stop, TrainSpec, spec_from_train
 
 
 class Rules:

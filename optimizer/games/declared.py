@@ -27,8 +27,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
-from ..rules.bonuses import BestRouteBonus, Bonuses, PairBonus
-from ..rules.trains import TrainSpec
+from ..model import BestRouteBonus, Bonuses, PairBonus, TrainSpec
 from .base import Rules
 
 

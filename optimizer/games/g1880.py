@@ -5,7 +5,7 @@ may only end a route; each ferry crossed costs 10 (free with P2); Taiwan pays +2
 train running between A3 and A15 adds 50. Beijing needs no rule of its own: while it is a
 terminus its stations are separate cities, and once brown it is one city.
 """
-from ..rules.bonuses import Bonuses, PairBonus
+from ..model import Bonuses, PairBonus
 from .base import Rules
 
 FERRY_HEXES = ("F12", "F14", "J16")

@@ -5,7 +5,7 @@ Rulebook, private 4: "The token increases the value of the relevant city by 10 f
 companies of the owning player." The harbour carrying the token is the hex with the P4
 assignment.
 """
-from ..rules.bonuses import Bonuses
+from ..model import Bonuses
 from .g1880 import Rules1880
 
 DANUBE_COMPANY = "P4"

@@ -6,7 +6,7 @@ other off-board pays +F100." "A route may use only one of Paris's two circles, a
 Paris twice." London shipping "adds to any route through London the largest center on it bar
 London and Luxembourg".
 """
-from ..rules.bonuses import Bonuses, LargestStopBonus, PairBonus
+from ..model import Bonuses, LargestStopBonus, PairBonus
 from .base import Rules
 
 LONDON = "A10"

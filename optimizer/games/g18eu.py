@@ -9,7 +9,7 @@ Towns (never improve; run to but not beyond)." The red-to-red table pays per sta
 route, up to five: green £10, brown £20, grey £30 each. The Pullman "doubles the value of any one
 City or Off-Map Location on one train's run".
 """
-from ..rules.bonuses import Bonuses, RedToRedBonus
+from ..model import Bonuses, RedToRedBonus
 from .base import Rules
 
 RED_TO_RED_PER_TOKEN = {"green": 10, "brown": 20, "gray": 30, "grey": 30}

@@ -13,10 +13,9 @@ import numpy as np
 from ..board.state import Board, read_board
 from ..errors import BoardError
 from ..games import rules_for
-from ..rules.bonuses import Bonuses
+from ..model import Bonuses
 from .track import TrackGraph, build_track_graph
 
-BIG = 1 << 30
 MAX_BEST_ROUTE = 4  # best-route bonuses per company (the search keeps each one's running best per level)
 
 
@@ -70,10 +69,6 @@ class Problem:
     @property
     def n_stops(self) -> int:
         return len(self.graph.stops)
-
-    @property
-    def n_words(self) -> int:
-        return self.seg_res.shape[1]
 
     def stop_id(self, i: int) -> str:
         return self.graph.stops[i].id

@@ -14,26 +14,11 @@ changes direction at a switch. Stops are only those reachable from the company's
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..board.geometry import opposite
 from ..board.tiles import placed
-
-
-@dataclass
-class Stop:
-    """A revenue centre a route can count."""
-
-    id: str  # "HEX._N"
-    hex: str
-    node: int
-    kind: str  # city | town | offboard
-    large: bool  # counts against the large (city) number of a train
-    value: int  # value in this phase for this company (bonus-adjusted where a game says so)
-    token: bool  # holds the operating company's token
-    end_only: bool  # a route may start or end here but not pass through
-    location: str  # stops with one location may not both be on one route
-    red: bool  # a red (off-board) location, for red-to-red bonuses
-    name: str | None = None
+from ..model import Stop
 
 
 @dataclass
@@ -53,10 +38,6 @@ class Segment:
     def resources(self) -> frozenset:
         return self.sides | self.inner
 
-    def reversed(self) -> "Segment":
-        return Segment(self.b, self.a, self.sides, self.inner, tuple(reversed(self.paths)),
-                       tuple(reversed(self.hexes)), self.b_terminal, self.a_terminal)
-
 
 @dataclass
 class TrackGraph:
@@ -67,6 +48,16 @@ class TrackGraph:
 
     def stop_index(self) -> dict:
         return {s.id: i for i, s in enumerate(self.stops)}
+
+    @cached_property
+    def segments_by_chain(self) -> dict:
+        """Hex chain (a tuple, either way round) -> indexes of the segments over exactly those hexes."""
+        out: dict = {}
+        for j, seg in enumerate(self.segments):
+            out.setdefault(seg.hexes, []).append(j)
+            if seg.hexes[::-1] != seg.hexes:
+                out.setdefault(seg.hexes[::-1], []).append(j)
+        return out
 
 
 class _Tiles:

@@ -5,10 +5,11 @@ Hand-written SVG keeps the picture free of drawing libraries. Every position com
 layout's offset for that edge), so edge k of a hex always faces edge k+3 of its neighbour and
 track joins across hex sides on pointy and flat maps alike.
 
-A route is drawn along the pieces of track the search priced: each chain of hexes is resolved to
-the track-graph segment over the same hexes, and that segment's tile paths are drawn again in the
-train's colour. Elements carry ``class`` and ``data-*`` attributes (hex ids, companies, the hexes
-of each route) so tests and tools can read the picture back.
+A route is drawn along the pieces of track the search priced: :mod:`optimizer.rules.routes` reads
+the routes and resolves each chain of hexes to the track-graph segment over the same hexes, and
+this module draws that segment's tile paths again in the train's colour. Elements carry ``class``
+and ``data-*`` attributes (hex ids, companies, the hexes of each route) so tests and tools can
+read the picture back.
 """
 from __future__ import annotations
 
@@ -17,15 +18,13 @@ import itertools
 import math
 import sys
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from ..board import geometry
 from ..board.state import read_board
-from ..board.tiles import NODE_ALIASES, NODE_KINDS
 from ..errors import OptimizerError
-from ..games import rules_for
-from ..graph.track import build_track_graph
+from ..rules.routes import DrawnRoute, drawn_routes
 
 S = 50.0  # hex circumradius, in user units; everything else is a fraction of it
 APOTHEM = S * 3 ** 0.5 / 2
@@ -49,7 +48,6 @@ text { font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; text-anchor: midd
 .legend .title { font-size: 19px; font-weight: bold; }
 .legend .num { text-anchor: end; }
 """
-NODE_PARTS = frozenset(NODE_KINDS) | frozenset(NODE_ALIASES)
 
 
 def render_svg(state: dict, routes: list | None = None, *, title: str | None = None) -> str:
@@ -62,8 +60,7 @@ def render_svg(state: dict, routes: list | None = None, *, title: str | None = N
     board = read_board(state)
     frame = _Frame(board.layout)
     places = {hx.id: _place_nodes(hx, frame) for hx in board.hexes.values()}
-    drawn = _read_routes(board, routes)
-    _resolve(board, drawn)
+    drawn = drawn_routes(board, routes)
 
     corners = [p for hx in board.hexes.values() for p in frame.corners(frame.centre(hx.id))]
     x0, y0 = min(x for x, _ in corners) - MARGIN, min(y for _, y in corners) - MARGIN
@@ -185,25 +182,6 @@ class _Place:
     through: tuple | None = None
 
 
-def _node_props(code: str) -> dict:
-    """Node index -> the printed properties of its part (``loc``, ``hide``), which the route
-    parser has no use for."""
-    out, n = {}, 0
-    for part in code.split(";"):
-        kind, _, body = part.partition("=")
-        if kind in NODE_PARTS:
-            out[n] = dict(item.partition(":")[::2] for item in body.split(",") if item)
-            n += 1
-    return out
-
-
-def _loc(props: dict) -> float | None:
-    try:
-        return float(props["loc"])
-    except (KeyError, ValueError):
-        return None
-
-
 def _place_nodes(hx, frame: _Frame) -> dict:
     """Node index -> place; arranged once per tile shape (code, rotation, slots), then moved to the hex."""
     key = (frame.layout, hx.tile.code, hx.rotation, tuple(sorted((n, c.slots) for n, c in hx.cities.items())))
@@ -225,9 +203,8 @@ def _arrange(hx, frame: _Frame) -> dict:
     nodes = hx.tile.nodes
     c = (0.0, 0.0)
     paths = hx.tile.paths_rotated(hx.rotation)
-    props = _node_props(hx.tile.code)
     unexited = [n.index for n in nodes if not any(n.index in p.nodes for p in paths)]
-    options = [_candidates(hx, node, paths, props.get(node.index, {}), frame, unexited) for node in nodes]
+    options = [_candidates(hx, node, paths, frame, unexited) for node in nodes]
     if len(nodes) <= 1 or math.prod(len(o) for o in options) > 4096:
         return {n.index: o[0] for n, o in zip(nodes, options)}
 
@@ -240,16 +217,15 @@ def _arrange(hx, frame: _Frame) -> dict:
     return {n.index: o[k] for n, o, k in zip(nodes, options, best)}
 
 
-def _candidates(hx, node, paths, props: dict, frame: _Frame, unexited: list) -> list:
+def _candidates(hx, node, paths, frame: _Frame, unexited: list) -> list:
     """A node's possible places relative to the hex centre, best first."""
     c = (0.0, 0.0)
     exits = [p.edges[0] for p in paths if p.nodes == (node.index,) and len(p.edges) == 1]
     degree = sum(node.index in p.nodes for p in paths)
     city = hx.cities.get(node.index)
     d = 0.5 * S if city and city.slots >= 2 else 0.5 * APOTHEM  # a pair of slots needs more room
-    loc = _loc(props)
-    if loc is not None:
-        return [_Place(_along(c, frame.towards(loc + hx.rotation), d))]
+    if node.loc is not None:
+        return [_Place(_along(c, frame.towards(node.loc + hx.rotation), d))]
     if node.kind == "town" and len(exits) == 2 == degree and exits[0] != exits[1]:
         return [_Place(frame.curve_point(c, *exits, t), tuple(exits)) for t in (0.5, 0.3, 0.7)]
     if len(hx.tile.nodes) == 1:
@@ -388,7 +364,7 @@ def _nodes(board, hx, frame: _Frame, places: dict) -> str:
         elif node.kind == "town":
             out.append(_town(hx, node, places[node.index], frame))
             values.add(node.value(board.phase_tiles))
-        elif node.kind == "offboard" and _node_props(hx.tile.code).get(node.index, {}).get("hide") in (None, "0"):
+        elif node.kind == "offboard" and not node.hide:
             value = node.value(board.phase_tiles)
             w = 0.2 * S * max(2, len(str(value))) + 0.1 * S
             out.append(f'<g class="offboard" data-node="{hx.node_id(node.index)}">'
@@ -557,122 +533,14 @@ def company_colour(company: str) -> str:
 # ---- routes --------------------------------------------------------------------------------
 
 
-@dataclass
-class _Route:
-    """A train's route as given, and the track it resolves to."""
-
-    index: int
-    train: str
-    name: str
-    revenue: object
-    chains: list
-    visited: list  # stop ids in route order (may be empty)
-    paid: list | None  # stop ids it counts, when given
-    pieces: list = field(default_factory=list)  # (hex id, path index) to draw
-    loose: list = field(default_factory=list)  # chains with no track under them: drawn hex to hex
-    ends: list = field(default_factory=list)  # stop ids at the ends of its segments
-
-    @property
-    def colour(self) -> str:
-        return ROUTE_COLOURS[self.index % len(ROUTE_COLOURS)]
-
-    @property
-    def hexes(self) -> list:
-        seen = {}
-        for chain in self.chains:
-            for h in chain[1:] if chain[0] == "local" else chain:
-                seen.setdefault(h, None)
-        return list(seen)
-
-    @property
-    def counted(self) -> list:
-        if self.paid is not None:
-            return self.paid
-        return self.visited or list(dict.fromkeys(self.ends))
+def _colour(route: DrawnRoute) -> str:
+    return ROUTE_COLOURS[route.index % len(ROUTE_COLOURS)]
 
 
-def _read_routes(board, routes) -> list:
-    """Check the routes against the board (one-line errors) and read them into :class:`_Route`."""
-    if routes is None:
-        return []
-    if not isinstance(routes, list):
-        raise OptimizerError("routes must be a list of {train, hexes} objects", field="routes")
-    out = []
-    for i, r in enumerate(routes):
-        where = f"routes[{i}]"
-        if not isinstance(r, dict) or not isinstance(r.get("hexes"), list):
-            raise OptimizerError(f"{where}: a route needs 'hexes', a list of hex chains", field=where)
-        train = str(r.get("train", i + 1))
-        for k, chain in enumerate(r["hexes"]):
-            if not isinstance(chain, list) or not chain or not all(isinstance(h, str) for h in chain):
-                raise OptimizerError(f"{where}.hexes[{k}]: a chain must be a non-empty list of hex ids",
-                                     field=f"{where}.hexes[{k}]")
-            for h in chain[1:] if chain[0] == "local" else chain:
-                if h not in board.hexes:
-                    raise OptimizerError(f"route of train {train}: hex {h!r} is not on the board",
-                                         field=f"{where}.hexes[{k}]", hex=h)
-                if chain[0] == "local" and not any(n.is_stop for n in board.hexes[h].tile.nodes):
-                    raise OptimizerError(f"route of train {train}: a local run in hex {h}, which has no stop",
-                                         field=f"{where}.hexes[{k}]", hex=h)
-        visited = r.get("visited", r.get("stops")) or []
-        paid = r.get("paid", r.get("stops"))
-        for name, stops in (("visited", visited), ("paid", paid or [])):
-            if not isinstance(stops, list):
-                raise OptimizerError(f"{where}.{name}: a list of stop ids like 'H12._0'", field=f"{where}.{name}")
-            for s in stops:
-                _check_stop(board, s, train, f"{where}.{name}")
-        out.append(_Route(len(out), train, str(r.get("name") or r.get("train_name") or train), r.get("revenue"),
-                          [list(c) for c in r["hexes"]], list(visited), None if paid is None else list(paid)))
-    return out
-
-
-def _check_stop(board, stop, train: str, where: str) -> None:
-    hex_id, _, n = str(stop).partition("._")
-    if hex_id not in board.hexes:
-        raise OptimizerError(f"route of train {train}: stop {stop!r} is not on the board", field=where, hex=hex_id)
-    if not n.isdigit() or int(n) >= len(board.hexes[hex_id].tile.nodes):
-        raise OptimizerError(f"route of train {train}: hex {hex_id} has no stop {stop!r}", field=where, hex=hex_id)
-
-
-def _resolve(board, routes: list) -> None:
-    """Find, for every chain, the track-graph segment over the same hexes; prefer one between
-    stops the route visits one after the other, then one whose ends it visits, then one whose
-    track no route drawn so far uses. A local run has no track: its stop is all there is."""
-    by_chain: dict = {}
-    if any(chain[0] != "local" for r in routes for chain in r.chains):
-        graph = build_track_graph(board, rules_for(board), reachable_only=False)
-        for seg in graph.segments:
-            by_chain.setdefault(seg.hexes, []).append(seg)
-            if len(seg.hexes) > 1:
-                by_chain.setdefault(tuple(reversed(seg.hexes)), []).append(seg)
-    used: set = set()
-    for route in routes:
-        order = route.visited
-        pairs = {frozenset(p) for p in zip(order, order[1:])}
-        on_route = set(order) | set(route.paid or [])
-        for chain in route.chains:
-            if chain[0] == "local":
-                route.ends += [_local_stop(board, route, h) for h in chain[1:]]
-                continue
-
-            def score(seg):
-                ends = (graph.stops[seg.a].id, graph.stops[seg.b].id)
-                return (frozenset(ends) in pairs, set(ends) <= on_route, not (seg.resources & used))
-
-            found = by_chain.get(tuple(chain))
-            if not found:
-                route.loose.append(chain)
-                continue
-            seg = max(found, key=score)
-            used |= seg.resources
-            route.pieces += seg.paths
-            route.ends += [graph.stops[seg.a].id, graph.stops[seg.b].id]
-
-
-def _route_track(board, route: _Route, frame: _Frame, places: dict) -> str:
+def _route_track(board, route: DrawnRoute, frame: _Frame, places: dict) -> str:
     out = [f'<g class="route" id="route-{route.index + 1}" data-train={quoteattr(route.train)} '
            f'data-hexes={quoteattr(" ".join(route.hexes))}>',
-           f'<g opacity="0.7" fill="none" stroke="{route.colour}" stroke-width="{_n(ROUTE_WIDTH)}" '
+           f'<g opacity="0.7" fill="none" stroke="{_colour(route)}" stroke-width="{_n(ROUTE_WIDTH)}" '
            f'stroke-linecap="round" stroke-linejoin="round">']
     for hex_id, i in route.pieces:
         hx = board.hexes[hex_id]
@@ -683,25 +551,13 @@ def _route_track(board, route: _Route, frame: _Frame, places: dict) -> str:
         points = " ".join(_p(frame.centre(h)) for h in chain)
         out.append(_el("polyline", points=points, class_="route-path unmatched", data_hexes=" ".join(chain),
                        stroke_dasharray=f"{_n(0.3 * S)} {_n(0.2 * S)}"))
-    for chain in route.chains:
-        if chain[0] == "local":
-            for h in chain[1:]:
-                stop = _local_stop(board, route, h)
-                xy = _stop_xy(board, places, stop)
-                hx = board.hexes[h]
-                r = _node_radius(hx, hx.tile.nodes[int(stop.partition("._")[2])])
-                out.append(_el("circle", cx=xy[0], cy=xy[1], r=r, class_="route-path local", data_hex=h))
+    for h, stop in route.local_stops:
+        xy = _stop_xy(board, places, stop)
+        hx = board.hexes[h]
+        r = _node_radius(hx, hx.tile.nodes[int(stop.partition("._")[2])])
+        out.append(_el("circle", cx=xy[0], cy=xy[1], r=r, class_="route-path local", data_hex=h))
     out.append("</g></g>")
     return "\n".join(out)
-
-
-def _local_stop(board, route: _Route, hex_id: str) -> str:
-    """The stop a local run counts: the one the route names, else the hex's first city."""
-    for s in route.counted:
-        if s.partition("._")[0] == hex_id:
-            return s
-    hx = board.hexes[hex_id]
-    return hx.node_id(min((n for n in hx.tile.nodes if n.is_stop), key=lambda n: (n.kind != "city", n.index)).index)
 
 
 def _stop_xy(board, places: dict, stop: str) -> tuple:
@@ -709,7 +565,7 @@ def _stop_xy(board, places: dict, stop: str) -> tuple:
     return places[hex_id][int(n)].xy
 
 
-def _route_stops(board, route: _Route, places: dict) -> str:
+def _route_stops(board, route: DrawnRoute, places: dict) -> str:
     """Rings round the stops a route counts (dashed round those it only passes)."""
     counted = route.counted
     out = [f'<g class="route-stops" data-route="route-{route.index + 1}">']
@@ -719,7 +575,7 @@ def _route_stops(board, route: _Route, places: dict) -> str:
         hx = board.hexes[hex_id]
         r = _node_radius(hx, hx.tile.nodes[int(n)]) + 0.06 * S + 0.08 * S * (route.index % 4)
         xy = _stop_xy(board, places, stop)
-        out.append(_el("circle", cx=xy[0], cy=xy[1], r=r, fill="none", stroke=route.colour, stroke_width=0.06 * S,
+        out.append(_el("circle", cx=xy[0], cy=xy[1], r=r, fill="none", stroke=_colour(route), stroke_width=0.06 * S,
                        stroke_dasharray="4 3" if dashed else None, class_="stop", data_stop=stop))
     out.append("</g>")
     return "\n".join(out)
@@ -740,7 +596,7 @@ def _legend(board, routes: list, title: str | None, x: float, y: float) -> tuple
     total = 0
     for r in routes:
         out.append(f'<g class="legend-route" data-route="route-{r.index + 1}">'
-                   + _el("rect", x=x, y=y - 7, width=28, height=14, rx=3, fill=r.colour, opacity=0.8)
+                   + _el("rect", x=x, y=y - 7, width=28, height=14, rx=3, fill=_colour(r), opacity=0.8)
                    + _el("text", r.name if r.name == r.train else f"{r.name} ({r.train})", x=x + 36, y=y)
                    + _el("text", f"{len(r.counted)} stop{'' if len(r.counted) == 1 else 's'}", x=right - 62, y=y,
                          class_="num", fill="#333")

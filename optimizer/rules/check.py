@@ -1,10 +1,8 @@
 """The route checker: is a player's set of routes legal, what does it earn, and if not, why not.
 
-Routes come in the corpus's shape: ``{"train": id, "hexes": [[hex ids of one chain], ...]}`` (one
-chain per connection between two stops, in route order, each in either direction;
-``["local", HEX]`` for a one-city run) or ``{"train": id, "stops": ["HEX._N", ...]}``. Each route
-is read as track of the board's graph; where a chain could be read two ways, every reading is
-tried and the legal, richer one kept. Reasons are plain words a player understands.
+Each route is read as track of the board's graph by :mod:`optimizer.rules.routes`; where a route
+could be read two ways, every reading is tried and the legal, richer one kept. Reasons are plain
+words a player understands.
 """
 from __future__ import annotations
 
@@ -12,9 +10,8 @@ from itertools import product
 
 from ..errors import RoutesError
 from ..graph.problem import build_problem
-from .revenue import best_route_awards, price_route, visit_errors
-
-MAX_READINGS = 64
+from ..revenue import best_route_awards, price_route, visit_errors
+from .routes import readings
 
 
 def check_routes(board, routes) -> dict:
@@ -42,7 +39,7 @@ def check_routes(board, routes) -> dict:
         if train in seen_trains:
             raise RoutesError(f"{where}.train: train {train} has two routes", field=f"{where}.train")
         seen_trains.add(train)
-        parsed.append((i, train, _readings(problem, route, where)))
+        parsed.append((i, train, readings(problem, route, where)))
 
     best = None
     choices = [p[2] or [None] for p in parsed]
@@ -54,98 +51,6 @@ def check_routes(board, routes) -> dict:
         if best is None or key > best[0]:
             best = (key, answer)
     return best[1] if best else {"legal": True, "revenue": 0, "routes": []}
-
-
-# ---- reading routes as track ---------------------------------------------------------------------
-
-def _readings(problem, route: dict, where: str) -> list:
-    """Every way to read a route as a walk over the track graph: lists of (segment, forward)."""
-    graph = problem.graph
-    index = graph.stop_index()
-    if "stops" in route and route["stops"] is not None:
-        stops = route["stops"]
-        if not isinstance(stops, list) or not all(isinstance(s, str) for s in stops):
-            raise RoutesError(f"{where}.stops must be a list of stop ids like \"H12._0\"", field=f"{where}.stops")
-        for k, s in enumerate(stops):
-            if s not in index:
-                _unknown_place(problem, s.split(".")[0], f"{where}.stops[{k}]", stop=s)
-        if len(stops) == 1:
-            return [("local", index[stops[0]])]
-        options = []
-        for k, (a, b) in enumerate(zip(stops, stops[1:])):
-            ia, ib = index[a], index[b]
-            segs = [(j, seg.a == ia) for j, seg in enumerate(graph.segments)
-                    if {seg.a, seg.b} == {ia, ib}]
-            if not segs:
-                raise RoutesError(f"{where}.stops: no track joins {a} and {b} without another stop between",
-                                  field=f"{where}.stops[{k + 1}]")
-            options.append(segs)
-        return [list(c) for c in product(*options)][:MAX_READINGS]
-    chains = route.get("hexes")
-    if chains is None:
-        raise RoutesError(f"{where}: give hexes (chains of hex ids) or stops", field=where)
-    if not isinstance(chains, list) or not all(isinstance(c, list) and c for c in chains):
-        raise RoutesError(f"{where}.hexes must be a list of chains, each a list of hex ids", field=f"{where}.hexes")
-    if not chains:
-        return []  # the train runs nothing
-    if chains[0] and chains[0][0] == "local":
-        if len(chains) != 1 or len(chains[0]) != 2:
-            raise RoutesError(f"{where}.hexes: a local run is [[\"local\", HEX]]", field=f"{where}.hexes")
-        hex_id = chains[0][1]
-        _check_hex(problem, hex_id, f"{where}.hexes[0][1]")
-        return [("local_hex", hex_id)]
-    candidates = []
-    for k, chain in enumerate(chains):
-        for m, hex_id in enumerate(chain):
-            _check_hex(problem, hex_id, f"{where}.hexes[{k}][{m}]")
-        found = [j for j, seg in enumerate(graph.segments)
-                 if list(seg.hexes) == list(chain) or list(seg.hexes) == list(reversed(chain))]
-        if not found:
-            reason = _why_no_track(problem, chain)
-            raise RoutesError(f"{where}.hexes[{k}]: {reason}", field=f"{where}.hexes[{k}]", hex=chain[0])
-        candidates.append(found)
-    walks = []
-
-    def extend(k, at, walk):
-        if len(walks) >= MAX_READINGS:
-            return
-        if k == len(candidates):
-            walks.append(list(walk))
-            return
-        for j in candidates[k]:
-            seg = graph.segments[j]
-            for forward in (True, False):
-                start, end = (seg.a, seg.b) if forward else (seg.b, seg.a)
-                if at is None or start == at:
-                    walk.append((j, forward))
-                    extend(k + 1, end, walk)
-                    walk.pop()
-
-    extend(0, None, [])
-    if not walks:
-        raise RoutesError(f"{where}.hexes: its chains do not join end to end into one run of track",
-                          field=f"{where}.hexes")
-    return walks
-
-
-def _check_hex(problem, hex_id, field):
-    if not isinstance(hex_id, str) or hex_id not in problem.board.hexes:
-        raise RoutesError(f"{field}: hex {hex_id!r} is not on the board", field=field, hex=str(hex_id))
-
-
-def _unknown_place(problem, hex_id, field, stop):
-    _check_hex(problem, hex_id, field)
-    raise RoutesError(f"{field}: {stop} is not a stop of hex {hex_id}", field=field, hex=hex_id)
-
-
-def _why_no_track(problem, chain) -> str:
-    rules, board = problem.rules, problem.board
-    for hex_id in chain:
-        hx = board.hexes[hex_id]
-        for node in hx.tile.nodes:
-            if node.is_stop and rules.forbidden(hx, node):
-                return rules.forbidden_reason(hx, node)
-    return f"no track runs from stop to stop along {'-'.join(chain)}"
 
 
 # ---- judging one reading ------------------------------------------------------------------------

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..board.tiles import parse_code
 from ..errors import BoardError, OptimizerError
-from .tiles import parse_code
+from . import canonical_name, game_data
 
 
 def is_tile_lays(doc) -> bool:
@@ -24,15 +25,23 @@ def is_tile_lays(doc) -> bool:
 
 
 def board_from_tile_lays(doc: dict) -> dict:
-    from ..games import canonical_name, game_data
+    """The board-state document of a tile-lay board: the game's map with the lays and tokens on it."""
     if not isinstance(doc.get("game"), str):
         raise BoardError("game: a built-in game name is needed (1830, 1880, 1880 Romania, 1894, 18EU)", field="game")
     data = game_data(doc["game"])
     title = canonical_name(doc["game"])
     hexes = {h["id"]: preprinted_hex(h) for h in data["hexes"]}
-    tiles = {t["name"]: t for t in data["tiles"]}
+    _lay_tiles(hexes, doc.get("lays", []), {t["name"]: t for t in data["tiles"]}, title)
+    _place_tokens(hexes, doc.get("tokens", []) or [])
+    company = _company(doc.get("company"), data, title)
+    phase = _phase(doc.get("phase"), data, title)
+    trains = _trains(doc.get("trains", []), data, title)
+    return {"id": doc.get("id"), "game": title, "layout": data["layout"], "phase": phase, "corporation": company,
+            "trains": trains, "hexes": list(hexes.values())}
 
-    lays = doc.get("lays", [])
+
+def _lay_tiles(hexes: dict, lays, tiles: dict, title: str) -> None:
+    """Put each laid tile on its hex, within the supply; its cities start with empty slots."""
     if not isinstance(lays, list):
         raise BoardError("lays must be a list of {hex, tile, rotation}", field="lays")
     used = Counter()
@@ -60,7 +69,9 @@ def board_from_tile_lays(doc: dict) -> dict:
         h.update(tile=name, code=tile["code"], color=tile["color"], rotation=rotation)
         h["cities"] = empty_cities(tile["code"])
 
-    tokens = doc.get("tokens", []) or []
+
+def _place_tokens(hexes: dict, tokens) -> None:
+    """Put each token in the first free slot of its city."""
     if not isinstance(tokens, list):
         raise BoardError("tokens must be a list of {hex, city, company}", field="tokens")
     for i, token in enumerate(tokens):
@@ -82,7 +93,9 @@ def board_from_tile_lays(doc: dict) -> dict:
             raise BoardError(f"{where}: city _{city} of hex {hex_id} has no free slot", field=where, hex=hex_id)
         slots[slots.index(None)] = company
 
-    company = doc.get("company")
+
+def _company(company, data: dict, title: str) -> dict:
+    """The operating company: an id of the game's (or a minor's), as a corporation object."""
     if isinstance(company, str):
         company = {"id": company}
     if not isinstance(company, dict) or not company.get("id"):
@@ -91,21 +104,25 @@ def board_from_tile_lays(doc: dict) -> dict:
     if known and company["id"] not in known and not company.get("minor"):
         raise BoardError(f"company: unknown company {company['id']!r} in {title}", field="company.id")
     company.setdefault("name", company["id"])
+    return company
 
-    phase = doc.get("phase")
+
+def _phase(phase, data: dict, title: str) -> dict:
+    """The phase, by name (its tile colours from the game) or as ``{name, tiles}``."""
     phases = {str(p["name"]): p for p in data["phases"]}
     if isinstance(phase, (list, bool)) or phase is None:
         raise BoardError(f"phase: a phase name of {title} is needed (one of {', '.join(phases)})", field="phase")
     if isinstance(phase, dict):
-        phase_doc = {"name": str(phase.get("name", "")), "tiles": phase.get("tiles")}
-    elif str(phase) in phases:
-        phase_doc = {"name": str(phase), "tiles": phases[str(phase)]["tiles"]}
-    else:
-        raise BoardError(f"phase: unknown phase {phase!r} (one of {', '.join(phases)})", field="phase")
+        return {"name": str(phase.get("name", "")), "tiles": phase.get("tiles")}
+    if str(phase) in phases:
+        return {"name": str(phase), "tiles": phases[str(phase)]["tiles"]}
+    raise BoardError(f"phase: unknown phase {phase!r} (one of {', '.join(phases)})", field="phase")
 
+
+def _trains(given, data: dict, title: str) -> list:
+    """The trains, by name (their distance from the game) or as ``{name, distance}``."""
     trains_by_name = {str(t["name"]): t for t in data["trains"]}
     trains = []
-    given = doc.get("trains", [])
     if not isinstance(given, list):
         raise BoardError("trains must be a list of train names or {name, distance}", field="trains")
     for i, t in enumerate(given):
@@ -119,9 +136,7 @@ def board_from_tile_lays(doc: dict) -> dict:
             t["distance"] = trains_by_name[name]["distance"]
         t.setdefault("id", f"{name}-{i}")
         trains.append(t)
-
-    return {"id": doc.get("id"), "game": title, "layout": data["layout"], "phase": phase_doc,
-            "corporation": company, "trains": trains, "hexes": list(hexes.values())}
+    return trains
 
 
 def preprinted_hex(h: dict) -> dict:

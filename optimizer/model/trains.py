@@ -66,7 +66,6 @@ def _cap(n: int) -> int:
 
 PLUS = re.compile(r"^(\d+)\+(\d+)$")
 EXPRESS = re.compile(r"^(\d+)E$")
-STANDARD = re.compile(r"^(\d+)R?$")
 
 
 def spec_from_rows(name: str, rows: list, multiplier: int = 1, requires_token: bool = True, local: bool = False,

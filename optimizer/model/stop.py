@@ -1,0 +1,21 @@
+"""A stop: one revenue centre of the board as the rules see it for one company."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Stop:
+    """A revenue centre a route can count."""
+
+    id: str  # "HEX._N"
+    hex: str
+    node: int
+    kind: str  # city | town | offboard
+    large: bool  # counts against the large (city) number of a train
+    value: int  # value in this phase for this company (bonus-adjusted where a game says so)
+    token: bool  # holds the operating company's token
+    end_only: bool  # a route may start or end here but not pass through
+    location: str  # stops with one location may not both be on one route
+    red: bool  # a red (off-board) location, for red-to-red bonuses
+    name: str | None = None

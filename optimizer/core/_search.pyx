@@ -382,7 +382,8 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     cdef uint32_t pen = L.pen1[L.h1] | (L.pen2[L.h2] if L.phase == 2 else 0)
     cdef int bl = 0
     cdef int64_t rev
-    price_best_route(c, L, visited, nv)
+    if c.n_br:
+        price_best_route(c, L, visited, nv)
     if c.pays_all[t]:
         rev = L.vsum * c.mult[t] + bonus_of(c, t, visited, nv, visited, nv)
         bl = largest_paid(c, t, visited, nv)
@@ -845,11 +846,10 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     cdef int32_t[::1] pair_amount = np.ascontiguousarray(problem.pair_amount, dtype=np.int32)
     cdef int32_t[::1] largest_trigger = np.ascontiguousarray(problem.largest_trigger, dtype=np.int32)
     cdef uint8_t[:, ::1] largest_exclude = np.ascontiguousarray(problem.largest_exclude, dtype=np.uint8)
-    cdef int32_t[::1] br_amount = np.ascontiguousarray(problem.br_amount, dtype=np.int32)
-    cdef int32_t[::1] br_per_stop = np.ascontiguousarray(problem.br_per_stop, dtype=np.int32)
-    cdef uint32_t[:, ::1] br_mask = np.ascontiguousarray(problem.br_mask, dtype=np.uint32).reshape(
-        len(problem.br_amount), problem.n_stops)
-    cdef uint32_t[::1] br_full = np.ascontiguousarray(problem.br_full, dtype=np.uint32)
+    cdef int32_t[::1] br_amount
+    cdef int32_t[::1] br_per_stop
+    cdef uint32_t[:, ::1] br_mask
+    cdef uint32_t[::1] br_full
     cdef int32_t[::1] order_v = order
     cdef int64_t[::1] opt_alone_v = opt_alone
     cdef int64_t[::1] suffix_v = np.zeros(len(order) + 1, dtype=np.int64)
@@ -899,13 +899,18 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     c.r2r_max_tokens = problem.r2r_max_tokens
     c.pullman_cap = <int>pullman_cap_value
     c.has_pullman = 1 if problem.double_best_large else 0
-    if br_amount.shape[0] > 4 or br_per_stop.shape[0] != br_amount.shape[0] or br_full.shape[0] != br_amount.shape[0]:
-        raise ValueError("at most 4 best-route bonuses, each with an amount, a per-stop pay and its groups")
-    c.n_br = br_amount.shape[0]
-    c.br_amount = &br_amount[0] if c.n_br else &dummy_i32
-    c.br_per_stop = &br_per_stop[0] if c.n_br else &dummy_i32
-    c.br_mask = &br_mask[0, 0] if c.n_br and c.n_stops else &dummy_u32
-    c.br_full = &br_full[0] if c.n_br else &dummy_u32
+    c.n_br = len(problem.br_amount)
+    if c.n_br:  # best-route bonuses (1846 Mail Contract, 18AL named routes); most boards have none
+        br_amount = np.ascontiguousarray(problem.br_amount, dtype=np.int32)
+        br_per_stop = np.ascontiguousarray(problem.br_per_stop, dtype=np.int32)
+        br_mask = np.ascontiguousarray(problem.br_mask, dtype=np.uint32).reshape(c.n_br, problem.n_stops)
+        br_full = np.ascontiguousarray(problem.br_full, dtype=np.uint32)
+        if c.n_br > 4 or br_per_stop.shape[0] != c.n_br or br_full.shape[0] != c.n_br:
+            raise ValueError("at most 4 best-route bonuses, each with an amount, a per-stop pay and its groups")
+        c.br_amount = &br_amount[0]
+        c.br_per_stop = &br_per_stop[0]
+        c.br_mask = &br_mask[0, 0] if c.n_stops else &dummy_u32
+        c.br_full = &br_full[0]
     c.anchors = &anchors_v[0] if anchors_v.shape[0] else &dummy_i32
     c.n_anchors = anchors_v.shape[0]
     c.rank = &rank_v[0] if rank_v.shape[0] else &dummy_i32

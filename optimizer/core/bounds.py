@@ -43,6 +43,8 @@ def pullman_cap(problem) -> int:
 def best_route_cap(problem) -> int:
     """The most the best-route bonuses can add: each its amount plus its per-stop pay on the
     longest route any train may run."""
+    if not len(problem.br_amount):
+        return 0
     longest = max([min(int(c[2]), problem.n_stops) for c in problem.caps], default=0)
     return sum(max(int(a), 0) + max(int(p), 0) * longest for a, p in zip(problem.br_amount, problem.br_per_stop))
 

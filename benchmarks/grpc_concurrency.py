@@ -48,7 +48,8 @@ def hard_board(trains: int) -> str:
 
 
 def start_server():
-    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--log-level", "warning"],
+    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "off",
+                             "--log-level", "warning"],
                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
     match = re.match(r"listening on (\S+)", proc.stdout.readline())
     if not match:

@@ -44,10 +44,11 @@ def visit_errors(problem, t: int, stops: list) -> list:
 def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     """Bonuses of a route given the stops visited (route order) and those paid."""
     values = problem.values[t]
-    on = set(paid)
+    on, on_route = set(paid), set(visited)
     extra = 0
-    for a, b, amount in zip(problem.pair_a, problem.pair_b, problem.pair_amount):
-        if a in on and b in on:
+    for a, b, amount, visit in zip(problem.pair_a, problem.pair_b, problem.pair_amount, problem.pair_visited):
+        where = on_route if visit else on
+        if a in where and b in where:
             extra += int(amount)
     for trigger, exclude in zip(problem.largest_trigger, problem.largest_exclude):
         if trigger in on:

@@ -1,4 +1,5 @@
-"""The server process: the RouteOptimizer service with health, reflection and call logging.
+"""The server process: the RouteOptimizer service with health, reflection and call logging, and
+the same service over HTTP/JSON with the players' page (:mod:`server.http`) beside it.
 
 ``python -m optimizer serve`` calls :func:`serve`. SIGTERM (or Ctrl-C) sets every health status
 to NOT_SERVING, then drains: calls in flight get ``grace_s`` seconds to finish, after which they
@@ -68,19 +69,33 @@ def _read(path: str, option: str) -> bytes:
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 50051, max_workers: int = 16, max_message_mb: float = 16,
-          tls_cert: str | None = None, tls_key: str | None = None, grace_s: float = 10.0, announce=print) -> int:
-    """Run the server until SIGTERM or SIGINT, then drain gracefully. Blocks; returns 0."""
+          tls_cert: str | None = None, tls_key: str | None = None, grace_s: float = 10.0,
+          http_port: int | None = 8080, cors_origins=(), announce=print) -> int:
+    """Run gRPC (and HTTP/JSON on ``http_port``, None: none) until SIGTERM or SIGINT, then drain. Blocks; returns 0."""
     server, health_servicer = build_server(max_workers=max_workers, max_message_mb=max_message_mb)
     bound = bind(server, host, port, tls_cert=tls_cert, tls_key=tls_key)
     stop = threading.Event()
+    http_listener = None
+    if http_port is not None:
+        from . import http  # starlette and uvicorn only when serving HTTP
+        app = http.build_app(RouteOptimizerService(), cors_origins=cors_origins,
+                             limits=http.Limits(max_message_mb, max_workers), serving=lambda: not stop.is_set())
+        http_listener = http.HttpListener(app, [http.listen(host, http_port)])
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda signum, frame: stop.set())
     server.start()
-    announce(f"listening on {host}:{bound}" + (" (TLS)" if tls_cert else ""))
+    line = f"listening on {host}:{bound}" + (" (TLS)" if tls_cert else "")
+    if http_listener is not None:
+        http_listener.start()
+        line += f", HTTP on http://{host}:{http_listener.port}/"
+    announce(line)
     while not stop.wait(1.0):
         pass
     log.info("stopping: health NOT_SERVING, draining calls for up to %.1f s", grace_s)
     health_servicer.enter_graceful_shutdown()
+    http_stopped = http_listener.drain(grace_s) if http_listener is not None else None
     server.stop(grace_s).wait()
+    if http_stopped is not None:
+        http_stopped.wait(grace_s + 1.0)
     log.info("stopped")
     return 0

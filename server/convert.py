@@ -44,6 +44,10 @@ def board_to_state(board: pb.Board) -> dict:
     doc["trains"] = [train_to_json(t, i) for i, t in enumerate(board.trains)]
     # Neighbours are given for the whole board or computed for the whole board (see the proto).
     with_neighbors = any(h.neighbors for h in board.hexes)
+    if with_neighbors and not all(h.neighbors for h in board.hexes):
+        i = next(i for i, h in enumerate(board.hexes) if not h.neighbors)
+        raise BoardError(f"hexes[{i}].neighbors: missing on hex {board.hexes[i].id} but given on others; give "
+                         "neighbors on every hex or on none", field=f"hexes[{i}].neighbors", hex=board.hexes[i].id)
     doc["hexes"] = [hex_to_json(h, with_neighbors) for h in board.hexes]
     return doc
 
@@ -75,6 +79,9 @@ def train_to_json(t: pb.Train, index: int) -> dict:
     out = {}
     _optional(t, "id", out)
     out["name"] = t.name
+    if t.distance.stops and t.distance.rows:
+        raise BoardError(f"trains[{index}].distance: train {t.name or index} sets both stops and rows; set one",
+                         field=f"trains[{index}].distance")
     distance = distance_to_json(t.distance) if t.HasField("distance") else None
     if distance is None:
         raise BoardError(f"trains[{index}].distance: train {t.name or index} has no distance (set stops or rows)",

@@ -30,16 +30,20 @@ def _packed(message) -> any_pb2.Any:
 
 def invalid_argument(err: OptimizerError, source: str = "") -> grpc.Status:
     """The status for a user's mistake; ``source`` ("board" or "state_json") names the whole board."""
+    return rpc_status.to_status(invalid_argument_status(err, source))
+
+
+def invalid_argument_status(err: OptimizerError, source: str = "") -> status_pb2.Status:
+    """The ``google.rpc.Status`` of :func:`invalid_argument` (the HTTP gateway writes it as JSON)."""
     field = err.field or WHOLE_DOCUMENT
     if field == WHOLE_DOCUMENT and source:
         field = source
     reason = "INVALID_ROUTES" if isinstance(err, RoutesError) else "INVALID_BOARD"
     violation = error_details_pb2.BadRequest.FieldViolation(field=field, description=str(err), reason=reason)
     info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata={"field": field, "hex": err.hex or ""})
-    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(err),
-                               details=[_packed(error_details_pb2.BadRequest(field_violations=[violation])),
-                                        _packed(info)])
-    return rpc_status.to_status(status)
+    return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(err),
+                             details=[_packed(error_details_pb2.BadRequest(field_violations=[violation])),
+                                      _packed(info)])
 
 
 @contextlib.contextmanager

@@ -35,8 +35,11 @@ def generate(out_root: Path = ROOT) -> list:
 
     out_root = Path(out_root)
     (out_root / PACKAGE_DIR).mkdir(parents=True, exist_ok=True)
+    from google.api import annotations_pb2
+
     well_known = resources.files("grpc_tools") / "_proto"
-    args = ["grpc_tools.protoc", f"-I{PACKAGE_DIR}={PROTO_DIR}", f"-I{well_known}",
+    googleapis = Path(annotations_pb2.__file__).resolve().parents[2]  # google/api/*.proto of googleapis-common-protos
+    args = ["grpc_tools.protoc", f"-I{PACKAGE_DIR}={PROTO_DIR}", f"-I{well_known}", f"-I{googleapis}",
             f"--python_out={out_root}", f"--pyi_out={out_root}", f"--grpc_python_out={out_root}"]
     args += [str(PROTO_DIR / p) for p in PROTO_FILES]
     if protoc.main(args) != 0:

@@ -5,7 +5,8 @@ junctions, plain track) with random rotations; some edge hexes are red off-board
 holds one or two tokens; other companies' tokens may fill (and so block) cities. Trains are of
 every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns free) and 5+1.
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
-knows (pairs, largest stop, red-to-red, penalties, Pullman, best-route bonuses) meets the reference.
+knows (pairs paid or visited, negative pairs, largest stop, red-to-red, penalties, Pullman, best-route
+bonuses) meets the reference.
 """
 from __future__ import annotations
 
@@ -125,7 +126,8 @@ def bonuses(draw, problem):
         k = draw(st.integers(1, 2))
         problem.pair_a = np.array([draw(st.integers(0, n - 1)) for _ in range(k)], dtype=np.int32)
         problem.pair_b = np.array([draw(st.integers(0, n - 1)) for _ in range(k)], dtype=np.int32)
-        problem.pair_amount = np.array([draw(st.sampled_from([20, 50, 100, -20])) for _ in range(k)], dtype=np.int32)
+        problem.pair_amount = np.array([draw(st.sampled_from([20, 50, 100, -10])) for _ in range(k)], dtype=np.int32)
+        problem.pair_visited = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
     if n >= 1 and draw(st.booleans()):
         trigger = draw(st.integers(0, n - 1))
         problem.largest_trigger = np.array([trigger], dtype=np.int32)

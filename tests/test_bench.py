@@ -207,7 +207,8 @@ def test_bench_through_the_grpc_api(tiny_jsonl, tmp_path, capsys):
     """``--target`` runs the same suite against a server (here our own, started on a free port)."""
     pytest.importorskip("server.client")
     log = open(tmp_path / "server.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--log-level", "warning"],
+    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "off",
+                             "--log-level", "warning"],
                             stdout=subprocess.PIPE, stderr=log, text=True)
     try:
         line = proc.stdout.readline()

@@ -16,6 +16,10 @@ from .corpus import game_files, ids, state, states
 STATES = states()
 
 
+def _first_index(doc, hex_id) -> int:
+    return next(i for i, h in enumerate(doc["hexes"]) if h["id"] == hex_id)
+
+
 def _end(end):
     return end[1] if end[0] == "edge" else f"_{end[1]}"
 
@@ -167,6 +171,34 @@ def test_train_with_no_distance():
 def test_train_with_zero_distance():
     err = _bad(lambda d: d["trains"][0].update(distance=0))
     assert err.field.startswith("trains[0]")
+
+
+def _d16_board():
+    """1830 26855 before action 450: one 4 train; the switch tile on D16 carries its route."""
+    return state("1830/26855@450")
+
+
+def test_neighbours_on_some_hexes_only_name_the_field():
+    """The contract gives neighbours on every hex or on none: D16's alone left out is an error (it
+    used to be read as computed adjacency for the whole board), not a silently different graph."""
+    doc = _d16_board()
+    i = _first_index(doc, "D16")
+    del doc["hexes"][i]["neighbors"]
+    with pytest.raises(BoardError) as err:
+        build_problem(doc)
+    assert err.value.field == f"hexes[{i}].neighbors" and err.value.hex == "D16" and "every hex or on none" in str(err.value)
+    doc["hexes"][i]["neighbors"] = {}  # given, and empty: D16 joins nothing
+    assert build_problem(doc).graph
+
+
+def test_train_distance_in_the_protos_shape_names_the_field():
+    """A distance is a whole number or rows; an object with both (the proto's two fields) is an
+    error that says which forms it takes."""
+    doc = _d16_board()
+    doc["trains"][0]["distance"] = {"stops": 3, "rows": [{"nodes": ["city"], "pay": 2, "visit": 2}]}
+    with pytest.raises(BoardError) as err:
+        build_problem(doc)
+    assert err.value.field == "trains[0].distance" and "integer number of stops, or rows" in str(err.value)
 
 
 def test_not_an_object():

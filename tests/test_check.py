@@ -4,6 +4,7 @@ import copy
 
 import pytest
 
+from optimizer import api
 from optimizer.board.state import read_board
 from optimizer.core import reference
 from optimizer.errors import RoutesError
@@ -117,6 +118,53 @@ def _switch_board():
              "Z3": (CITY_20, 0, "yellow"), "Z5": ("city=revenue:20;path=a:5,b:_0", 0, "yellow")}
     return board("1830", cells, [("Z1", 3, "S1"), ("S1", 3, "Z3"), ("S1", 2, "Z5")],
                  [{"name": "2", "distance": 2}, {"name": "3", "distance": 3}])
+
+
+def _pullman_on_its_own_chain():
+    """18EU 74045 before action 779: the 6 train runs the players' route and the Pullman is given
+    one of its chains, F9-E8-E6, as a route of its own."""
+    doc = state("18EU/74045@779")
+    six = recorded(doc)[0]
+    assert six["train"] == "6-1" and ["F9", "E8", "E6"] in six["hexes"]
+    return doc, [six, {"train": "P-2", "hexes": [["F9", "E8", "E6"]]}]
+
+
+def test_any_route_error_makes_the_set_illegal():
+    """Rulebook (18EU), Pullman: it "doubles the value of any one City or Off-Map Location on one
+    train's run"; it runs no route of its own, and a set that gives it one is not legal."""
+    doc, routes = _pullman_on_its_own_chain()
+    verdict = check_routes(read_board(doc), routes)
+    assert not verdict["legal"] and verdict["routes"][0]["legal"] and not verdict["routes"][1]["legal"]
+    assert verdict["routes"][1]["errors"] == ["the P train does not run a route of its own"]
+    assert not api.check(doc, routes)["legal"]
+
+
+def test_one_stop_route_needs_two_stops():
+    """1830 has no Pullman (and 18EU's runs no route): a train given one city is told that a route
+    needs two stops, not that it is no Pullman."""
+    errors = _errors(state("1830/26855@553"), [{"train": "4-0", "stops": ["I15._0"]}])
+    assert errors == "a route needs at least two stops"
+
+
+def test_pullman_on_a_town_says_it_is_a_town():
+    """Rulebook (18EU): the Pullman "doubles the value of any one City or Off-Map Location on one
+    train's run". On 74045 before action 467 the 3 train's run passes the town B13."""
+    doc = state("18EU/74045@467")
+    routes = recorded(doc)
+    assert "B13._0" in check_routes(read_board(doc), routes)["routes"][0]["stops"]
+    pullman = next(i for i, r in enumerate(routes) if r["train"] == "P-1")
+    routes[pullman] = {"train": "P-1", "hexes": [["local", "B13"]]}
+    assert _errors(doc, routes) == "the Pullman doubles a city or off-board, and B13 is a town"
+    routes[pullman] = {"train": "P-1", "stops": ["B13._0"]}
+    assert "is a town" in _errors(doc, routes)
+
+
+def test_side_crossed_twice_by_one_route():
+    """Rulebook (18EU): "A train can't reuse its own track (except four-way junctions on brown plain
+    tiles)." A run out of E6 and back over the same side is told so once, as one route's fault."""
+    doc = state("18EU/74045@779")
+    errors = _errors(doc, [{"train": "6-1", "hexes": [["D7", "E8", "E6"], ["E6", "E8", "F9"]]}])
+    assert errors == "the route crosses the side between E8 and E6 twice"
 
 
 def test_two_trains_on_one_switch():

@@ -117,6 +117,28 @@ def test_malformed_board_names_the_field(tmp_path):
     assert "hexes[5].rotation" in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
+def test_check_is_illegal_when_any_route_is(tmp_path):
+    """Rulebook (18EU): the Pullman "Doubles the value of any one City or Off-Map Location on one
+    train's run"; given a route of its own, the set is not legal: exit 1."""
+    doc = state("18EU/74045@779")
+    six = {"train": "6-1", "hexes": doc["expected"]["human"]["routes"][0]["hexes"]}
+    (tmp_path / "state.json").write_text(json.dumps(doc))
+    (tmp_path / "routes.json").write_text(json.dumps([six, {"train": "P-2", "hexes": [["F9", "E8", "E6"]]}]))
+    out = run(["check", str(tmp_path / "state.json"), "--routes", str(tmp_path / "routes.json"), "--json"])
+    assert out.returncode == 1 and json.loads(out.stdout)["legal"] is False
+
+
+def test_neighbours_on_some_hexes_is_a_one_line_error(tmp_path):
+    doc = state("1830/26855@450")
+    d16 = next(i for i, h in enumerate(doc["hexes"]) if h["id"] == "D16")
+    del doc["hexes"][d16]["neighbors"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    out = run(["solve", str(path)])
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    assert f"hexes[{d16}].neighbors" in out.stderr and "D16" in out.stderr
+
+
 def test_games_json(capsys):
     assert main(["games", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

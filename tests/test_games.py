@@ -13,6 +13,7 @@ from optimizer.board.geometry import opposite
 from optimizer.board.state import read_board
 from optimizer.board.tiles import parse_code
 from optimizer.games import game_data, rules_for
+from optimizer.graph.problem import build_problem
 from optimizer.rules.check import check_routes
 from optimizer.model import spec_from_rows
 
@@ -109,6 +110,37 @@ def test_1880_trans_siberian_bonus(core):
             h["id"] = "A17"
         h["neighbors"] = {k: ("A17" if v == "A15" else v) for k, v in h["neighbors"].items()}
     assert solve(elsewhere)["revenue"] == 50 + 20 + 40
+
+
+def _trans_siberian_board(trains, second_line=False):
+    """The real A3 and A15 (no public 1880 state joins them yet) wired by a short line through our
+    city Z1 and a 60 city Z3; with ``second_line``, a second line from A3's other edge to A15's
+    other edge through our city W1."""
+    cells = {"A3": (map_code("1880", "A3"), 0, "red"), "Z1": (CITY_20, 1, "yellow", ["US"]),
+             "Z3": (CITY.format(v=60), 1, "yellow"), "A15": (map_code("1880", "A15"), 0, "red")}
+    links = [("A3", 4, "Z1"), ("Z1", 4, "Z3"), ("Z3", 4, "A15")]
+    if second_line:
+        cells |= {"W1": (CITY_20, 2, "yellow", ["US"]), "W3": (SHARP, 2, "yellow")}
+        links += [("A3", 5, "W1"), ("W1", 5, "W3"), ("W3", 3, "A15")]
+    return board("1880", cells, links, trains, phase=["yellow"])
+
+
+def test_1880_trans_siberian_express_need_not_count_the_far_reds(core):
+    """Rulebook: "One train running between the far reds A3 and A15 adds ¥50." and "An E counts N
+    stations, may skip any": a 2E that runs A3 to A15 runs between them, counting Z1 and Z3 only."""
+    doc = _trans_siberian_board([express(2)])
+    assert solve(doc)["revenue"] == 20 + 60 + 50
+    verdict = check_routes(read_board(doc), [{"train": "2E-0", "stops": ["A3._0", "Z1._0", "Z3._0", "A15._0"]}])
+    assert verdict["legal"] and verdict["revenue"] == 20 + 60 + 50
+    assert verdict["routes"][0]["paid"] == ["Z1._0", "Z3._0"]
+
+
+def test_1880_trans_siberian_for_each_train_that_runs_it(core):
+    """Rulebook: "One train running between the far reds A3 and A15 adds ¥50." Read per train: two
+    trains that each run A3 to A15 each add 50 (the rule names what one train's run earns)."""
+    doc = _trans_siberian_board([{"name": "4", "distance": 4}, {"name": "3", "distance": 3}], second_line=True)
+    a3, a15 = 20, 10  # yellow phase
+    assert solve(doc)["revenue"] == (a3 + 20 + 60 + a15 + 50) + (a3 + 20 + a15 + 50)
 
 
 def _ferry_board(company=None):
@@ -250,6 +282,55 @@ def test_romania_danube_token_adds_ten(core):
     assert solve(doc)["revenue"] == 60
 
 
+def _danube_board(p4=True):
+    """1880 Romania, MR before action 491, its director given P4 with the token on G23 (Galați /
+    Brăila), G23 upgraded to the green OO tile 8863 and plain track laid on H22 and H24: a 3 train
+    runs F20 into G23's first city, out round H22 and H24 and into its second."""
+    doc = state("1880Romania/1880_romania_game_end_final_phase@491")
+    if p4:
+        doc["corporation"]["president_companies"].append("P4")
+    doc["trains"] = [{"id": "3-0", "name": "3", "distance": 3}]
+    lays = {"G23": ("8863", "city=revenue:40;city=revenue:40;path=a:0,b:_0;path=a:_0,b:1;path=a:2,b:_1;"
+                            "path=a:_1,b:5;label=OO", 0, "green"),
+            "H22": ("7", SHARP, 3, "yellow"), "H24": ("7", SHARP, 1, "yellow")}
+    for h in doc["hexes"]:
+        if h["id"] in lays:
+            h["tile"], h["code"], h["rotation"], h["color"] = lays[h["id"]]
+        if h["id"] == "G23":
+            h["assignments"] = {"P4": True}
+    return doc
+
+
+def test_romania_danube_token_counts_once_per_route(core):
+    """D.B.S.R.: "Comes with a +10 token. ... The token increases the value of the relevant city by
+    10 for all companies of the owning player." One token on G23: a route counting both of its
+    cities earns 30 + 40 + 40 + 10, not 10 per city."""
+    doc = _danube_board()
+    both = [{"train": "3-0", "stops": ["F20._0", "G23._0", "G23._1"]}]
+    verdict = check_routes(read_board(doc), both)
+    assert verdict["legal"] and verdict["revenue"] == 30 + 40 + 40 + 10
+    one = check_routes(read_board(doc), [{"train": "3-0", "stops": ["F20._0", "G23._0"]}])
+    assert one["revenue"] == 30 + 40 + 10
+    assert check_routes(read_board(_danube_board(p4=False)), both)["revenue"] == 30 + 40 + 40
+    assert solve(doc)["revenue"] == 120  # the G23 loop ties D22-C21-B22; it used to win at 130
+
+
+def test_romania_plus_train_serves_towns_only_to_its_small_number(core):
+    """Rulebook, "Plus trains": "only as many cities or red off-board connections may be served as
+    indicated by the large number, plus as many towns and ports as indicated by the small number."
+    A 2+2 may not run H12 (our city) with the three towns J12, J10 and K9, as 1880 China's
+    "at most N of them large" would allow."""
+    doc = state("1880Romania/1880_romania_game_end_final_phase@200")
+    doc["trains"] = [{"id": "2+2-0", "name": "2+2", "distance": 4}]
+    route = [{"train": "2+2-0", "stops": ["H12._0", "J12._0", "J10._0", "K9._0"]}]
+    for distance in (4, game_data("1880 Romania")["trains"][1]["distance"]):
+        doc["trains"][0]["distance"] = distance
+        verdict = check_routes(read_board(doc), route)
+        assert not verdict["legal"] and verdict["routes"][0]["errors"] == ["the 2+2 train counts 3 towns; it may count 2"]
+        small = {s.id for s in build_problem(doc).graph.stops if not s.large}
+        assert all(len(small & set(r["stops"])) <= 2 for r in solve(doc)["routes"])
+
+
 @pytest.mark.corpus
 def test_romania_danube_on_real_boards():
     for doc in [s for s in states() if (s["corporation"].get("flags") or {}).get("danube_port_bonus_eligible")][:10]:
@@ -363,6 +444,17 @@ def test_1894_five_plus_one():
 
 
 # ---- 18EU --------------------------------------------------------------------------------------------
+
+def test_18eu_whole_number_distance_is_the_rulebook_train(core):
+    """Rulebook: "Max Cities + Off-Map Locations = the train number; Towns and Ports don't count
+    against it." 18EU 74045 before action 467, its Pullman left out: the 3 train given as a whole
+    number, as the engine's rows or as rows that list towns is one train, and earns 150."""
+    doc = state("18EU/74045@467")
+    doc["trains"] = doc["trains"][:1]
+    for distance in (doc["trains"][0]["distance"], 3, [{"nodes": ["city", "offboard", "town"], "pay": 3, "visit": 3}]):
+        doc["trains"][0]["distance"] = distance
+        assert solve(doc)["revenue"] == 150, distance
+
 
 def test_18eu_towns_do_not_count_against_the_train(core):
     """Rulebook: "Max Cities + Off-Map Locations = the train number; Towns and Ports don't count.\""""

@@ -74,7 +74,35 @@ def test_neighbours_given_for_all_hexes_or_none():
     board = pb.Board(game="1830", layout="pointy", hexes=[pb.Hex(id="A1"), pb.Hex(id="A3")])
     assert all("neighbors" not in h for h in convert.board_to_state(board)["hexes"])
     board.hexes[0].neighbors[1] = "A3"
-    assert [h["neighbors"] for h in convert.board_to_state(board)["hexes"]] == [{"1": "A3"}, {}]
+    board.hexes[1].neighbors[4] = "A1"
+    assert [h["neighbors"] for h in convert.board_to_state(board)["hexes"]] == [{"1": "A3"}, {"4": "A1"}]
+
+
+def _board_450():
+    """1830 26855 before action 450 as a structured board: one 4 train, 170."""
+    doc = state("1830/26855@450")
+    assert api.solve(doc)["revenue"] == 170
+    return convert.state_to_board(doc)
+
+
+def test_neighbours_cleared_on_one_hex_name_the_field():
+    """The proto: "Give it on every hex or on none". Clearing D16's alone used to turn 170 into 70."""
+    board = _board_450()
+    i = next(i for i, h in enumerate(board.hexes) if h.id == "D16")
+    board.hexes[i].ClearField("neighbors")
+    with pytest.raises(BoardError) as err:
+        convert.board_to_state(board)
+    assert err.value.field == f"hexes[{i}].neighbors" and err.value.hex == "D16"
+
+
+def test_distance_with_both_stops_and_rows_names_the_field():
+    """The proto: "Set exactly one." A 4 train given stops 3 and a row used to be read as the row (70)."""
+    board = _board_450()
+    board.trains[0].distance.stops = 3
+    board.trains[0].distance.rows.add(nodes=["city"], pay=2, visit=2)
+    with pytest.raises(BoardError) as err:
+        convert.board_to_state(board)
+    assert err.value.field == "trains[0].distance" and "both stops and rows" in str(err.value)
 
 
 def test_routes_to_check():

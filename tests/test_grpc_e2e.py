@@ -53,7 +53,8 @@ class ServerProcess:
     def __init__(self, tmp_path: Path, *args):
         self.log_path = tmp_path / f"server-{time.monotonic_ns()}.log"
         self._log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", *args],
+        self.proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "0",
+                                      *args],
                                      stdout=subprocess.PIPE, stderr=self._log, text=True)
         ready, _, _ = select.select([self.proc.stdout], [], [], START_TIMEOUT_S)
         line = self.proc.stdout.readline() if ready else ""
@@ -63,6 +64,8 @@ class ServerProcess:
             raise RuntimeError(f"server did not start: {line!r}\n{self.log()}")
         self.host, self.port = match.group(1), int(match.group(2))
         self.target = f"{self.host}:{self.port}"
+        http = re.search(r"HTTP on (http://\S+:\d+)/", line)
+        self.http_url = http.group(1) if http else None  # None with --http-port off
 
     def log(self) -> str:
         if not self._log.closed:
@@ -208,6 +211,18 @@ def test_check_routes_with_optimum_and_reasons(client, states, cli_answers):
     assert verdict["legal"] is False and verdict["routes"][1]["errors"]
 
 
+def test_check_routes_is_illegal_when_any_route_is(client, stub):
+    """Rulebook (18EU): the Pullman "Doubles the value of any one City or Off-Map Location on one
+    train's run"; a Pullman given a route of its own makes the set illegal over the wire too."""
+    doc = state("18EU/74045@779")
+    routes = [human_routes(doc)[0], {"train": "P-2", "hexes": [["F9", "E8", "E6"]]}]
+    assert client.check_json(json.dumps(doc), routes)["legal"] is False
+    request = pb.CheckRoutesRequest(board=convert.state_to_board(doc), routes=[
+        pb.RouteInput(train=r["train"], hexes=[pb.HexChain(hexes=c) for c in r["hexes"]]) for r in routes])
+    response = stub.CheckRoutes(request, timeout=30)
+    assert response.legal is False and response.routes[1].errors == ["the P train does not run a route of its own"]
+
+
 def test_list_games(client):
     assert client.list_games() == api.games()
     assert client.train_kinds() == list(api.TRAIN_KINDS)
@@ -272,8 +287,14 @@ def _token_on_missing_city(doc):
     return f"hexes[{i}].cities[0].index", doc["hexes"][i]["id"]
 
 
+def _neighbours_on_some_hexes(doc):
+    i = _first_hex(doc, lambda h: h["id"] == "D16")
+    del doc["hexes"][i]["neighbors"]  # as a structured board: D16's map left empty
+    return f"hexes[{i}].neighbors", "D16"
+
+
 BAD_BOARDS = {"unknown hex": _unknown_neighbour, "rotation 7": _rotation_7, "bad tile code": _bad_tile_code,
-              "token on a missing city": _token_on_missing_city}
+              "token on a missing city": _token_on_missing_city, "neighbours on some hexes": _neighbours_on_some_hexes}
 
 
 @pytest.mark.parametrize("form", ["state_json", "board"])
@@ -304,6 +325,21 @@ def test_train_without_distance(stub, client, states):
         client.optimize_json(json.dumps(doc))
     assert err.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert err.value.field.startswith("trains[0]") and "distance" in err.value.message
+
+
+def test_distance_with_both_stops_and_rows(stub, states):
+    """The proto: "Set exactly one." Both set is INVALID_ARGUMENT naming the field, as a structured
+    board and as a document (whose distance is a number or rows, never an object)."""
+    doc = json.loads(json.dumps(states["1830/26855@553"]))
+    board = convert.state_to_board(doc)
+    board.trains[0].distance.rows.add(nodes=["city"], pay=2, visit=2)
+    doc["trains"][0]["distance"] = {"stops": doc["trains"][0]["distance"], "rows": [{"nodes": ["city"], "pay": 2,
+                                                                                     "visit": 2}]}
+    for request in (pb.OptimizeRequest(board=board), pb.OptimizeRequest(state_json=json.dumps(doc))):
+        with pytest.raises(grpc.RpcError) as caught:
+            stub.Optimize(request, timeout=30)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert details(caught.value)[0][0][0] == "trains[0].distance"
 
 
 @pytest.mark.parametrize("text, field", [

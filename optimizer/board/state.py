@@ -140,6 +140,8 @@ def validate_schema(doc) -> None:
                                  hex=_hex_of(doc, err)) from None
         message = err.message.replace("data.", "", 1).replace("data ", "document ", 1)
         message = message[len(where):].strip() if message.startswith(where) else message
+        if err.rule == "oneOf" and (err.definition or {}).get("description"):  # say which forms it takes
+            message = "must be " + err.definition["description"][0].lower() + err.definition["description"][1:]
         raise BoardError(f"{where}: {message}" + _hex_note(doc, err), field=where, hex=_hex_of(doc, err)) from None
 
 
@@ -180,8 +182,13 @@ def read_board(doc) -> Board:
             cities=_read_cities(h, tile, hexes_field),
             assignments=dict(h.get("assignments") or {}),
         )
-    given = all("neighbors" in h for h in doc["hexes"])
-    if given:
+    given = ["neighbors" in h for h in doc["hexes"]]
+    if any(given) and not all(given):
+        i = given.index(False)
+        hid = doc["hexes"][i]["id"]
+        raise BoardError(f"hexes[{i}].neighbors: missing on hex {hid} but given on others; give neighbors on "
+                         "every hex or on none", field=f"hexes[{i}].neighbors", hex=hid)
+    if all(given):
         for i, h in enumerate(doc["hexes"]):
             hx = hexes[h["id"]]
             for edge, other in h["neighbors"].items():

@@ -63,6 +63,7 @@ cdef struct Ctx:
     const int32_t* pair_a
     const int32_t* pair_b
     const int32_t* pair_amount
+    const uint8_t* pair_visited  # the pair counts when both are on the route, paid or not
     int n_pairs
     const int32_t* largest_trigger
     const uint8_t* largest_exclude  # [n_largest * n_stops]

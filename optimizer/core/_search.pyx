@@ -156,14 +156,18 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
     """Pair, largest-stop and red-to-red bonuses of a route, given its paid stops."""
     cdef int64_t extra = 0, top
     cdef int i, k, s, tokens
+    cdef uint8_t bit
     cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
+    for i in range(n_visited):
+        c.mark[visited[i]] = 2  # on the route
     for i in range(n_paid):
-        c.mark[paid[i]] = 1
+        c.mark[paid[i]] = 3  # on the route and paid
     for k in range(c.n_pairs):
-        if c.mark[c.pair_a[k]] and c.mark[c.pair_b[k]]:
+        bit = 2 if c.pair_visited[k] else 1
+        if c.mark[c.pair_a[k]] & bit and c.mark[c.pair_b[k]] & bit:
             extra += c.pair_amount[k]
     for k in range(c.n_largest):
-        if c.mark[c.largest_trigger[k]]:
+        if c.mark[c.largest_trigger[k]] & 1:
             top = 0
             for i in range(n_paid):
                 s = paid[i]
@@ -178,6 +182,8 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
         if tokens > c.r2r_max_tokens:
             tokens = c.r2r_max_tokens
         extra += <int64_t>c.r2r_per_token * tokens
+    for i in range(n_visited):
+        c.mark[visited[i]] = 0
     for i in range(n_paid):
         c.mark[paid[i]] = 0
     return extra
@@ -844,6 +850,9 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     cdef int32_t[::1] pair_a = np.ascontiguousarray(problem.pair_a, dtype=np.int32)
     cdef int32_t[::1] pair_b = np.ascontiguousarray(problem.pair_b, dtype=np.int32)
     cdef int32_t[::1] pair_amount = np.ascontiguousarray(problem.pair_amount, dtype=np.int32)
+    cdef uint8_t[::1] pair_visited = np.ascontiguousarray(problem.pair_visited, dtype=np.uint8)
+    if not (pair_b.shape[0] == pair_amount.shape[0] == pair_visited.shape[0] == pair_a.shape[0]):
+        raise ValueError("pair arrays differ in length")
     cdef int32_t[::1] largest_trigger = np.ascontiguousarray(problem.largest_trigger, dtype=np.int32)
     cdef uint8_t[:, ::1] largest_exclude = np.ascontiguousarray(problem.largest_exclude, dtype=np.uint8)
     cdef int32_t[::1] br_amount
@@ -891,6 +900,7 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     c.pair_a = &pair_a[0] if pair_a.shape[0] else &dummy_i32
     c.pair_b = &pair_b[0] if pair_b.shape[0] else &dummy_i32
     c.pair_amount = &pair_amount[0] if pair_amount.shape[0] else &dummy_i32
+    c.pair_visited = &pair_visited[0] if pair_visited.shape[0] else &dummy_u8
     c.n_pairs = pair_a.shape[0]
     c.largest_trigger = &largest_trigger[0] if largest_trigger.shape[0] else &dummy_i32
     c.largest_exclude = &largest_exclude[0, 0] if largest_exclude.shape[0] and largest_exclude.shape[1] else &dummy_u8

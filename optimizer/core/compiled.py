@@ -78,8 +78,9 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
     max_bonus = np.array([max_route_bonus(problem, t) for t in range(K)], dtype=np.int64)
     pays_all = np.array([s.pays_all for s in problem.specs], dtype=np.uint8)
     interesting = np.zeros(n, dtype=np.uint8)
-    interesting[problem.pair_a] = 1
-    interesting[problem.pair_b] = 1
+    paid_pairs = problem.pair_visited == 0  # a pair on visited stops does not depend on what is paid
+    interesting[problem.pair_a[paid_pairs]] = 1
+    interesting[problem.pair_b[paid_pairs]] = 1
     interesting[problem.largest_trigger] = 1
     best = problem.values.max(axis=0) if K else np.zeros(n, dtype=np.int32)
     anchors = np.array(sorted(np.flatnonzero(problem.token), key=lambda s: (-int(best[s]), s)), dtype=np.int32)

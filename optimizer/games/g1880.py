@@ -4,6 +4,11 @@ Rulebook, "Run trains": off-boards count as large stations and harbours as small
 may only end a route; each ferry crossed costs 10 (free with P2); Taiwan pays +20 with P3; one
 train running between A3 and A15 adds 50. Beijing needs no rule of its own: while it is a
 terminus its stations are separate cities, and once brown it is one city.
+
+Trans-Siberian, "One train running between the far reds A3 and A15 adds ¥50", read as: every
+train whose route runs from A3 to A15 adds 50, whether or not an express counts them, because
+the rule asks the train to run between them (an E "may skip any" stop it still runs to), and
+"one train" says that a single train must cover the whole way, not that one bonus is paid a turn.
 """
 from ..model import Bonuses, PairBonus
 from .base import Rules
@@ -40,5 +45,5 @@ class Rules1880(Rules):
         if not self.owner_owns(FERRY_COMPANY):
             bonuses.hex_penalties = {h: FERRY_COST for h in FERRY_HEXES if h in self.board.hexes}
         a, b = (self.stop_ids_on(h) for h in TRANS_SIBERIAN)
-        bonuses.pairs = [PairBonus(x, y, TRANS_SIBERIAN_BONUS) for x in a for y in b]
+        bonuses.pairs = [PairBonus(x, y, TRANS_SIBERIAN_BONUS, visited=True) for x in a for y in b]
         return bonuses

@@ -8,8 +8,15 @@ circles)." "Off-Map Locations must be route ends (except Hamburg)." "Ports are t
 Towns (never improve; run to but not beyond)." The red-to-red table pays per station token on the
 route, up to five: green £10, brown £20, grey £30 each. The Pullman "doubles the value of any one
 City or Off-Map Location on one train's run".
+
+Every train but the Pullman is the rulebook's N: however its distance is given (a whole number,
+rows, rows that list towns), its large cap is kept and towns are freed, so that ``distance: 3``
+and the engine's rows mean the same train.
 """
+from dataclasses import replace
+
 from ..model import Bonuses, RedToRedBonus
+from ..model.trains import UNLIMITED
 from .base import Rules
 
 RED_TO_RED_PER_TOKEN = {"green": 10, "brown": 20, "gray": 30, "grey": 30}
@@ -35,7 +42,11 @@ class Rules18EU(Rules):
         return train.name == PULLMAN
 
     def train_spec(self, train, where):
-        return None if self.is_pullman(train) else super().train_spec(train, where)
+        if self.is_pullman(train):
+            return None
+        spec = super().train_spec(train, where)
+        return replace(spec, visit_small=UNLIMITED, visit_total=UNLIMITED, pay_small=UNLIMITED,
+                       pay_total=UNLIMITED)
 
     def bonuses(self) -> Bonuses:
         bonuses = Bonuses()

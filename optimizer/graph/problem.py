@@ -56,6 +56,7 @@ class Problem:
     pair_a: np.ndarray  # int32 [n_pairs]
     pair_b: np.ndarray
     pair_amount: np.ndarray
+    pair_visited: np.ndarray  # uint8 [n_pairs]: the pair counts when both are on the route, paid or not
     largest_trigger: np.ndarray  # int32 [n_largest]
     largest_exclude: np.ndarray  # uint8 [n_largest, n_stops]
     r2r_per_token: int
@@ -132,7 +133,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     keys = {}
     group = np.array([keys.setdefault((s, tuple(values[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32)
 
-    pairs = [(index[p.a], index[p.b], p.amount) for p in bonuses.pairs if p.a in index and p.b in index]
+    pairs = [(index[p.a], index[p.b], p.amount, p.visited) for p in bonuses.pairs if p.a in index and p.b in index]
     largest = [(index[b.trigger], [index[x] for x in b.exclude if x in index]) for b in bonuses.largest
                if b.trigger in index]
     largest_exclude = np.zeros((len(largest), n), dtype=np.uint8)
@@ -164,6 +165,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         caps=caps, multiplier=arr([s.multiplier for s in specs]),
         requires_token=arr([s.requires_token for s in specs], np.uint8), group=group,
         pair_a=arr([p[0] for p in pairs]), pair_b=arr([p[1] for p in pairs]), pair_amount=arr([p[2] for p in pairs]),
+        pair_visited=arr([p[3] for p in pairs], np.uint8),
         largest_trigger=arr([x[0] for x in largest]), largest_exclude=largest_exclude,
         r2r_per_token=r2r.per_token if r2r else 0, r2r_max_tokens=r2r.max_tokens if r2r else 0,
         double_best_large=int(bonuses.double_best_large),

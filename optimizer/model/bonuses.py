@@ -10,11 +10,15 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class PairBonus:
-    """``amount`` when stops ``a`` and ``b`` are both paid on one route (1880 Trans-Siberian)."""
+    """``amount`` when stops ``a`` and ``b`` are both paid on one route (1894 Netherlands), or,
+    with ``visited``, both on the route whether counted or not (1880 Trans-Siberian). A negative
+    amount takes back what two stops of one place would otherwise both add (1880 Romania's
+    Danube token, once per route)."""
 
     a: str
     b: str
     amount: int
+    visited: bool = False
 
 
 @dataclass(frozen=True)

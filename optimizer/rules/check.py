@@ -66,18 +66,22 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         out_routes.append(entry)
         if reading is None:
             continue  # runs nothing
-        if isinstance(reading, tuple):
+        t = trains.get(train)
+        if t is None and isinstance(reading, tuple):
             pullmen.append((entry, reading))
             continue
-        t = trains.get(train)
         if t is None:
             entry["errors"].append(f"the {bonus_trains[train].name} train does not run a route of its own")
+        elif isinstance(reading, tuple):  # one city and no track: neither search runs such a route
+            entry["errors"].append("a route needs at least two stops")
+        if entry["errors"]:
+            entry["legal"] = False
             continue
         stops, resources, errors, pen = _walk(problem, reading)
         entry["stops"] = [problem.stop_id(s) for s in stops]
         entry["hexes"] = [list(graph.segments[j].hexes if fwd else reversed(graph.segments[j].hexes))
                           for j, fwd in reading]
-        for r in resources:
+        for r in dict.fromkeys(resources):  # a piece used twice by this route is reported by _walk
             if r in used:
                 errors.append(f"route {i + 1} uses the {_resource_name(graph, r)} that route {used[r] + 1} already uses")
             else:
@@ -122,7 +126,7 @@ def _walk(problem, reading):
         arrived_terminal = seg.b_terminal if forward else seg.a_terminal
         for r in sorted(seg.resources):
             if r in resources:
-                errors.append(f"it uses the {_resource_name(graph, r)} twice")
+                errors.append(_used_twice(graph, r))
             resources.append(r)
         pen |= int(problem.seg_pen[j])
     seen = {}
@@ -137,14 +141,19 @@ def _walk(problem, reading):
     return stops, resources, errors, pen
 
 
+def _local_stops(problem, reading) -> list:
+    """The stops a one-city run names: the stop, or every stop of the hex."""
+    kind, where = reading
+    if kind == "local":
+        return [where]
+    return [i for i, s in enumerate(problem.graph.stops) if s.hex == where]
+
+
 def _price_pullman(problem, entry, reading, priced_routes):
     """18EU Pullman: doubles one city or off-board of another train's run."""
     kind, where = reading
     graph = problem.graph
-    if kind == "local":
-        wanted = {where}
-    else:
-        wanted = {i for i, s in enumerate(graph.stops) if s.hex == where}
+    wanted = set(_local_stops(problem, reading))
     best = None
     for _, priced, t, *_ in priced_routes:
         for s in priced.paid:
@@ -152,16 +161,31 @@ def _price_pullman(problem, entry, reading, priced_routes):
                 v = int(problem.values[t][s])
                 if best is None or v > best[0]:
                     best = (v, s)
-    place = where if kind == "local_hex" else problem.stop_id(where)
-    if not problem.double_best_large:
-        entry["errors"].append("this train is not a Pullman and cannot run alone on one city")
-    elif best is None:
-        entry["errors"].append(f"the Pullman doubles a city or off-board on another train's run; {place} is on none")
+    if best is None:
+        entry["errors"].append(_pullman_miss(problem, wanted, where if kind == "local_hex" else None))
     else:
         entry["revenue"] = best[0]
         entry["stops"] = entry["paid"] = [problem.stop_id(best[1])]
         entry["hexes"] = [["local", graph.stops[best[1]].hex]]
     entry["legal"] = not entry["errors"]
+
+
+def _pullman_miss(problem, wanted, hex_id) -> str:
+    """Why the Pullman doubles nothing where it was placed, in a player's words."""
+    large = [s for s in wanted if problem.large[s]]
+    place = hex_id or _stop_name(problem, next(iter(wanted)))
+    if not large:
+        towns = wanted and all(problem.graph.stops[s].kind == "town" for s in wanted)
+        kind = "a town" if towns else "not a city or off-board"
+        return f"the Pullman doubles a city or off-board, and {place} is {kind}"
+    return f"the Pullman doubles a city or off-board that another train counts, and no other train counts {place}"
+
+
+def _used_twice(graph, r) -> str:
+    if r < len(graph.side_names):
+        a, b = graph.side_names[r].split("/")
+        return f"the route crosses the side between {a} and {b} twice"
+    return f"the route runs twice over the track inside {graph.inner_names[r - len(graph.side_names)].split()[0]}"
 
 
 def _resource_name(graph, r) -> str:

@@ -1,0 +1,259 @@
+"""The HTTP/JSON gateway: every RPC at the path its ``google.api.http`` option names, plus the page.
+
+Translate only: a request body is parsed with protobuf's JSON mapping (:mod:`server.jsonform`) into
+the RPC's request message and handed to the same servicer method gRPC calls, with an
+:class:`~server.httpcontext.HttpContext` standing in for the gRPC context; so answers, errors and
+deadlines are the service's own. The routes are read from the proto's annotations, not listed here.
+
+- errors: a ``google.rpc.Status`` JSON body with the HTTP status of its code (INVALID_ARGUMENT 400,
+  RESOURCE_EXHAUSTED 413, DEADLINE_EXCEEDED 504, ...);
+- deadline: the ``X-Deadline-Ms`` header is the call's deadline, as a gRPC deadline is;
+- the stream: one ``OptimizeStreamResponse`` JSON per line (``application/x-ndjson``); an error
+  after the first line comes as a last line ``{"error": <Status>}``;
+- limits: bodies over ``max_body_mb`` are RESOURCE_EXHAUSTED (413), like gRPC's message limit;
+- ``GET /healthz``; CORS for the origins given; the players' page at ``/`` (:mod:`server.web`).
+
+:class:`HttpListener` runs uvicorn in a thread of its own on sockets the caller bound (:func:`listen`;
+a pre-forked worker passes the shared SO_REUSEPORT socket). Each call is logged as gRPC's are
+(logger ``server.calls``: method, code, latency).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import socket
+import threading
+import time
+
+import anyio
+import uvicorn
+from google.api import annotations_pb2
+from google.rpc import code_pb2, status_pb2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import Route
+
+from optimizer.errors import OptimizerError
+
+from . import jsonform, web
+from .errors import invalid_argument_status
+from .generated.route18xx.v1 import route_optimizer_pb2 as pb
+from .httpcontext import Aborted, HttpContext
+from .httpstatus import abort, error_response, read_body, status_json
+
+log = logging.getLogger("server.calls")
+
+DEADLINE_HEADER = "x-deadline-ms"
+NDJSON = "application/x-ndjson"
+
+
+# --- reading a request --------------------------------------------------------------------------
+
+def call_context(request) -> HttpContext:
+    """The call's context: its deadline from ``X-Deadline-Ms``, its headers as metadata."""
+    deadline = None
+    raw = request.headers.get(DEADLINE_HEADER)
+    if raw is not None:
+        try:
+            ms = float(raw)
+        except ValueError:
+            ms = -1.0
+        if not ms > 0 or ms != ms or ms == float("inf"):
+            raise Aborted(invalid_argument_status(OptimizerError(
+                f"X-Deadline-Ms must be a positive number of milliseconds, not {raw!r}", field="X-Deadline-Ms")))
+        deadline = time.monotonic() + ms / 1000
+    client = request.client
+    return HttpContext(deadline=deadline, metadata=tuple(request.headers.items()),
+                       peer=f"ipv4:{client.host}:{client.port}" if client else "")
+
+
+async def read_message(request, message_class, limit: int):
+    """The RPC's request message from the JSON body (an empty body: an empty message)."""
+    body = await read_body(request, limit)
+    if not body.strip():
+        return message_class()
+    try:
+        obj = json.loads(body)
+    except (ValueError, RecursionError) as err:
+        raise Aborted(invalid_argument_status(
+            OptimizerError(f"the body is not valid JSON: {str(err)[:200]}", field="(body)"))) from None
+    try:
+        return jsonform.parse_request(obj, message_class)
+    except OptimizerError as err:
+        raise Aborted(invalid_argument_status(err)) from None
+
+
+# --- calling the servicer -----------------------------------------------------------------------
+
+async def in_thread(fn, context: HttpContext, limiter):
+    """``fn()`` on a worker thread, ended like a gRPC call at the context's deadline."""
+    remaining = context.time_remaining()
+    with anyio.move_on_after(remaining):
+        return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True, limiter=limiter)
+    context.end()  # trips the search's cancel token
+    abort(code_pb2.DEADLINE_EXCEEDED, "deadline exceeded")
+
+
+def _log(name: str, code: int, start: float) -> None:
+    log.info("HTTP %s %s %.1f ms", name, code_pb2.Code.Name(code), (time.monotonic() - start) * 1000)
+
+
+def unary_endpoint(name, method, message_class, limits):
+    async def endpoint(request):
+        start, context, code = time.monotonic(), None, code_pb2.INTERNAL
+        try:
+            context = call_context(request)
+            message = await read_message(request, message_class, limits.max_body)
+            answer = await in_thread(functools.partial(method, message, context), context, limits.threads)
+            code = code_pb2.OK
+            return JSONResponse(jsonform.to_json(answer))
+        except Aborted as err:
+            code = err.status.code
+            return error_response(err.status)
+        finally:
+            if context is not None:
+                context.end()
+            _log(name, code, start)
+    return endpoint
+
+
+def stream_endpoint(name, method, message_class, limits):
+    async def endpoint(request):
+        start, context = time.monotonic(), None
+        try:
+            context = call_context(request)
+            message = await read_message(request, message_class, limits.max_body)
+            answers = method(message, context)  # a generator: nothing has run yet
+            step = functools.partial(next, answers, None)
+            first = await in_thread(step, context, limits.threads)  # a bad board fails here, as a status
+        except Aborted as err:
+            if context is not None:
+                context.end()
+            _log(name, err.status.code, start)
+            return error_response(err.status)
+
+        async def lines():
+            code = code_pb2.CANCELLED  # unless it ends otherwise: the client went away
+            try:
+                answer = first
+                while answer is not None:
+                    yield json.dumps(jsonform.to_json(answer), separators=(",", ":")) + "\n"
+                    answer = await in_thread(step, context, limits.threads)
+                code = code_pb2.OK
+            except Aborted as err:
+                code = err.status.code
+                yield json.dumps({"error": status_json(err.status)}) + "\n"
+            finally:
+                context.end()  # also when the client went away: stops the search
+                _log(name, code, start)
+
+        return StreamingResponse(lines(), media_type=NDJSON)
+    return endpoint
+
+
+def rpc_routes(service, limits: "Limits") -> list:
+    """One route per RPC, at the method and path of its ``google.api.http`` option."""
+    routes = []
+    for rpc in pb.DESCRIPTOR.services_by_name["RouteOptimizer"].methods:
+        rule = rpc.GetOptions().Extensions[annotations_pb2.http]
+        verb = rule.WhichOneof("pattern")
+        if verb is None:
+            continue
+        message_class = getattr(pb, rpc.input_type.name)
+        make = stream_endpoint if rpc.server_streaming else unary_endpoint
+        routes.append(Route(getattr(rule, verb), make(rpc.name, getattr(service, rpc.name), message_class, limits),
+                            methods=[verb.upper()], name=rpc.name))
+    return routes
+
+
+# --- the app and its server ---------------------------------------------------------------------
+
+class Limits:
+    """What HTTP calls may take: the body size, and the threads they run on (as gRPC's pool)."""
+
+    def __init__(self, max_body_mb: float = 16, max_workers: int = 16):
+        self.max_body = int(max_body_mb * 1024 * 1024)
+        self.threads = anyio.CapacityLimiter(max_workers)
+
+
+def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving=lambda: True) -> Starlette:
+    """The ASGI app: the RPCs, ``/healthz``, the page; ``serving()`` False makes health answer 503."""
+    limits = limits or Limits()
+
+    async def healthz(request):
+        ok = serving()
+        return JSONResponse({"status": "SERVING" if ok else "NOT_SERVING"}, status_code=200 if ok else 503)
+
+    routes = rpc_routes(service, limits) + [Route("/healthz", healthz, methods=["GET"])] + web.routes()
+    middleware = []
+    if cors_origins:
+        middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors_origins), allow_methods=["GET", "POST"],
+                                     allow_headers=["Content-Type", "X-Deadline-Ms"], max_age=600))
+    return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})
+
+
+async def http_error(request, err: HTTPException):
+    """No such path or method: a ``google.rpc.Status`` body too, with the HTTP status starlette chose."""
+    code = {404: code_pb2.NOT_FOUND, 405: code_pb2.UNIMPLEMENTED}.get(err.status_code, code_pb2.INVALID_ARGUMENT)
+    message = f"{request.method} {request.url.path}: {err.detail}"
+    return JSONResponse(status_json(status_pb2.Status(code=code, message=message)), status_code=err.status_code,
+                        headers=err.headers)
+
+
+def listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
+    """A listening TCP socket on host:port (port 0: a free one); SO_REUSEPORT for pre-forked workers."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on sockets that say so, and without
+    # it every keep-alive answer waits ~40 ms for a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as err:
+        sock.close()
+        raise OptimizerError(f"cannot listen on {host}:{port} for HTTP: {err.strerror}", field="--http-port") from None
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    return sock
+
+
+class HttpListener:
+    """uvicorn serving ``app`` on sockets bound by the caller, in a thread of its own.
+
+    The same face as the gRPC listener of :mod:`server.app`: ``port``, ``start()``, and
+    ``drain(grace_s)`` returning an event set once stopped.
+    """
+
+    name = "HTTP"
+    tls = False
+
+    def __init__(self, app, sockets: list):
+        self.sockets = sockets
+        self.server = uvicorn.Server(uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": sockets}, name="http", daemon=True)
+
+    @property
+    def port(self) -> int:
+        return self.sockets[0].getsockname()[1]
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def drain(self, grace_s: float) -> threading.Event:
+        """Stop accepting; calls in flight get ``grace_s`` seconds, then are cancelled (which ends their work)."""
+        self.server.config.timeout_graceful_shutdown = grace_s
+        self.server.should_exit = True
+        stopped = threading.Event()
+
+        def wait():
+            self.thread.join()
+            stopped.set()
+
+        threading.Thread(target=wait, name="http-drain", daemon=True).start()
+        return stopped

@@ -1,0 +1,246 @@
+// The players' page: load a board, see its best routes (streamed as the search improves them),
+// draw your own routes one train at a time and see at once whether they are legal (/v1/check).
+import * as api from './api.js';
+import { BoardMap } from './map.js';
+
+const COLOURS = ['#d7263d', '#1b98e0', '#2e933c', '#f49d37', '#7b2cbf', '#00a6a6', '#8d6a9f', '#3d5a80'];
+const $ = (id) => document.getElementById(id);
+const num = (v) => Number(v || 0);
+
+const state = {
+  board: null,        // the board-state document
+  best: null,         // the final Solution (proto3 JSON)
+  bareSvg: null,      // the board without routes
+  bestSvg: null,      // the board with the best routes
+  trains: [],         // train ids of the company
+  active: 0,          // index of the train being drawn
+  drawn: {},          // train id -> hex ids in click order
+  checkSeq: 0,
+};
+
+const map = new BoardMap($('board'), onHexClick);
+
+function showError(err) {
+  const box = $('error');
+  if (!err) { box.hidden = true; box.textContent = ''; return; }
+  box.hidden = false;
+  box.textContent = err.field && !err.message.startsWith(err.field) ? `${err.field}: ${err.message}` : err.message;
+}
+
+function text(tag, content, cls) {
+  const el = document.createElement(tag);
+  el.textContent = content;
+  if (cls) el.className = cls;
+  return el;
+}
+
+const stopsText = (stops) => stops.map((s) => s.split('.')[0]).join(' – ');
+const chainsOf = (route) => route.hexes.map((c) => c.hexes);
+
+// --- the best routes ----------------------------------------------------------------------
+
+function showSolution(solution, final) {
+  $('total').textContent = num(solution.revenue);
+  const bound = num(solution.bound);
+  $('status').textContent = solution.optimal ? 'optimal'
+    : final ? `best found by the deadline; no more than ${bound} is possible`
+      : `searching… (no more than ${bound})`;
+  $('status').className = solution.optimal ? 'ok' : 'muted';
+  const body = $('best').querySelector('tbody');
+  body.replaceChildren();
+  solution.routes.forEach((route) => {
+    const row = document.createElement('tr');
+    row.dataset.train = route.train;
+    const name = route.name && route.name !== route.train ? `${route.name} (${route.train})` : route.train;
+    row.append(text('td', name), text('td', num(route.revenue), 'num revenue'),
+      text('td', stopsText(route.stops), 'stops'));
+    body.appendChild(row);
+  });
+}
+
+async function solve() {
+  if (!state.board) return;
+  showError(null);
+  const deadline = num($('deadline').value) || null;
+  $('progress').replaceChildren();
+  $('total').textContent = '…';
+  $('status').textContent = 'searching…';
+  $('solve').disabled = true;
+  const board = state.board;
+  try {
+    await api.optimizeStream(board, deadline, (solution, final) => {
+      if (board !== state.board) return;  // another board was loaded meanwhile
+      showSolution(solution, final);
+      $('progress').appendChild(text('li', `${num(solution.revenue)}${final ? ' (final)' : ''} · bound ${num(solution.bound)} · ${num(solution.elapsedMs).toFixed(1)} ms`));
+      if (final) state.best = solution;
+    });
+    if (board !== state.board) return;
+    const routes = state.best.routes.map((r) => ({  // the shape `route18xx solve --json` prints
+      train: r.train, name: r.name, revenue: num(r.revenue), stops: r.stops, paid: r.paid, hexes: chainsOf(r),
+    }));
+    state.bestSvg = await api.render(board, routes);
+    $('show-best').checked = !hasDrawn();
+    redraw();
+    updateGap();
+  } catch (err) {
+    showError(err);
+    $('status').textContent = '';
+  } finally {
+    $('solve').disabled = false;
+  }
+}
+
+// --- the player's routes ------------------------------------------------------------------
+
+const hasDrawn = () => Object.values(state.drawn).some((h) => h.length);
+
+function trainIds(board) {
+  return (board.trains || []).map((t, i) => String(t.id ?? `${t.name}-${i}`));
+}
+
+function showTrains() {
+  const group = $('trains');
+  group.replaceChildren();
+  state.trains.forEach((train, i) => {
+    const button = text('button', `${train}`, 'train-button');
+    button.type = 'button';
+    button.dataset.train = train;
+    button.style.setProperty('--colour', COLOURS[i % COLOURS.length]);
+    button.setAttribute('aria-pressed', String(i === state.active));
+    button.addEventListener('click', () => { state.active = i; showTrains(); redraw(); });
+    group.appendChild(button);
+  });
+}
+
+// Click order -> the checker's chains: a new chain starts at every hex holding a stop.
+function chains(hexes, stopHexes) {
+  if (hexes.length < 2) return hexes.length ? [hexes] : [];
+  const out = [];
+  let chain = [hexes[0]];
+  hexes.slice(1).forEach((h, i) => {
+    chain.push(h);
+    if (stopHexes.has(h) && i < hexes.length - 2) { out.push(chain); chain = [h]; }
+  });
+  out.push(chain);
+  return out;
+}
+
+function onHexClick(hex) {
+  const train = state.trains[state.active];
+  if (!train) return;
+  const hexes = state.drawn[train] || (state.drawn[train] = []);
+  if (hexes[hexes.length - 1] === hex) hexes.pop(); else hexes.push(hex);
+  if ($('show-best').checked) $('show-best').checked = false;
+  redraw();
+  checkRoutes();
+}
+
+function redraw() {
+  const svg = $('show-best').checked ? state.bestSvg : state.bareSvg;
+  if (svg && map.svgText !== svg) { map.show(svg); map.svgText = svg; }
+  map.drawPlayerRoutes(state.trains.map((train, i) => ({
+    train, hexes: state.drawn[train] || [], colour: COLOURS[i % COLOURS.length], active: i === state.active,
+  })));
+}
+
+async function checkRoutes() {
+  const seq = ++state.checkSeq;
+  const stopHexes = map.stopHexes();
+  // A single hex is no route yet: it is checked once the next hex is clicked.
+  const routes = state.trains.filter((t) => (state.drawn[t] || []).length > 1)
+    .map((train) => ({ train, hexes: chains(state.drawn[train], stopHexes).map((c) => ({ hexes: c })) }));
+  const body = $('yours').querySelector('tbody');
+  if (!routes.length) { body.replaceChildren(); $('your-total').textContent = '0'; updateGap(0); return; }
+  try {
+    const verdict = await api.check(state.board, routes);
+    if (seq !== state.checkSeq) return;  // a newer click is being checked
+    showError(null);
+    body.replaceChildren();
+    verdict.routes.forEach((r, i) => {
+      const row = document.createElement('tr');
+      row.dataset.train = r.train;
+      row.className = r.legal ? 'legal' : 'illegal';
+      row.append(text('td', r.train), text('td', routes[i].hexes.map((c) => c.hexes.join('–')).join(' | '), 'hexes'),
+        text('td', num(r.revenue), 'num revenue'),
+        text('td', r.legal ? 'legal' : (r.errors || []).join('; '), r.legal ? 'reason ok' : 'reason'));
+      body.appendChild(row);
+    });
+    $('your-total').textContent = num(verdict.revenue);
+    $('your-total').className = verdict.legal ? '' : 'bad';
+    updateGap(num(verdict.revenue), verdict.legal);
+  } catch (err) {
+    if (seq === state.checkSeq) showError(err);
+  }
+}
+
+function updateGap(yours = num($('your-total').textContent), legal = true) {
+  if (!state.best || !hasDrawn()) { $('gap').textContent = ''; return; }
+  const gap = num(state.best.revenue) - yours;
+  const what = state.best.optimal ? 'the optimum' : 'the best found';
+  $('gap').textContent = (legal ? '' : 'not legal; ') + (gap > 0 ? `${gap} below ${what}` : `equal to ${what}`);
+}
+
+// --- loading a board ----------------------------------------------------------------------
+
+async function load(board) {
+  showError(null);
+  state.board = board;
+  state.best = null;
+  state.bestSvg = null;
+  state.drawn = {};
+  state.active = 0;
+  state.trains = trainIds(board);
+  const company = board.corporation ? board.corporation.id : '';
+  $('board-name').textContent = `${board.game || ''} · ${company}${board.id ? ` · ${board.id}` : ''}`;
+  $('yours').querySelector('tbody').replaceChildren();
+  $('best').querySelector('tbody').replaceChildren();
+  $('progress').replaceChildren();
+  $('your-total').textContent = '0';
+  $('gap').textContent = '';
+  $('total').textContent = '…';
+  $('status').textContent = 'loading…';
+  $('status').className = 'muted';
+  showTrains();
+  try {
+    state.bareSvg = await api.render(board, []);
+    $('show-best').checked = true;
+    redraw();
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  await solve();
+}
+
+function readJson(textValue, where) {
+  try {
+    return JSON.parse(textValue);
+  } catch (err) {
+    throw new Error(`${where} is not valid JSON: ${err.message}`);
+  }
+}
+
+async function init() {
+  const select = $('example');
+  for (const e of await api.examples()) {
+    const option = text('option', `${e.game} · ${e.company}${e.name === 'default' ? ' (default)' : ''}`);
+    option.value = e.name;
+    select.appendChild(option);
+  }
+  select.addEventListener('change', async () => load(await api.example(select.value)));
+  $('file').addEventListener('change', async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    try { await load(readJson(await file.text(), file.name)); } catch (err) { showError(err); }
+  });
+  $('paste-load').addEventListener('click', async () => {
+    try { await load(readJson($('paste').value, 'the pasted board')); } catch (err) { showError(err); }
+  });
+  $('solve').addEventListener('click', solve);
+  $('show-best').addEventListener('change', redraw);
+  $('clear').addEventListener('click', () => { state.drawn = {}; redraw(); checkRoutes(); });
+  await load(await api.example('default'));
+  document.body.dataset.ready = 'true';
+}
+
+init().catch(showError);

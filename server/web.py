@@ -1,0 +1,106 @@
+"""The players' page: static files from the package, the example boards, and the board as SVG.
+
+The page (``server/static``: plain HTML, CSS and JS modules, no build step, nothing from a CDN)
+talks to the same HTTP/JSON RPCs as any client. The only routes of its own are the example boards
+(one real state per game from those the package ships; the 1830 one is the embedded default board)
+and ``POST /page/render``: the board and routes drawn by :mod:`optimizer.render`, as ``route18xx
+render`` draws them.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import anyio
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from optimizer import api
+from optimizer.errors import OptimizerError
+from optimizer.render import render_svg
+
+from .errors import invalid_argument_status
+from .httpcontext import Aborted
+from .jsonform import ANSWER_FIELDS
+from .httpstatus import error_response, read_body
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_RENDER_BYTES = 16 * 1024 * 1024
+# name -> a real state of the states shipped in optimizer/boards/states.jsonl, one per game;
+# "default" is the embedded default board (optimizer/boards/default.json).
+EXAMPLES = {"default": None, "1880": "1880/1@835", "1880-romania": "1880Romania/1880_romania_game_end_final_phase@200",
+            "1894": "1894/green_city_upgrades@146", "18eu": "18EU/74045@591"}
+
+
+@lru_cache(maxsize=None)
+def example(name: str) -> dict:
+    """An example board, input fields only (the shipped states carry the corpus's answers too)."""
+    boards = resources.files("optimizer.boards")
+    if EXAMPLES[name] is None:
+        return json.loads(boards.joinpath("default.json").read_text())
+    for line in boards.joinpath("states.jsonl").read_text().splitlines():
+        doc = json.loads(line)
+        if doc["id"] == EXAMPLES[name]:
+            return _input_only(doc)
+    raise KeyError(EXAMPLES[name])
+
+
+def _input_only(doc: dict) -> dict:
+    out = {k: v for k, v in doc.items() if k not in ANSWER_FIELDS["board"]}
+    out["corporation"] = {k: v for k, v in doc["corporation"].items() if k not in ANSWER_FIELDS["corporation"]}
+    out["hexes"] = [{k: v for k, v in h.items() if k not in ANSWER_FIELDS["hex"]} for h in doc["hexes"]]
+    return out
+
+
+async def examples(request):
+    """The example boards: name, game, company and state id of each."""
+    out = []
+    for name in EXAMPLES:
+        doc = example(name)
+        out.append({"name": name, "game": doc["game"], "company": doc["corporation"]["id"], "id": doc.get("id")})
+    return JSONResponse(out)
+
+
+async def example_board(request):
+    name = request.path_params["name"]
+    if name not in EXAMPLES:
+        return JSONResponse({"code": 5, "message": f"no example board {name!r}"}, status_code=404)
+    return JSONResponse(example(name))
+
+
+async def render(request):
+    """``{"board": <board-state document>, "routes": [{"train", "hexes"}, ...]}`` -> the SVG picture."""
+    try:
+        body = await read_body(request, MAX_RENDER_BYTES)
+        try:
+            obj = json.loads(body)
+            board, routes = obj["board"], obj.get("routes")
+        except (ValueError, TypeError, KeyError, RecursionError):
+            raise OptimizerError('the body must be {"board": <board-state document>, "routes": [...]}',
+                                 field="(body)") from None
+        try:
+            svg = await anyio.to_thread.run_sync(lambda: render_svg(api.load_state(board), routes or None))
+        except (TypeError, KeyError, ValueError, AttributeError) as err:
+            raise OptimizerError(f"malformed board ({type(err).__name__}: {err})", field="board") from None
+    except OptimizerError as err:
+        return error_response(invalid_argument_status(err, "board"))
+    except Aborted as err:
+        return error_response(err.status)
+    return Response(svg, media_type="image/svg+xml")
+
+
+async def index(request):
+    return FileResponse(STATIC / "index.html")
+
+
+def routes() -> list:
+    return [
+        Route("/", index, methods=["GET"]),
+        Route("/page/examples", examples, methods=["GET"]),
+        Route("/page/examples/{name}", example_board, methods=["GET"]),
+        Route("/page/render", render, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]

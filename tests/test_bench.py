@@ -160,6 +160,35 @@ def test_bench_json_parses(tiny_jsonl, capsys):
         assert s["revenue"] >= s["best_known"] and s["ms"] > 0
 
 
+def test_bench_stages_table(tiny_jsonl, capsys):
+    """Every stage, reference and fast side by side; the answers checked on every path."""
+    assert main(["bench", str(tiny_jsonl), "--stages"]) == 0
+    out = capsys.readouterr().out
+    header = out.splitlines()[0]
+    for column in ("reference p50", "next p50", "again p50", "first p50", "reference mean"):
+        assert column in header
+    for stage in ("decode", "validate", "read", "graph", "search", "encode", "total"):
+        assert re.search(rf"^{stage}\s+\d", out, re.M), stage
+    assert "FAILED" not in out
+    assert main(["bench", str(tiny_jsonl), "--stages", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert set(summary["stages"]) == {"reference", "next", "again", "first"}
+    for column in summary["stages"].values():
+        assert column["total"]["p50_ms"] > 0 and column["search"]["mean_ms"] > 0
+    for total in summary["totals"].values():
+        assert total["states"] == 3 and total["failed"] == 0 and total["optimal"] == 3
+    assert summary["failures"] == []
+
+
+def test_bench_stages_fail_below_the_best_known(tmp_path, capsys):
+    doc = state(VENDORED_IDS[0])
+    doc["expected"]["router"]["revenue"] = 10 ** 6
+    path = tmp_path / "impossible.jsonl"
+    path.write_text(json.dumps(doc) + "\n")
+    assert main(["bench", str(path), "--stages"]) == 1
+    assert f"FAILED {doc['id']}: revenue" in capsys.readouterr().out
+
+
 def test_an_answer_below_the_best_known_is_a_failure(tmp_path, capsys):
     doc = state(VENDORED_IDS[0])
     doc["expected"]["router"]["revenue"] = 10 ** 6  # more than any route on this board can earn

@@ -27,6 +27,7 @@ class Outcome:
     case: Case
     times_ms: list = field(default_factory=list)  # wall clock per run
     search_ms: list = field(default_factory=list)  # the search alone, per run
+    stages: list = field(default_factory=list)  # per run: {stage: ms} where the solver times stages
     revenue: int | None = None  # the lowest over runs: the one the check must pass
     optimal: bool = True  # every run proved its answer optimal
     error: str | None = None
@@ -39,6 +40,7 @@ class Outcome:
         self.times_ms.append(elapsed_ms)
         stats = result.get("stats") or {}
         self.search_ms.append(float(stats.get("search_ms", result.get("elapsed_ms", elapsed_ms))))
+        self.stages.append(stats.get("stages_ms"))
         revenue = int(result["revenue"])
         self.revenue = revenue if self.revenue is None else min(self.revenue, revenue)
         self.optimal = self.optimal and bool(result.get("optimal"))

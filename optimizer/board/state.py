@@ -7,15 +7,32 @@ neighbours), and every problem is a :class:`BoardError` that names the field and
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 
 import fastjsonschema
 
 from ..errors import BoardError, OptimizerError
-from . import geometry
+from . import document, geometry
 from .tiles import Tile, parse_code
+
+
+class _kept:
+    """An attribute computed on first use and kept on the instance (``functools.cached_property``
+    without its lock, which costs more than these small values)."""
+
+    def __init__(self, compute):
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)
+        return value
 
 
 @dataclass
@@ -42,6 +59,17 @@ class Hex:
 
     def node_id(self, n: int) -> str:
         return f"{self.id}._{n}"
+
+    @_kept
+    def stop_nodes(self) -> tuple:
+        """The tile's revenue nodes (cities, towns, off-boards), in code order."""
+        return tuple(node for node in self.tile.nodes if node.is_stop)
+
+    @_kept
+    def track(self) -> tuple:
+        """What a walk over the track reads of this hex: tile code, rotation, neighbours (a hex is
+        read-only once read; the fast reader shares it between boards)."""
+        return (self.tile.code, self.rotation, tuple(self.neighbors.items()))
 
 
 @dataclass
@@ -145,20 +173,32 @@ def validate_schema(doc) -> None:
         raise BoardError(f"{where}: {message}" + _hex_note(doc, err), field=where, hex=_hex_of(doc, err)) from None
 
 
-def read_board(doc) -> Board:
-    """Read a board-state document (a dict, or JSON text) into a :class:`Board`.
+def _loaded(doc):
+    """JSON text decoded; anything else as it is."""
+    if isinstance(doc, (str, bytes)):
+        try:
+            return json.loads(doc)
+        except json.JSONDecodeError as err:
+            raise BoardError(f"not valid JSON: {err}", field="(document)") from None
+    return doc
+
+
+def read_board_reference(doc) -> Board:
+    """Read a board-state document (a dict, or JSON text) into a :class:`Board`: the reference
+    reader, in plain Python over the document's dicts, checked by the JSON Schema.
 
     Raises
     ------
     BoardError
         naming the field (``hexes[3].rotation``) and the hex of the first problem found.
     """
-    if isinstance(doc, (str, bytes)):
-        try:
-            doc = json.loads(doc)
-        except json.JSONDecodeError as err:
-            raise BoardError(f"not valid JSON: {err}", field="(document)") from None
+    doc = _loaded(doc)
     validate_schema(doc)
+    return board_from_document(doc)
+
+
+def board_from_document(doc: dict) -> Board:
+    """The reference reader after the schema check: the document's dicts read into a Board."""
     layout = doc["layout"]
     hexes: dict[str, Hex] = {}
     for i, h in enumerate(doc["hexes"]):
@@ -200,6 +240,11 @@ def read_board(doc) -> Board:
     else:
         for hx in hexes.values():
             hx.neighbors = computed_neighbors(hexes, layout, hx.id)
+    return _read_rest(doc, hexes)
+
+
+def _read_rest(doc: dict, hexes: dict) -> Board:
+    """The company, its trains and the phase (a few small objects: both readers share this)."""
     corp = doc["corporation"]
     company = Company(
         id=corp["id"], name=corp.get("name") or corp["id"], type=corp.get("type"), minor=bool(corp.get("minor")),
@@ -217,8 +262,162 @@ def read_board(doc) -> Board:
     if len(set(ids)) != len(ids):
         raise BoardError("two trains share one id", field="trains")
     phase = doc["phase"]
-    return Board(id=doc.get("id"), game=doc["game"], layout=layout, phase_name=str(phase.get("name", "")),
+    return Board(id=doc.get("id"), game=doc["game"], layout=doc["layout"], phase_name=str(phase.get("name", "")),
                  phase_tiles=list(phase["tiles"]), company=company, trains=trains, hexes=hexes)
+
+
+# ---- the fast reader ---------------------------------------------------------------------------
+# Hexes read before, by their (hashable) document struct or their JSON text: the map's pre-printed
+# hexes and every unchanged tile of a game's next board cost one lookup. Shared between boards:
+# read-only. Each entry: (Hex, neighbours given, ids of its neighbours).
+_HEXES: dict = {}
+_HEXES_MAX = 20_000  # a few games in play: ~1,100 entries for the whole public corpus
+
+
+def read_board_fast(doc) -> Board:
+    """Read a board-state document like :func:`read_board_reference`, checked by msgspec in C and
+    with each hex read once per process (by its struct, or by its JSON text: a hex seen before is
+    not even decoded again).
+
+    Whatever this reader does not accept as it is (a document msgspec refuses, a bad tile code,
+    tokens that do not fit, a neighbour off the map, neighbours given on some hexes only) goes to
+    the reference reader, which reads it or raises the error it always raised: same answer, same
+    message, by construction.
+    """
+    board = None
+    if isinstance(doc, (str, bytes)):
+        decoded = document.decode_text(doc)
+        board = board_from_hex_texts(*decoded) if decoded is not None else None
+    elif isinstance(doc, dict):
+        parsed = document.decode(doc)
+        board = board_from_structs(doc, parsed.hexes) if parsed is not None else None
+    return board if board is not None else read_board_reference(doc)
+
+
+def board_from_structs(doc: dict, hex_structs: list) -> Board | None:
+    """The fast reader after msgspec's check: ``doc`` the document's plain values (its hexes
+    unused), ``hex_structs`` its hexes as structs; None for anything the reference reader must
+    decide (it raises the error, or reads what msgspec could not)."""
+    entries = []
+    for h in hex_structs:
+        try:
+            key = h
+            entry = _HEXES.get(key)
+        except TypeError:  # a field holds an unhashable value (assignments, extra tokens)
+            key = document.hex_key(h)
+            entry = _HEXES.get(key)
+        if entry is None:
+            entry = _remember(key, _hex_entry(h))
+            if entry is None:
+                return None
+        entries.append(entry)
+    return _assemble(doc, entries)
+
+
+def board_from_hex_texts(doc: dict, hex_texts: list) -> Board | None:
+    """:func:`board_from_structs` with each hex as its JSON text, decoded only when not seen before."""
+    entries = []
+    for text in hex_texts:
+        entry = _HEXES.get(text)
+        if entry is None:
+            h = document.decode_hex(text)
+            entry = _remember(text, _hex_entry(h)) if h is not None else None
+            if entry is None:
+                return None
+        entries.append(entry)
+    return _assemble(doc, entries)
+
+
+def _hex_entry(h) -> tuple | None:
+    """What a hex struct reads as: (Hex, neighbours given, ids of its neighbours); None as in
+    :func:`_read_hex`."""
+    hx = _read_hex(h)
+    if hx is None:
+        return None
+    return hx, h.neighbors is not document.UNSET, frozenset(hx.neighbors.values())
+
+
+def _remember(key, entry):
+    if entry is not None:
+        if len(_HEXES) >= _HEXES_MAX:
+            _HEXES.clear()
+        _HEXES[key] = entry
+    return entry
+
+
+def _assemble(doc: dict, entries: list) -> Board | None:
+    """The board from its hexes' entries: ids distinct, neighbours given everywhere and on the
+    map, or given nowhere and computed."""
+    hexes: dict[str, Hex] = {}
+    given = 0
+    for hx, with_neighbors, _ in entries:
+        if hx.id in hexes:
+            return None
+        hexes[hx.id] = hx
+        given += with_neighbors
+    if given == len(hexes):
+        if not hexes.keys() >= frozenset().union(*[ids for _, _, ids in entries]):
+            return None
+    elif given:
+        return None
+    else:
+        layout = doc["layout"]
+        computed = {hx.id: computed_neighbors(hexes, layout, hx.id) for hx in hexes.values()}
+        hexes = {hid: replace(hx, neighbors=computed[hid]) for hid, hx in hexes.items()}
+    return _read_rest(doc, hexes)
+
+
+def _read_hex(h) -> Hex | None:
+    """One hex from its struct; None for anything the reference reader would refuse."""
+    if not document.HEX_ID.match(h.id):
+        return None
+    try:
+        tile = parse_code(h.code)
+    except OptimizerError:
+        return None
+    cities = _read_cities_fast(h, tile)
+    if cities is None:
+        return None
+    return Hex(id=h.id, tile_name=str(h.tile or h.id), color=h.color or "white", rotation=h.rotation, tile=tile,
+               location_name=h.location_name,
+               neighbors=h.neighbors.as_dict() if h.neighbors is not document.UNSET else {},
+               borders=[(b.edge, b.type) for b in h.borders], cities=cities,
+               assignments=dict(h.assignments) if h.assignments else {})
+
+
+def _read_cities_fast(h, tile: Tile) -> dict | None:
+    """:func:`_read_cities` over a struct; None where that one raises."""
+    city_nodes = [n.index for n in tile.nodes if n.kind == "city"]
+    cities = {}
+    if len(h.cities) > len(city_nodes):
+        return None
+    for k, c in enumerate(h.cities):
+        n = c.index if c.index is not document.UNSET else (city_nodes[k] if k < len(city_nodes) else -1)
+        if n not in city_nodes:
+            return None
+        node = tile.nodes[n]
+        tokens = list(c.tokens)
+        slots = c.slots if c.slots is not document.UNSET else node.slots
+        if sum(1 for t in tokens if t) > max(slots, node.slots):
+            return None
+        types = c.token_types
+        neutral = [(i < len(types) and types[i] == "neutral") for i in range(len(tokens))]
+        cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral)
+    for index, n in enumerate(city_nodes):
+        if n not in cities:
+            node = tile.nodes[n]
+            cities[n] = City(index, n, node.slots, [None] * node.slots, [False] * node.slots)
+    return cities
+
+
+def clear_cache() -> None:
+    """Forget the hexes read so far (to measure a first board)."""
+    _HEXES.clear()
+
+
+# The reader, chosen once (``OPTIMIZER_NO_FAST_PATH=1``: the reference reader everywhere).
+FAST_PATH = not os.environ.get("OPTIMIZER_NO_FAST_PATH")
+read_board = read_board_fast if FAST_PATH else read_board_reference
 
 
 def _read_cities(h: dict, tile: Tile, where: str) -> dict:

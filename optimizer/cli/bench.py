@@ -30,6 +30,10 @@ def add_parser(sub):
     p.add_argument("--plot", metavar="FILE.svg",
                    help=f"write the scaling report (synthetic boards) to FILE.svg (default for all: {DEFAULT_PLOT})")
     p.add_argument("--core", choices=("compiled", "python"), help="search to use in process (default: compiled)")
+    p.add_argument("--stages", action="store_true",
+                   help="in process: time each stage (decode, validate, read, graph, search, encode) on the "
+                        "reference path and on the fast path (first board of a game, next board, same board "
+                        "again), side by side in one run")
     p.set_defaults(run=run)
 
 
@@ -49,6 +53,13 @@ def run(args) -> int:
               f"vendored states in {VENDORED} instead", file=sys.stderr)
     if not cases:
         raise OptimizerError(f"suite {args.suite!r} has no states", field="suite")
+    if args.stages:
+        if args.target:
+            raise OptimizerError("--stages times the stages in process; a --target server times its own",
+                                 field="(arguments)")
+        from ..bench.stages import run_stages
+        return run_stages(cases, args.suite, repeat=args.repeat, core=args.core, deadline_ms=args.deadline_ms,
+                          as_json=args.json, progress=Progress)
     solver = runner.RemoteSolver(args.target) if args.target else runner.LocalSolver(args.core)
     progress = Progress(len(cases) * args.repeat, f"bench {args.suite}")
     try:
@@ -77,3 +88,4 @@ def run(args) -> int:
             if plot:
                 print(f"plot: {plot}")
     return 1 if summary["failures"] else 0
+

@@ -16,6 +16,7 @@ from ..games import rules_for
 from ..model import Bonuses
 from .track import TrackGraph, build_track_graph
 
+WORD = (1 << 64) - 1
 MAX_BEST_ROUTE = 4  # best-route bonuses per company (the search keeps each one's running best per level)
 
 
@@ -79,7 +80,11 @@ def build_problem(board_or_doc, *, reachable_only: bool = True) -> Problem:
     """Read (if needed) a board and flatten it for the search."""
     board = board_or_doc if isinstance(board_or_doc, Board) else read_board(board_or_doc)
     rules = rules_for(board)
-    graph = build_track_graph(board, rules, reachable_only=reachable_only)
+    return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))
+
+
+def problem_from_graph(board, rules, graph) -> Problem:
+    """The trains' caps and the bonuses of the rules, flattened with the graph."""
     trains, specs, bonus_trains = [], [], []
     for i, train in enumerate(board.trains):
         spec = rules.train_spec(train, f"trains[{i}]")
@@ -101,18 +106,28 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
 
     n_res = len(graph.side_names) + len(graph.inner_names)
     n_words = max(1, (n_res + 63) // 64)
-    seg_res = np.zeros((len(graph.segments), n_words), dtype=np.uint64)
     pen_hexes = [h for h in bonuses.hex_penalties]
-    seg_pen = np.zeros(len(graph.segments), dtype=np.uint32)
     if len(pen_hexes) > 32:
         raise BoardError("at most 32 penalty hexes are supported", field="game")
-    for k, seg in enumerate(graph.segments):
-        for r in seg.resources:
-            seg_res[k, r // 64] |= np.uint64(1) << np.uint64(r % 64)
-        on = {h for h, _ in seg.paths}
-        for b, h in enumerate(pen_hexes):
-            if h in on:
-                seg_pen[k] |= np.uint32(1 << b)
+    # The track of each segment as one Python integer, cut into 64-bit words (no numpy scalars).
+    words = []
+    pens = []
+    for seg in graph.segments:
+        mask = 0
+        for r in seg.sides:
+            mask |= 1 << r
+        for r in seg.inner:
+            mask |= 1 << r
+        words.append([(mask >> (64 * w)) & WORD for w in range(n_words)])
+        pen = 0
+        if pen_hexes:
+            on = {h for h, _ in seg.paths}
+            for b, h in enumerate(pen_hexes):
+                if h in on:
+                    pen |= 1 << b
+        pens.append(pen)
+    seg_res = np.array(words, dtype=np.uint64).reshape(len(graph.segments), n_words)
+    seg_pen = np.array(pens, dtype=np.uint32)
 
     # Directed segments by source, richest target first (good answers early).
     out = [[] for _ in range(n)]

@@ -72,9 +72,23 @@ class _Tiles:
             self.by_end[hx.id] = view.by_end
 
 
-def build_track_graph(board, rules, reachable_only: bool = True) -> TrackGraph:
+def make_stops(board, rules) -> tuple:
+    """Every revenue node on the map that the rules let a train visit, and its index by (hex, node)."""
+    stops: list[Stop] = []
+    stop_at: dict = {}
+    for hx in board.hexes.values():
+        for node in hx.tile.nodes:
+            if not node.is_stop or rules.forbidden(hx, node):
+                continue
+            stop_at[(hx.id, node.index)] = len(stops)
+            stops.append(rules.make_stop(hx, node))
+    return stops, stop_at
+
+
+def build_track_graph_reference(board, rules, reachable_only: bool = True) -> TrackGraph:
     """Walk the board's track from every stop; keep what the company can reach from its tokens
-    (or everything, for explaining a route that reaches none)."""
+    (or everything, for explaining a route that reaches none). The reference twin of the cached
+    walks of :mod:`optimizer.graph.walks`."""
     tiles = _Tiles(board)
     side_ids: dict = {}
     side_names: list = []
@@ -89,15 +103,7 @@ def build_track_graph(board, rules, reachable_only: bool = True) -> TrackGraph:
             side_names.append(f"{hex_id}/{other}")
         return side_ids[key]
 
-    # Stops: every revenue node on the map that the rules let a train visit.
-    stops: list[Stop] = []
-    stop_at: dict = {}
-    for hx in board.hexes.values():
-        for node in hx.tile.nodes:
-            if not node.is_stop or rules.forbidden(hx, node):
-                continue
-            stop_at[(hx.id, node.index)] = len(stops)
-            stops.append(rules.make_stop(hx, node))
+    stops, stop_at = make_stops(board, rules)
 
     raw_segments: dict = {}
 
@@ -161,10 +167,10 @@ def build_track_graph(board, rules, reachable_only: bool = True) -> TrackGraph:
     segments = [Segment(s.a, s.b, s.sides, frozenset(offset + i for i in s.inner), s.paths, s.hexes,
                         s.a_terminal, s.b_terminal) for s in segments]
     graph = TrackGraph(stops, segments, side_names, inner_names)
-    return _reachable(graph) if reachable_only else graph
+    return reachable_part(graph) if reachable_only else graph
 
 
-def _reachable(graph: TrackGraph) -> TrackGraph:
+def reachable_part(graph: TrackGraph) -> TrackGraph:
     """Keep the stops and segments a route through one of our tokens can use."""
     adjacent: dict = {}
     for seg in graph.segments:
@@ -188,3 +194,13 @@ def _reachable(graph: TrackGraph) -> TrackGraph:
     segments = [Segment(renumber[s.a], renumber[s.b], s.sides, s.inner, s.paths, s.hexes, s.a_terminal, s.b_terminal)
                 for s in graph.segments if s.a in renumber and s.b in renumber]
     return TrackGraph(stops, segments, graph.side_names, graph.inner_names)
+
+
+def __getattr__(name):
+    """``build_track_graph``: the builder chosen once, in :mod:`optimizer.graph.walks` (which
+    imports this module's types, so it is looked up on first use)."""
+    if name == "build_track_graph":
+        from .walks import build_track_graph
+        globals()[name] = build_track_graph
+        return build_track_graph
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

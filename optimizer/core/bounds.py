@@ -22,10 +22,23 @@ def max_route_bonus(problem, t: int) -> int:
     """The most any one route's bonuses can add."""
     values = problem.values[t]
     top = int(values.max()) if values.size else 0
-    pairs = sum(max(int(a), 0) for a in problem.pair_amount)
+    pairs = pairs_bound(problem)
     largest = len(problem.largest_trigger) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
     return pairs + largest + r2r
+
+
+def pairs_bound(problem) -> int:
+    """The most pair bonuses can add to one route. A route reaches each location once, so of the
+    pairs joining the same two locations only those on one pair of stops can count together: per
+    pair of locations, the best pair of stops (1846 East-West: one east end, one west end)."""
+    best: dict = {}
+    for a, b, amount in zip(problem.pair_a, problem.pair_b, problem.pair_amount):
+        a, b = sorted((int(a), int(b)))
+        places = tuple(sorted((int(problem.loc[a]), int(problem.loc[b]))))
+        stops = best.setdefault(places, {})
+        stops[(a, b)] = stops.get((a, b), 0) + int(amount)
+    return sum(max(0, max(stops.values())) for stops in best.values())
 
 
 def train_bound(problem, t: int) -> int:

@@ -65,7 +65,10 @@ class OptimizerClient:
 
     def __init__(self, target: str, *, tls_root_cert=None, max_message_mb: float = 64):
         limit = int(max_message_mb * 1024 * 1024)
-        options = [("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit)]
+        # Its own connection: grpc would otherwise share one among every channel to the same target
+        # in this process, and a server's workers share out connections, not calls.
+        options = [("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit),
+                   ("grpc.use_local_subchannel_pool", 1)]
         if tls_root_cert is None:
             self._channel = grpc.insecure_channel(target, options=options)
         else:

@@ -278,7 +278,7 @@ def games_to_proto(games: list, train_kinds) -> pb.ListGamesResponse:
 
 def solution_to_json(s: pb.Solution) -> dict:
     """The :func:`optimizer.api.solve` dict of a ``Solution`` (``id`` None when empty)."""
-    return {
+    out = {
         "id": s.id or None,
         "revenue": s.revenue, "optimal": s.optimal, "bound": s.bound,
         "routes": [{"train": r.train, "name": r.name, "revenue": r.revenue, "stops": list(r.stops),
@@ -288,6 +288,9 @@ def solution_to_json(s: pb.Solution) -> dict:
                   "stops": s.stats.stops, "segments": s.stats.segments, "search_ms": s.stats.search_ms},
         "rules": s.rules or None,
     }
+    if s.stats.deadline_from:  # the server's deadline, when it set one (never in an api dict)
+        out["stats"].update(deadline_ms=s.stats.deadline_ms, deadline_from=s.stats.deadline_from)
+    return out
 
 
 def check_to_json(response: pb.CheckRoutesResponse) -> dict:

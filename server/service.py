@@ -1,14 +1,23 @@
 """The RouteOptimizer servicer: requests in, :mod:`optimizer.api` calls, answers out.
 
 It holds no lock around a search: the search releases the GIL, so calls on different threads of
-the server's pool run on different cores. Each search gets a CancelToken that the call's end
-(client cancel, deadline, server shutdown) trips, so no search outlives its call for long.
+the server's pool run on different cores. Every work call is bounded (see :mod:`server.limits`
+and :mod:`server.admission`): it is checked against the limits before any work, waits for one of
+a few running slots (or is refused at once), and runs under a deadline (the client's, else the
+server's default, at most its maximum) that covers the whole answer: reading, checking and
+searching. The call's end (client cancel, deadline, server shutdown) stops the work, whatever
+stage it is in, so no work outlives its call for long. The work runs on a thread of its own, whose
+priority drops once it has run long: a hard search never starves an easy call of the cores.
 """
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import queue
 import threading
+import time
+from dataclasses import dataclass
 
 import grpc
 
@@ -16,7 +25,8 @@ from optimizer import api
 from optimizer.core import CancelToken
 from optimizer.errors import OptimizerError
 
-from . import convert
+from . import convert, limits
+from .admission import Admission, CallExpired, Watchdog
 from .errors import guard
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
 from .generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
@@ -24,91 +34,185 @@ from .generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 log = logging.getLogger(__name__)
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["RouteOptimizer"].full_name
-DEADLINE_SHARE = 0.8  # answer at 80% of the time the client gave ...
-DEADLINE_MARGIN_MS = 5.0  # ... less this, to leave time for sending the answer
-NO_DEADLINE_S = 1e8  # gRPC reports "no deadline" as a huge remaining time
+DEADLINE_SHARE = 0.9  # the search answers at 90% of the time left when it starts ...
+DEADLINE_MARGIN_MS = 1.0  # ... less this, to leave time for sending the answer
+DEMOTE_AFTER_S = 0.1  # work running longer yields the cores to newer calls (see admission.Watchdog)
 
 
-def search_deadline_ms(context) -> float | None:
-    """The search's deadline from the call's, with a margin; None when the call has none."""
-    remaining = context.time_remaining()
-    if remaining is None or remaining > NO_DEADLINE_S:
-        return None
-    return max(1.0, remaining * 1000 * DEADLINE_SHARE - DEADLINE_MARGIN_MS)
+@dataclass
+class Call:
+    """One admitted work call: its deadline (time.monotonic), whose it is, and its cancel token."""
+
+    deadline: float
+    deadline_from: str
+    seconds: float
+    token: CancelToken
+
+    def search_deadline_ms(self) -> float:
+        """What api.solve gets: it counts reading the board against it too."""
+        remaining_ms = (self.deadline - time.monotonic()) * 1000
+        return max(1.0, remaining_ms * DEADLINE_SHARE - DEADLINE_MARGIN_MS)
+
+    def stamp(self, solution: pb.Solution) -> pb.Solution:
+        """Say which deadline applied (the client's, or the server's default or maximum)."""
+        solution.stats.deadline_ms = round(self.seconds * 1000, 3)
+        solution.stats.deadline_from = self.deadline_from
+        return solution
 
 
-def cancel_token(context) -> CancelToken:
-    """A token tripped when the call ends, whatever ends it."""
-    token = CancelToken()
-    if not context.add_callback(token.cancel):
-        token.cancel()  # the call has already ended
-    return token
-
-
-def read_state(request) -> dict:
-    """The board-state document of a request's ``board`` or ``state_json``."""
+def read_state(request, bounds: limits.Limits = limits.Limits()):
+    """The board of a request's ``board`` or ``state_json`` (as :func:`optimizer.api.solve` takes it),
+    checked against the limits before it is read."""
     source = request.WhichOneof("source")
     if source == "board":
-        return convert.board_to_state(request.board)
-    if source == "state_json":
-        return parse_state_json(request.state_json)
-    raise OptimizerError("no board: set `board` or `state_json`", field="source")
+        limits.check_state_size(request.board.ByteSize(), bounds, "board")
+        limits.check_counts({"hexes": request.board.hexes, "trains": request.board.trains}, bounds)
+        doc = convert.board_to_state(request.board)
+    elif source == "state_json":
+        limits.check_state_size(len(request.state_json), bounds, "state_json")
+        doc = json_object(request.state_json)
+        if limits.has_lone_surrogate_escape(request.state_json):
+            limits.check_strings(doc)
+    else:
+        raise OptimizerError("no board: set `board` or `state_json`", field="source")
+    limits.check_counts(doc, bounds)
+    limits.check_numbers(doc, bounds)
+    return load_state(doc, source)
 
 
-def parse_state_json(text: str) -> dict:
-    """Parse ``state_json`` with the API's reader (JSON text only: it never reads a file)."""
+def json_object(text: str) -> dict:
+    """``state_json`` parsed: a JSON object, or INVALID_ARGUMENT naming the field."""
     try:
-        return api.load_state(text)
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise OptimizerError(f"not valid JSON: {limits.quote(err)}", field="state_json") from None
+    if not isinstance(doc, dict):
+        raise OptimizerError(f"state_json must hold a JSON object (a board state), not {type(doc).__name__}",
+                             field="state_json")
+    return doc
+
+
+def load_state(doc: dict, source: str = "state_json"):
+    """The API's reading of a document (a tile-lay document becomes a board), errors naming the field."""
+    try:
+        return api.load_state(doc)
     except OptimizerError as err:
         if err.field in (None, "(document)"):
-            err.field = "state_json"  # the whole document is the request's field
+            err.field = source  # the whole document is the request's field
         raise
     except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError) as err:
         # Too deep, too long a number, or a field of the wrong type where the reader expects another.
-        log.warning("state_json rejected by %s: %s", type(err).__name__, err)
-        raise OptimizerError(f"malformed board ({type(err).__name__}: {err})", field="state_json") from None
+        log.warning("%s rejected by %s: %s", source, type(err).__name__, limits.quote(err))
+        raise OptimizerError(f"malformed board ({type(err).__name__}: {limits.quote(err)})",
+                             field=source) from None
 
 
-def read_routes(request) -> list:
-    """The routes to check, from ``routes`` or ``routes_json``."""
+def parse_state_json(text: str):
+    """Parse and read ``state_json`` (JSON text only: it never reads a file)."""
+    return load_state(json_object(text))
+
+
+def read_routes(request, bounds: limits.Limits = limits.Limits()) -> list:
+    """The routes to check, from ``routes`` or ``routes_json``, within the limits."""
     if request.routes and request.routes_json:
         raise OptimizerError("give `routes` or `routes_json`, not both", field="routes_json")
     if not request.routes_json:
+        limits.check_routes_count(request.routes, bounds, "routes")
         return [convert.route_input_to_json(r) for r in request.routes]
-    return api.load_routes(request.routes_json, field="routes_json")
+    limits.check_state_size(len(request.routes_json), bounds, "routes_json")
+    routes = api.load_routes(request.routes_json, field="routes_json")
+    limits.check_routes_count(routes, bounds, "routes_json")
+    if limits.has_lone_surrogate_escape(request.routes_json):
+        limits.check_strings(routes, "routes")
+    return routes
 
 
 def _source(request) -> str:
     return request.WhichOneof("source") or "source"
 
 
-def _no_route_in_time(context, result: dict) -> None:
+def _no_route_in_time(context, result: dict, call: Call) -> None:
     if result["stats"].get("stopped_by") == "deadline" and not result["routes"]:
-        context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "no route found before the deadline")
+        whose = {"client": "the call's", "server_default": "the server's default",
+                 "server_maximum": "the server's maximum"}[call.deadline_from]
+        context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                      f"no route found before {whose} deadline of {call.seconds:g} s")
 
 
 class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
-    """Each method translates; the work is :func:`optimizer.api.solve` / ``check`` / ``games``."""
+    """Each method translates; the work is :func:`optimizer.api.solve` / ``check`` / ``games``.
+
+    One instance serves a whole process: ``bounds`` are its limits, shared by every transport.
+    """
+
+    def __init__(self, bounds: limits.Limits | None = None):
+        self.limits = bounds or limits.Limits()
+        self.admission = Admission(self.limits.max_concurrent, self.limits.max_queue)
+        self.watchdog = Watchdog()
+
+    @contextlib.contextmanager
+    def _admitted(self, context):
+        """Wait for a running slot (or be refused), then give the call its deadline and token."""
+        seconds, whose = limits.call_deadline(self.limits, context.time_remaining())
+        call = Call(time.monotonic() + seconds, whose, seconds, CancelToken())
+        with self.admission.slot(seconds):
+            yield call
+
+    @contextlib.contextmanager
+    def _bounded(self, context, call: Call):
+        """Run the block on this (work) thread under the call's deadline, ended if the call ends first."""
+        with self.watchdog.watch(call.token, call.deadline, DEMOTE_AFTER_S) as entry:
+            if not context.add_callback(lambda: self.watchdog.end(entry, "the call was cancelled")):
+                raise CallExpired("the call was cancelled")
+            yield
+
+    def _on_work_thread(self, context, call: Call, work):
+        """``work()`` on a thread of its own, bounded; its result or exception comes back here."""
+        outcome = {}
+
+        def run():
+            try:
+                with self._bounded(context, call):
+                    outcome["value"] = work()
+            except BaseException as err:  # noqa: BLE001 - raised again on the caller's thread
+                outcome["error"] = err
+
+        thread = threading.Thread(target=run, name="work", daemon=True)
+        thread.start()
+        thread.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
+
+    def _node_budget(self, request):
+        limits.check_node_budget(request.node_budget)
+        return request.node_budget or None
 
     def Optimize(self, request, context):
-        with guard(context, _source(request)):
-            doc = read_state(request)
-            result = api.solve(doc, deadline_ms=search_deadline_ms(context), node_budget=request.node_budget or None,
-                               cancel=cancel_token(context))
-            _no_route_in_time(context, result)
-            return pb.OptimizeResponse(solution=convert.solution_to_proto(result))
+        with guard(context, _source(request)), self._admitted(context) as call:
+            node_budget = self._node_budget(request)
+
+            def work():
+                doc = read_state(request, self.limits)
+                return api.solve(doc, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
+                                 cancel=call.token)
+
+            result = self._on_work_thread(context, call, work)
+            _no_route_in_time(context, result, call)
+            return pb.OptimizeResponse(solution=call.stamp(convert.solution_to_proto(result)))
 
     def OptimizeStream(self, request, context):
-        with guard(context, _source(request)):
-            doc = read_state(request)
+        with guard(context, _source(request)), self._admitted(context) as call:
+            node_budget = self._node_budget(request)
             updates = queue.Queue()
-            token = cancel_token(context)
-            deadline_ms = search_deadline_ms(context)
 
-            def run():  # the search, on its own thread, so that this one can send as it goes
+            def run():  # reading and search, on their own thread, so that this one can send as it goes
                 try:
-                    result = api.solve(doc, deadline_ms=deadline_ms, node_budget=request.node_budget or None,
-                                       cancel=token, on_improve=lambda partial: updates.put(("partial", partial)))
+                    with self._bounded(context, call):
+                        doc = read_state(request, self.limits)
+                        result = api.solve(doc, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
+                                           cancel=call.token,
+                                           on_improve=lambda partial: updates.put(("partial", partial)))
                     updates.put(("final", result))
                 except BaseException as err:  # handed to the caller's thread, raised there
                     updates.put(("error", err))
@@ -119,17 +223,22 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
                 if kind == "error":
                     raise item
                 if kind == "final":
-                    _no_route_in_time(context, item)
-                    yield pb.OptimizeStreamResponse(solution=convert.solution_to_proto(item), final=True)
+                    _no_route_in_time(context, item, call)
+                    yield pb.OptimizeStreamResponse(solution=call.stamp(convert.solution_to_proto(item)), final=True)
                     return
-                yield pb.OptimizeStreamResponse(solution=convert.solution_to_proto(item), final=False)
+                yield pb.OptimizeStreamResponse(solution=call.stamp(convert.solution_to_proto(item)), final=False)
 
     def CheckRoutes(self, request, context):
-        with guard(context, _source(request)):
-            doc = read_state(request)
-            out = api.check(doc, read_routes(request), with_optimum=request.with_optimum,
-                            deadline_ms=search_deadline_ms(context), cancel=cancel_token(context))
-            return convert.check_to_proto(out)
+        with guard(context, _source(request)), self._admitted(context) as call:
+            def work():
+                return api.check(read_state(request, self.limits), read_routes(request, self.limits),
+                                 with_optimum=request.with_optimum, deadline_ms=call.search_deadline_ms(),
+                                 cancel=call.token)
+
+            response = convert.check_to_proto(self._on_work_thread(context, call, work))
+            if request.with_optimum:
+                call.stamp(response.optimum)
+            return response
 
     def ListGames(self, request, context):
         with guard(context):

@@ -3,6 +3,7 @@ and the checked-in stubs being what ``python -m server.generate`` makes today.""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from google.protobuf import struct_pb2
@@ -11,7 +12,7 @@ from grpc_status import rpc_status
 
 from optimizer import api
 from optimizer.errors import BoardError, OptimizerError
-from server import convert, generate, service
+from server import convert, generate, limits, service
 from server.errors import invalid_argument
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 
@@ -172,19 +173,50 @@ def test_routes_from_one_field_only():
         [{"train": "4-0", "stops": []}]
 
 
-class FakeContext:
-    def __init__(self, remaining):
-        self.remaining = remaining
+def test_deadline_is_the_clients_else_the_servers_default_at_most_its_maximum():
+    bounds = limits.Limits(default_deadline_s=30, max_deadline_s=100)
+    assert limits.call_deadline(bounds, 1.0) == (1.0, "client")
+    assert limits.call_deadline(bounds, None) == (30, "server_default")
+    assert limits.call_deadline(bounds, 1e12) == (30, "server_default")  # grpc's "no deadline"
+    assert limits.call_deadline(bounds, 500.0) == (100, "server_maximum")
 
-    def time_remaining(self):
-        return self.remaining
+
+def test_search_deadline_covers_the_whole_answer_with_a_margin():
+    call = service.Call(time.monotonic() + 1.0, "client", 1.0, None)
+    assert call.search_deadline_ms() == pytest.approx(1000 * 0.9 - 1, abs=5)
+    late = service.Call(time.monotonic() - 1.0, "client", 0.001, None)
+    assert late.search_deadline_ms() == 1.0
 
 
-def test_search_deadline_leaves_a_margin():
-    assert service.search_deadline_ms(FakeContext(1.0)) == pytest.approx(1000 * 0.8 - 5)
-    assert service.search_deadline_ms(FakeContext(0.001)) == 1.0
-    assert service.search_deadline_ms(FakeContext(None)) is None
-    assert service.search_deadline_ms(FakeContext(1e12)) is None  # grpc's "no deadline"
+def test_error_messages_quote_little_of_the_input():
+    message = limits.capped(f"hexes[3]: bad hex id {'X' * 3000!r} (letters then a number)")
+    assert len(message.encode()) < 1000 and "3002 characters" in message and message.endswith("number)")
+    assert len(limits.capped("word " * 1000).encode()) <= 1000
+    assert limits.capped("bad \ud800 id") == "bad ? id"  # a lone surrogate cannot go on the wire
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda d: d["trains"][0].update(multiplier=2**31), "trains[0].multiplier"),
+    (lambda d: d["trains"][0].update(distance=2**40), "trains[0].distance"),
+    (lambda d: d["hexes"][0].update(code="city=revenue:2147483648"), "hexes[0].code"),
+    (lambda d: d["trains"][0].update(price=float("nan")), "trains[0].price"),
+])
+def test_numbers_that_do_not_fit_name_the_field(change, field):
+    doc = json.loads(json.dumps(state("1830/26855@553")))
+    change(doc)
+    with pytest.raises(OptimizerError) as err:
+        limits.check_numbers(doc, limits.Limits())
+    assert err.value.field == field
+
+
+def test_lone_surrogates_and_counts_are_refused_naming_the_field():
+    with pytest.raises(OptimizerError) as err:
+        limits.check_strings({"trains": [{"name": "\ud800"}]})
+    assert err.value.field == "trains[0].name"
+    assert limits.has_lone_surrogate_escape('{"id": "\\ud800"}') and not limits.has_lone_surrogate_escape('{"id": "x"}')
+    with pytest.raises(limits.LimitExceeded) as err:
+        limits.check_counts({"hexes": [{}] * 11}, limits.Limits(max_hexes=10))
+    assert err.value.field == "hexes"
 
 
 def test_invalid_argument_names_field_and_hex():

@@ -72,10 +72,13 @@ class ServerProcess:
             self._log.flush()
         return self.log_path.read_text()
 
+    def pids(self) -> list:
+        """The server's processes: the supervisor and its workers (or the one process)."""
+        return [self.proc.pid] + children(self.proc.pid)
+
     def cpu_s(self) -> float:
-        """CPU time the server process has used (user + system), from /proc."""
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """CPU time the server's processes have used (user + system), from /proc."""
+        return sum(cpu_s(pid) for pid in self.pids())
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -87,6 +90,22 @@ class ServerProcess:
                 self.proc.wait()
         self.proc.stdout.close()
         self._log.close()
+
+
+def children(pid: int) -> list:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) of one process, 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @pytest.fixture(scope="module")

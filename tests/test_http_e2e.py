@@ -27,7 +27,7 @@ from .test_grpc_e2e import STATE_IDS, ServerProcess, hard_board
 ORIGIN = "http://client.example"
 GAMES = {"1830", "1880", "1880 Romania", "1894", "18EU"}
 BEYOND_GAMES = {"1889", "18Chesapeake", "1846", "18AL"}  # built in, their rules declared as data
-TIMES = ("elapsedMs", "searchMs")
+TIMES = ("elapsedMs", "searchMs", "deadlineMs", "deadlineFrom")  # per call: without X-Deadline-Ms, the default
 
 
 @pytest.fixture(scope="module")

@@ -238,8 +238,9 @@ def board_from_document(doc: dict) -> Board:
                         field=f"hexes[{i}].neighbors.{edge}", hex=hx.id)
                 hx.neighbors[int(edge)] = other
     else:
+        at = _coordinate_index(tuple(hexes), layout)  # once per board: linear, not once per hex
         for hx in hexes.values():
-            hx.neighbors = computed_neighbors(hexes, layout, hx.id)
+            hx.neighbors = computed_neighbors(hexes, layout, hx.id, at)
     return _read_rest(doc, hexes)
 
 
@@ -362,7 +363,8 @@ def _assemble(doc: dict, entries: list) -> Board | None:
         return None
     else:
         layout = doc["layout"]
-        computed = {hx.id: computed_neighbors(hexes, layout, hx.id) for hx in hexes.values()}
+        at = _coordinate_index(tuple(hexes), layout)  # once per board: linear, not once per hex
+        computed = {hx.id: computed_neighbors(hexes, layout, hx.id, at) for hx in hexes.values()}
         hexes = {hid: replace(hx, neighbors=computed[hid]) for hid, hx in hexes.items()}
     return _read_rest(doc, hexes)
 
@@ -453,16 +455,17 @@ def _read_cities(h: dict, tile: Tile, where: str) -> dict:
 IMPASSABLE_COLOURS = frozenset({"blue", "gray", "red"})
 
 
-def computed_neighbors(hexes: dict, layout: str, hex_id: str) -> dict:
+def computed_neighbors(hexes: dict, layout: str, hex_id: str, at: dict | None = None) -> dict:
     """The adjacency trains use, as the engine builds it at game start.
 
     Every on-map neighbour, less those across an impassable border, less blue, gray and red
-    neighbours whose tile has no exit on the facing edge.
+    neighbours whose tile has no exit on the facing edge. ``at`` is the board's coordinate index,
+    when the caller already has it.
     """
     hx = hexes[hex_id]
     x, y = geometry.hex_xy(hex_id, layout)
     out = {}
-    at = _coordinate_index(tuple(hexes), layout)
+    at = _coordinate_index(tuple(hexes), layout) if at is None else at
     impassable = {edge for edge, kind in hx.borders if kind == "impassable"}
     for edge, (dx, dy) in geometry.DIRECTIONS[layout].items():
         other = at.get((x + dx, y + dy))

@@ -298,20 +298,24 @@ class HexChain(_message.Message):
     def __init__(self, hexes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SearchStats(_message.Message):
-    __slots__ = ("nodes", "stopped_by", "core", "stops", "segments", "search_ms")
+    __slots__ = ("nodes", "stopped_by", "core", "stops", "segments", "search_ms", "deadline_ms", "deadline_from")
     NODES_FIELD_NUMBER: _ClassVar[int]
     STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
     CORE_FIELD_NUMBER: _ClassVar[int]
     STOPS_FIELD_NUMBER: _ClassVar[int]
     SEGMENTS_FIELD_NUMBER: _ClassVar[int]
     SEARCH_MS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FROM_FIELD_NUMBER: _ClassVar[int]
     nodes: int
     stopped_by: str
     core: str
     stops: int
     segments: int
     search_ms: float
-    def __init__(self, nodes: _Optional[int] = ..., stopped_by: _Optional[str] = ..., core: _Optional[str] = ..., stops: _Optional[int] = ..., segments: _Optional[int] = ..., search_ms: _Optional[float] = ...) -> None: ...
+    deadline_ms: float
+    deadline_from: str
+    def __init__(self, nodes: _Optional[int] = ..., stopped_by: _Optional[str] = ..., core: _Optional[str] = ..., stops: _Optional[int] = ..., segments: _Optional[int] = ..., search_ms: _Optional[float] = ..., deadline_ms: _Optional[float] = ..., deadline_from: _Optional[str] = ...) -> None: ...
 
 class RouteCheck(_message.Message):
     __slots__ = ("train", "legal", "revenue", "stops", "paid", "errors", "hexes")

@@ -1,0 +1,18 @@
+"""The service benchmark (``benchmarks/grpc_workers.py``) as a smoke test: a few corpus states
+through one server process and through a worker per core, every answer checked against the best
+known revenue. The full run (every state, twice, 8 clients) is ``python benchmarks/grpc_workers.py``."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+
+def test_service_benchmark_runs_and_checks_every_answer(capsys):
+    path = Path(__file__).with_name("grpc_workers.py")
+    spec = importlib.util.spec_from_file_location("grpc_workers", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    status = module.main(["1", "default", "--states", "20", "--repeat", "1", "--clients", "4"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "--workers 1" in out and "default options" in out and "answers/s" in out

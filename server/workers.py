@@ -1,0 +1,205 @@
+"""``serve --workers N``: N pre-forked server processes sharing one port, and their supervisor.
+
+CPU-bound Python scales by processes. As in grpc's ``examples/python/multiprocessing``, the
+supervisor reserves the port with ``SO_REUSEPORT`` and forks the workers before any grpc server
+exists (it never imports grpc); each worker runs the whole server (:func:`server.app.serve`: its
+listeners, limits, health and drain) on that port, and the kernel spreads connections over them.
+The supervisor loads the optimiser first, so the workers share its pages until they write them.
+
+It announces ``listening on HOST:PORT`` once every worker listens; forwards SIGTERM, SIGINT and
+SIGHUP to the workers and exits when they are done (killing any still there 0.7 s after the
+grace period); and starts a new worker in place of one that dies unasked.
+"""
+from __future__ import annotations
+
+import ctypes
+import logging
+import multiprocessing
+import os
+import signal
+import socket
+import threading
+import time
+from dataclasses import replace
+
+from optimizer.errors import OptimizerError
+
+from .config import ServeConfig, announcement, tls_files
+
+log = logging.getLogger(__name__)
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+START_TIMEOUT_S = 60
+EXIT_MARGIN_S = 0.7  # after the grace period, workers still running are killed
+RESTARTS_PER_MINUTE = 10  # more than this and the supervisor gives up (a worker that cannot live)
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def reserve_port(host: str, port: int, what: str = "", option: str = "--port") -> tuple:
+    """(port, socket holding it): free when asked, then held with SO_REUSEPORT for the workers.
+
+    The first bind, without SO_REUSEPORT, fails if anything listens there (even another server
+    sharing its port), so a port in use is an error rather than silently shared.
+    """
+    address = host.strip("[]")
+    try:
+        family, _, _, _, sockaddr = socket.getaddrinfo(address, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(sockaddr)
+            port = probe.getsockname()[1]
+        holder = socket.socket(family, socket.SOCK_STREAM)
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        holder.bind((sockaddr[0], port) + tuple(sockaddr[2:]))
+    except OSError as err:
+        raise OptimizerError(f"cannot listen on {host}:{port}{what}: {err.strerror or err}", field=option) from None
+    return port, holder
+
+
+def _preload() -> None:
+    """Load the optimiser (games, schema, compiled core) once, before forking, for every worker."""
+    from optimizer import api
+    api.games()
+    api.solve(api.load_state(_default_board()))
+
+
+def _default_board() -> str:
+    from importlib import resources
+    return resources.files("optimizer.boards").joinpath("default.json").read_text()
+
+
+def _die_with_parent() -> None:
+    """Linux: this worker gets SIGTERM if the supervisor dies (no orphans holding the port)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _worker(config: ServeConfig, ready, holders: list) -> None:
+    """A worker process: the whole server on the shared ports; tells the supervisor when it listens."""
+    for holder in holders:
+        holder.close()
+    _die_with_parent()
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+    from .app import serve  # grpc, first imported here, after the fork
+    try:
+        serve(config, on_ready=lambda ports: ready.send(("ready", ports)))
+    except OptimizerError as err:
+        ready.send(("error", str(err)))
+        os._exit(2)
+    except BaseException as err:  # noqa: BLE001 - reported to the supervisor, which logs it
+        log.exception("worker failed")
+        ready.send(("error", f"worker failed: {type(err).__name__}: {err}"))
+        os._exit(1)
+
+
+class Supervisor:
+    """Starts, watches, restarts and stops the worker processes."""
+
+    def __init__(self, config: ServeConfig, workers: int, holders: list):
+        self.config, self.count, self.holders = config, workers, holders
+        self._context = multiprocessing.get_context("fork")
+        self.processes = [None] * workers
+        self._restarts = []
+
+    def start(self, slot: int):
+        receive, send = self._context.Pipe(duplex=False)
+        process = self._context.Process(target=_worker, args=(self.config, send, self.holders),
+                                        name=f"route18xx-worker-{slot}", daemon=False)
+        process.start()
+        send.close()
+        self.processes[slot] = process
+        return receive
+
+    def start_all(self) -> None:
+        waiting = [self.start(slot) for slot in range(self.count)]
+        for slot, receive in enumerate(waiting):
+            self._wait_ready(slot, receive)
+
+    def _wait_ready(self, slot: int, receive) -> None:
+        message = ("error", f"worker {slot} did not start in {START_TIMEOUT_S} s")
+        try:
+            if receive.poll(START_TIMEOUT_S):
+                message = receive.recv()
+        except EOFError:
+            message = ("error", f"worker {slot} exited while starting")
+        finally:
+            receive.close()
+        if message[0] != "ready":
+            self.kill_all()
+            raise OptimizerError(message[1], field="--port")
+        log.info("worker %d listening (pid %d)", slot, self.processes[slot].pid)
+
+    def replace_dead(self) -> None:
+        """Start a new worker for each that died; give up if they keep dying."""
+        for slot, process in enumerate(self.processes):
+            if process.exitcode is None:
+                continue
+            log.warning("worker %d (pid %d) exited with status %s; starting another", slot, process.pid,
+                        process.exitcode)
+            now = time.monotonic()
+            self._restarts = [t for t in self._restarts if now - t < 60] + [now]
+            if len(self._restarts) > RESTARTS_PER_MINUTE:
+                raise OptimizerError(f"workers keep dying ({len(self._restarts)} in a minute); stopping",
+                                     field="--workers")
+            self._wait_ready(slot, self.start(slot))
+
+    def stop_all(self, grace_s: float) -> None:
+        """Forward the stop to every worker; kill those still there after the grace and a margin."""
+        for process in self.processes:
+            if process.exitcode is None:
+                os.kill(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace_s + EXIT_MARGIN_S
+        for process in self.processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+        self.kill_all()
+
+    def kill_all(self) -> None:
+        for process in self.processes:
+            if process is not None and process.exitcode is None:
+                process.kill()
+                process.join()
+
+
+def serve_workers(config: ServeConfig, workers: int, *, announce=print) -> int:
+    """Run ``workers`` server processes on one port until a stop signal; returns the exit status."""
+    tls_files(config)  # a bad certificate or key is named before anything starts
+    port, holder = reserve_port(config.host, config.port)
+    holders, http_port = [holder], None
+    try:
+        if config.http_port is not None:
+            http_port, http_holder = reserve_port(config.host, config.http_port, " for HTTP", "--http-port")
+            holders.append(http_holder)
+    except BaseException:
+        holder.close()
+        raise
+    stop = threading.Event()
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, lambda signum, frame: stop.set())
+    _preload()
+    supervisor = Supervisor(replace(config, port=port, http_port=http_port, reuse_port=True), workers, holders)
+    try:
+        supervisor.start_all()
+        announce(announcement(config, port, http_port) + f" ({workers} workers)")
+        while not stop.wait(0.2):
+            supervisor.replace_dead()
+        log.info("stopping %d workers (grace %.1f s)", workers, config.grace_s)
+        supervisor.stop_all(config.grace_s)
+    except BaseException:
+        supervisor.kill_all()
+        raise
+    finally:
+        for holder in holders:
+            holder.close()
+    log.info("stopped")
+    return 0

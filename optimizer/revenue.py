@@ -87,11 +87,13 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
                 if spec.requires_token and not any(problem.token[s] for s in subset):
                     continue
                 candidates.append(list(subset))
-    best = None
+    best, best_key = None, None
     for paid in candidates:
         revenue = sum(int(values[s]) for s in paid) * spec.multiplier + bonus_value(problem, t, stops, paid)
-        if best is None or revenue > best.revenue:
-            best = Priced(revenue, paid, [])
+        # ties go to the richer city or off-board, the one a Pullman would double (as the compiled core)
+        key = (revenue, max([0] + [int(values[s]) for s in paid if problem.large[s]]))
+        if best is None or key > best_key:
+            best, best_key = Priced(revenue, paid, []), key
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
     best.revenue -= penalty_value(problem, pen_mask)

@@ -234,7 +234,7 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
     cdef int32_t* big = c.scratch + 2 * n        # the other stops: large ones, then small ones
     cdef int32_t* paid = c.scratch + 3 * n
     cdef int m = 0, nb = 0, ns = 0, i, k, mask, f_large, f_small, n_paid, tok, kl, ks, room
-    cdef int forced_tok, kl_best, ks_best
+    cdef int forced_tok, kl_best, ks_best, bl
     cdef int64_t best = -(<int64_t>1 << 62), v, head
     cdef int64_t sum_big, sum_small
     cdef int32_t* small
@@ -342,9 +342,12 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
                 k += 1
             i += 1
         v = (head + v) * c.mult[t] + bonus_of(c, t, visited, nv, paid, n_paid)
-        if v > best:
+        if v < best:
+            continue
+        bl = largest_paid(c, t, paid, n_paid)
+        if v > best or bl > best_large[0]:  # ties: the richer city for a Pullman to double
             best = v
-            best_large[0] = largest_paid(c, t, paid, n_paid)
+            best_large[0] = bl
             if out_paid != NULL:
                 for k in range(n_paid):
                     out_paid[k] = paid[k]

@@ -73,7 +73,7 @@ def _facing(hex_id, ids, rotation, tile) -> int:
 
 
 @st.composite
-def small_boards(draw, max_hexes: int = 10, min_trains: int = 1):
+def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int = 3):
     rows = draw(st.integers(2, 4))
     cols = draw(st.integers(2, 4))
     ids = []
@@ -110,7 +110,7 @@ def small_boards(draw, max_hexes: int = 10, min_trains: int = 1):
     for h, c in cities:
         if "US" not in c["tokens"] and draw(st.integers(0, 3)) == 0:
             c["tokens"] = ["THEM"] * c["slots"]
-    trains = draw(st.lists(TRAINS, min_size=min_trains, max_size=3))
+    trains = draw(st.lists(TRAINS, min_size=min_trains, max_size=max_trains))
     phase = draw(st.sampled_from([["yellow"], ["yellow", "green"], ["yellow", "green", "brown"],
                                   ["yellow", "green", "brown", "gray"]]))
     return {"id": "random", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": phase},

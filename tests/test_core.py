@@ -69,6 +69,52 @@ def test_compiled_equals_reference_with_several_trains(data):
     _assert_sound(problem, fast)
 
 
+LONG_TRAINS = st.sampled_from([{"name": "D", "distance": 999}, {"name": "8", "distance": 8},
+                                {"name": "4E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": 4, "visit": 99}]}])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_packing_equals_reference_with_many_long_trains(data):
+    """Route listing plus packing (bitset conflicts, Lagrangian prices, identical trains) against
+    the reference, with up to five trains, some of them unlimited or long."""
+    doc = data.draw(small_boards(max_hexes=12, min_trains=2, max_trains=5))
+    for i in range(data.draw(st.integers(0, 2))):
+        doc["trains"].append(dict(data.draw(LONG_TRAINS), id=f"long-{i}"))
+    doc["trains"] = doc["trains"][:5]
+    problem = build_problem(doc)
+    data.draw(bonuses(problem))
+    ref = reference.search(problem)
+    fast = compiled.search(problem, strategy="packing")
+    nested = compiled.search(problem, strategy="nested")
+    assert ref.optimal and fast.optimal and nested.optimal
+    assert fast.revenue == nested.revenue == ref.revenue, (fast.routes, ref.routes)
+    assert fast.bound == fast.revenue
+    _assert_sound(problem, fast)
+
+
+@pytest.mark.parametrize("strategy", ["nested", "packing"])
+def test_streamed_answers_carry_the_proven_bound_and_progress(strategy):
+    """Every provisional answer reports a bound the optimum never exceeds, and nodes searched."""
+    problem = build_problem(hard_board())
+    seen = []
+    final = compiled.search(problem, strategy=strategy, on_improve=seen.append)
+    assert final.optimal and seen
+    for r in seen:
+        assert r.revenue <= final.revenue <= r.bound
+        assert r.nodes > 0
+    assert [r.nodes for r in seen] == sorted(r.nodes for r in seen)
+
+
+def test_packing_with_a_deadline_keeps_a_valid_bound():
+    problem = build_problem(hard_board())
+    full = compiled.search(problem, strategy="packing")
+    for budget in (1_000, 30_000, 100_000):
+        cut = compiled.search(problem, strategy="packing", node_budget=budget)
+        assert cut.revenue <= full.revenue <= cut.bound
+        assert cut.optimal == (cut.stopped_by is None)
+
+
 @pytest.mark.corpus
 @pytest.mark.parametrize("doc", STATES, ids=ids(STATES))
 def test_corpus_optimum(doc):
@@ -158,7 +204,7 @@ def test_search_releases_the_gil():
 
     def run():
         start = time.perf_counter()
-        compiled.search(problem, node_budget=3_000_000)
+        compiled.search(problem, node_budget=3_000_000, strategy="nested")  # the slower kernel: long enough
         inside.append((start, time.perf_counter()))
 
     threads = [threading.Thread(target=run) for _ in range(2)]

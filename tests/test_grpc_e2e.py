@@ -201,6 +201,8 @@ def test_optimize_stream_improves_then_matches_cli(client, states, cli_answers):
         provisional = [u["revenue"] for u in updates[:-1]]
         assert provisional == sorted(set(provisional)), "each streamed solution is better than the last"
         assert all(not u["optimal"] and u["bound"] >= u["revenue"] for u in updates[:-1])
+        # each carries the bound proven so far (never below the optimum) and the nodes searched
+        assert all(u["bound"] >= final["revenue"] and u["stats"]["nodes"] > 0 for u in updates[:-1]), state_id
 
 
 def test_check_routes_matches_api_and_engine(client, stub, states, cli_answers):

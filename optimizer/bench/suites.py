@@ -114,11 +114,11 @@ def beyond_cases() -> list:
 
 # ---- synthetic boards -----------------------------------------------------------------------------
 
-TRAINS = {1: ("D",), 2: ("D", "8E"), 3: ("D", "8E", "6"), 4: ("D", "8E", "6", "6E")}
+TRAINS = {1: ("D",), 2: ("D", "8E"), 3: ("D", "8E", "6"), 4: ("D", "8E", "6", "6E"), 5: ("D", "8E", "6", "6E", "8")}
 SERIES_GAME = "1830"  # the scaling series run on this map
 TRACK_SERIES = (0.2, 0.4, 0.6, 0.8, 1.0)  # amount of track ...
 TRACK_SERIES_TRAINS = 2  # ... with this many trains
-TRAIN_SERIES = (1, 2, 3, 4)  # number of trains ...
+TRAIN_SERIES = (1, 2, 3, 4, 5)  # number of trains ...
 TRAIN_SERIES_TRACK = 0.6  # ... on this much track
 OTHER_MAPS = (("18EU", 0.4, 2),)  # a flat map with junction tiles: many more segments per hex
 SEEDS = (0, 1, 2, 3)
@@ -154,6 +154,10 @@ KNOWN_BEST = {
     "synthetic/1830/track0.6/D-8E-6-6E/seed1": 1090,
     "synthetic/1830/track0.6/D-8E-6-6E/seed2": 580,
     "synthetic/1830/track0.6/D-8E-6-6E/seed3": 590,
+    "synthetic/1830/track0.6/D-8E-6-6E-8/seed0": 840,
+    "synthetic/1830/track0.6/D-8E-6-6E-8/seed1": 1140,
+    "synthetic/1830/track0.6/D-8E-6-6E-8/seed2": 630,
+    "synthetic/1830/track0.6/D-8E-6-6E-8/seed3": 630,
     "synthetic/1830/track0.8/D-8E/seed0": 710,
     "synthetic/1830/track0.8/D-8E/seed1": 770,
     "synthetic/1830/track0.8/D-8E/seed2": 760,
@@ -199,20 +203,25 @@ def synthetic_cases(quick: bool = False, seeds=SEEDS) -> list:
     return cases
 
 
+HARD_BOARDS = ROOT / "benchmarks" / "hard_boards.jsonl"  # late real boards, long trains (make_hard_boards.py)
+
+
 def load_suite(name: str) -> list:
-    """The cases of a suite: ``corpus``, ``beyond``, ``synthetic``, ``all`` (corpus and synthetic) or
-    the path of a JSONL file."""
+    """The cases of a suite: ``corpus``, ``beyond``, ``synthetic``, ``hard``, ``all`` (corpus and
+    synthetic) or the path of a JSONL file."""
     if name == "corpus":
         return corpus_cases()
     if name == "beyond":
         return beyond_cases()
+    if name == "hard":
+        return jsonl_cases(HARD_BOARDS)
     if name == "synthetic":
         return synthetic_cases()
     if name == "all":
         return corpus_cases() + synthetic_cases()
     if Path(name).is_file():
         return jsonl_cases(name)
-    raise OptimizerError(f"unknown suite {name!r}: corpus, beyond, synthetic, all, or a JSONL file of states",
+    raise OptimizerError(f"unknown suite {name!r}: corpus, beyond, synthetic, hard, all, or a JSONL file of states",
                          field="suite")
 
 

@@ -115,3 +115,21 @@ cdef struct Ctx:
     uint8_t* interesting # per stop: a pair-bonus end or a largest-stop trigger
     int stage           # 0: trains alone, 1: suffixes, 2: all trains (how far the proof got)
     int reach_from      # bound a train by the stops it can still reach when it may count this many more (0: never)
+    int suffix_from     # lowest level whose suffix optimum is proven (n_trains: none yet)
+    int64_t bound       # proven upper bound set by a kernel other than run() (-1: none)
+
+
+# A kernel runs the whole search on a ready Ctx and returns a stop code: run() below, or another
+# strategy built from the same pieces (optimizer/core/_packing.pyx), passed in as a capsule.
+ctypedef int (*kernel_fn)(Ctx* c) noexcept nogil
+
+cdef int run(Ctx* c) noexcept nogil
+cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) noexcept nogil
+cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above, int above_ran) noexcept nogil
+cdef int next_route(Ctx* c, int li) noexcept nogil
+cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil
+cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil
+cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large,
+                           int32_t* out_paid, int32_t* n_out) noexcept nogil
+cdef int64_t proven_bound(Ctx* c) noexcept nogil
+cdef object _best_lists(Ctx* c)

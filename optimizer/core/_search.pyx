@@ -12,6 +12,9 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+KERNEL_CAPSULE = b"route18xx.kernel"
 
 cdef extern from *:
     """
@@ -89,12 +92,14 @@ cdef inline int64_t rest_bound(Ctx* c, int li) noexcept nogil:
     return 0
 
 
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil:
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
+                         int32_t* out=NULL, int* n_out=NULL) noexcept nogil:
     """What the stops a route could still reach are worth: a walk over free track from the
     route's open ends, never into a location it holds (negative stops never counted).
 
     Called with w pushed (its location and track taken). The anchor is an open end too while
-    half 1 grows and the route may still pass through it.
+    half 1 grows and the route may still pass through it. With ``out``, the positive values
+    reached are appended there too (``n_out`` counts them).
     """
     cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
     cdef int32_t* stack = c.scratch
@@ -127,12 +132,49 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
             n_seen += 1
             if values[v] > 0:
                 total += values[v]
+                if out != NULL:
+                    out[n_out[0]] = values[v]
+                    n_out[0] += 1
             if not c.end_only[v] and not c.adj_to_term[e]:
                 stack[top] = v
                 top += 1
     for i in range(n_seen):
         c.reach_mark[seen[i]] = 0
     return total
+
+
+cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil:
+    """The most a train that pays only its best stops can earn on a route growing to w: its best
+    ``pay_total`` stop values among the stops visited and those it could still reach."""
+    cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
+    cdef int32_t* vals = c.scratch + 2 * c.n_stops
+    cdef int n = 0, k, i, j, pay = c.caps[t * 6 + 5], x
+    cdef int64_t top = 0
+    reach_bound(c, L, t, w, d, extend_anchor, vals, &n)
+    for k in range(L.h1 + 1):
+        if values[L.stop1[k]] > 0:
+            vals[n] = values[L.stop1[k]]
+            n += 1
+    if L.phase == 2:
+        for k in range(1, L.h2 + 1):
+            if values[L.stop2[k]] > 0:
+                vals[n] = values[L.stop2[k]]
+                n += 1
+    if values[w] > 0:
+        vals[n] = values[w]
+        n += 1
+    if pay > n:
+        pay = n
+    for i in range(pay):  # selection of the best pay values (pay is small)
+        j = i
+        for k in range(i + 1, n):
+            if vals[k] > vals[j]:
+                j = k
+        x = vals[i]
+        vals[i] = vals[j]
+        vals[j] = x
+        top += vals[i]
+    return top
 
 
 # ---- pricing --------------------------------------------------------------------------------
@@ -568,6 +610,18 @@ cdef int next_route(Ctx* c, int li) noexcept nogil:
                         + (c.pullman_cap if c.use_pullman else 0) <= c.cur_best:
                     d += 1
                     continue
+            elif c.reach_from and not c.pays_all[t]:
+                # an express: bound it by the best stops it has or can still reach
+                res_flip(c, seg)
+                loc_flip(L, c.loc[w])
+                reach = express_reach_bound(c, L, t, w, d, L.phase == 1 and not c.end_only[T]
+                                            and not c.adj_from_term[d if h == 0 else L.d1])
+                res_flip(c, seg)
+                loc_flip(L, c.loc[w])
+                if L.base + reach * c.mult[t] + c.max_bonus[t] + rest_bound(c, li) \
+                        + (c.pullman_cap if c.use_pullman else 0) <= c.cur_best:
+                    d += 1
+                    continue
             break
         if d >= end:
             # this frame is exhausted: step back
@@ -670,9 +724,28 @@ cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:
     if c.on_improve != NULL:
         with gil:
             try:
-                (<object>c.on_improve)(value, _best_lists(c))
+                (<object>c.on_improve)(value, _best_lists(c), proven_bound(c), c.nodes)
             except BaseException:
                 pass
+
+
+cdef int64_t proven_bound(Ctx* c) noexcept nogil:
+    """The upper bound proven so far: each train's best alone (or its static bound before that),
+    or the proven optimum of the later trains; a kernel that proves its own sets ``c.bound``."""
+    cdef int li, K = c.n_trains
+    cdef int64_t b
+    if c.bound >= 0:
+        b = c.bound
+    elif c.stage >= 2 and K > 0:
+        b = c.opt_alone[0] + c.suffix[1] + c.pullman_cap
+    else:
+        b = c.pullman_cap
+        for li in range(K):
+            if li >= c.suffix_from:
+                b += c.suffix[li]
+                break
+            b += c.opt_alone[li]
+    return b if b > c.best_value else c.best_value
 
 
 cdef object _best_lists(Ctx* c):
@@ -806,6 +879,7 @@ cdef int run(Ctx* c) noexcept nogil:
                 return c.stop_code
             c.opt_alone[li] = v
         c.suffix[K - 1] = c.opt_alone[K - 1]
+        c.suffix_from = K - 1
         c.stage = 1
         li = K - 2
         while li >= 1:
@@ -813,6 +887,7 @@ cdef int run(Ctx* c) noexcept nogil:
             if v < 0:
                 return c.stop_code
             c.suffix[li] = v
+            c.suffix_from = li
             li -= 1
     c.stage = 2
     v = solve(c, 0, K, c.best_value, 1 if c.pullman_cap > 0 else 0)
@@ -824,11 +899,13 @@ cdef int run(Ctx* c) noexcept nogil:
 
 def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
                   double pullman_cap_value, double deadline, long long node_budget, cancel, on_improve,
-                  int reach_from=3):
+                  int reach_from=3, kernel=None):
     """Run the compiled search on a flattened problem; see ``optimizer.core.search``.
 
+    ``kernel``: a capsule of another :c:type:`kernel_fn` to run instead of :c:func:`run`.
+
     Returns (stop_code, best_value, best_len, best_stops, best_segs, best_rev, best_paid, opt_alone,
-    suffix, nodes, stage). Raises MemoryError if the stacks cannot be allocated.
+    suffix, nodes, stage, bound). Raises MemoryError if the stacks cannot be allocated.
     """
     import numpy as np
     cdef Ctx c
@@ -877,6 +954,9 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     cdef uint64_t dummy_u64 = 0
     cdef uint32_t dummy_u32 = 0
     cdef int code, err
+    cdef kernel_fn fn = run
+    if kernel is not None:
+        fn = <kernel_fn>PyCapsule_GetPointer(kernel, KERNEL_CAPSULE)
 
     c.n_stops = problem.n_stops
     c.n_words = seg_res.shape[1]
@@ -940,16 +1020,18 @@ def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interest
     c.on_improve = <void*>on_improve if on_improve is not None else NULL
     c.reach_from = reach_from
     c.best_value = 0
+    c.suffix_from = c.n_trains
+    c.bound = -1
 
     with nogil:
         err = setup(&c)
-        code = run(&c) if err == 0 else 0
+        code = fn(&c) if err == 0 else 0
     try:
         if err:
             raise MemoryError("search stacks")
         best_stops, best_segs, best_rev, best_paid = _best_lists(&c)
         best_len = np.array([len(x) for x in best_stops], dtype=np.int32)
         return (code, c.best_value, best_len, best_stops, best_segs, best_rev, best_paid,
-                np.asarray(opt_alone_v).copy(), np.asarray(suffix_v).copy(), c.nodes, c.stage)
+                np.asarray(opt_alone_v).copy(), np.asarray(suffix_v).copy(), c.nodes, c.stage, proven_bound(&c))
     finally:
         teardown(&c)

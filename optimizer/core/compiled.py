@@ -47,8 +47,25 @@ def train_order(problem, bounds) -> np.ndarray:
 REACH_FROM = 3  # bound a train by the stops it can still reach while it may count this many more
 
 
+STRATEGIES = ("auto", "nested", "packing")
+PACKING_FROM = 3  # trains: from this many, ``auto`` lists and packs routes
+
+
+def kernel_for(problem, strategy: str = "auto"):
+    """The kernel to run: the nested search, or route listing plus packing (``_packing``) for
+    three trains or more, where conflicts between them are what the search spends its time on
+    (with two, pricing the track costs about what it saves: docs/benchmarks.md)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    if strategy == "nested" or (strategy == "auto" and len(problem.trains) < PACKING_FROM):
+        return None
+    from . import _packing
+    return _packing.KERNEL
+
+
 def search(problem, deadline_ms: float | None = None, node_budget: int | None = None,
-           cancel: CancelToken | None = None, on_improve=None, reach_from: int = REACH_FROM) -> SearchResult:
+           cancel: CancelToken | None = None, on_improve=None, reach_from: int = REACH_FROM,
+           strategy: str = "auto") -> SearchResult:
     """Best routes for the company's trains, by the compiled branch and bound.
 
     Parameters
@@ -67,7 +84,10 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
     reach_from : int, optional
         Bound a train by the stops it can still reach over free track while it may count at least
         this many more (0 turns that bound off); the cheaper prefix-sum bound is used always.
+    strategy : str, optional
+        ``nested``, ``packing`` or ``auto`` (see :func:`kernel_for`); all give the same optimum.
     """
+    kernel = kernel_for(problem, strategy)
     start = time.monotonic()
     n = problem.n_stops
     K = len(problem.trains)
@@ -91,12 +111,12 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
 
     callback = None
     if on_improve is not None:
-        def callback(value, lists):
+        def callback(value, lists, bound, nodes):
             found = _routes(problem, order, *lists)
             pull = pullman_bonus(problem, found)
             award_best_route(problem, found)
             revenue = sum(r.revenue for r in found)
-            on_improve(SearchResult(revenue + pull, False, max(revenue + pull, static_bound(problem)), found, 0,
+            on_improve(SearchResult(revenue + pull, False, max(revenue + pull, int(bound)), found, int(nodes),
                                     (time.monotonic() - start) * 1000, None, pull))
 
     try:
@@ -105,9 +125,10 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
         raise ImportError("the compiled search core is not built here: run `pip install -e .` in the project "
                           "(or run from outside the source tree, or set OPTIMIZER_CORE=python)") from None
     (code, best_value, best_len, best_stops, best_segs, best_rev, best_paid, opt_alone_out, suffix, nodes,
-     stage) = _search.search_arrays(
+     stage, proven) = _search.search_arrays(
         problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
-        float(company_cap(problem)), float(deadline), int(node_budget or 0), token.flag, callback, int(reach_from))
+        float(company_cap(problem)), float(deadline), int(node_budget or 0), token.flag, callback, int(reach_from),
+        kernel)
     routes = _routes(problem, order, best_stops, best_segs, best_rev, best_paid)
     pull = pullman_bonus(problem, routes)
     award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
@@ -116,12 +137,7 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
     if stopped is None:
         bound = revenue
     else:
-        bound = sum(bounds) + company_cap(problem)
-        if stage >= 1:  # every train's best alone is proven
-            bound = min(bound, int(opt_alone_out.sum()) + company_cap(problem))
-        if stage >= 2:  # and the best of all trains but the first
-            bound = min(bound, int(opt_alone_out[0] + suffix[1]) + company_cap(problem))
-        bound = max(bound, revenue)
+        bound = max(min(int(proven), static_bound(problem)), revenue)
     return SearchResult(revenue, stopped is None, bound, routes, int(nodes), (time.monotonic() - start) * 1000,
                         stopped, pull)
 

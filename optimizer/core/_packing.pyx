@@ -1,0 +1,760 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Route listing plus packing: the kernel for many long trains on dense boards.
+
+After each train alone (its best, proven) and a short dive of the nested search (a good first
+answer), each train's routes that could belong to a better answer are listed once -- walked by
+the nested search's own ``next_route``, so legality and revenue are the same code -- with their
+track as a bitset. A route worth less than the best answer known minus the best every other
+train can earn alone cannot be part of a better answer, nor can one whose one-segment-shorter
+prefix earns as much; neither is listed. Past ``MAX_ROUTES`` routes for a train (a full map with
+a D train) the kernel hands over to the nested search's later rounds.
+
+The answer is a packing: one route (or none) per train, pairwise track-disjoint, by branch and
+bound where a conflict is an AND of a few words. The bound sees the conflict between trains: every
+track bit gets a price (subgradient steps on the Lagrangian relaxation of "no track twice"), each
+route is charged the prices of its track and the free track's prices are paid back, so the bound
+at a node is the revenue placed + the prices of the free track + each later train's best reduced
+route free of the track in use. Lists are kept in reduced order, so that route is the first free
+one, searched from where the parent node left it. Nodes are remembered by level and track in use
+(trains of different kinds swapping routes reach the same node).
+"""
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+from cpython.pycapsule cimport PyCapsule_New
+
+from ._search cimport (Ctx, Level, _best_lists, init_level, next_route, price_express, price_route, proven_bound,
+                       route_stops, run, solve)
+
+cdef extern from *:
+    """
+    static inline int read_flag_p(const unsigned char* p) { return p ? *(volatile const unsigned char*)p : 0; }
+    static inline int ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    """
+    int read_flag_p(const uint8_t* p) nogil
+    int ctz64(uint64_t x) nogil
+    int popcount64(uint64_t x) nogil
+
+cdef enum:
+    CHECK_EVERY = 4096
+    STOP_DEADLINE = 1
+    STOP_NODES = 2
+    STOP_CANCELLED = 3
+    ERR_MEMORY = -1
+    TOO_MANY = -2
+
+cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker bound, 300 no better)
+cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
+cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
+cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
+
+
+cdef struct Routes:
+    # one train's listed routes; sorted richest first once complete
+    int64_t n
+    int64_t cap
+    int64_t* val
+    int64_t* red        # reduced value: val less the prices of its track (the order of the list)
+    uint64_t* res       # n * n_words: track used
+    int64_t* off        # into pool: the route's stops, then its segments
+    int32_t* nstops
+    int32_t* pool
+    int64_t pool_n
+    int64_t pool_cap
+
+
+cdef struct Pack:
+    Ctx* c
+    int K
+    int W               # words of a track bitset
+    Routes* lists       # per group of identical trains
+    int* list_of        # per level: index into lists
+    uint64_t* used
+    int64_t* chosen     # per level: route index, -1 none
+    int64_t* fc         # [(K + 1) * K]: per depth, per level: first listed route free of the track in use
+    int32_t* buf        # 2 * (n_stops + 1): stops and segments of the route being listed
+    int32_t* memo_k     # [MEMO_SIZE]: the level of a remembered node (-1: empty)
+    uint64_t* memo_key  # [MEMO_SIZE * W]: its track in use
+    int64_t* memo_val   # [MEMO_SIZE]: what the levels from there can add at most
+    int64_t* vstack     # 2 * (n_stops + 1): values along the route being listed
+    int64_t* lam        # [W * 64]: the price of each track bit (Lagrangian multipliers, >= 0)
+    int64_t lam_total   # their sum
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int check_limits(Ctx* c) noexcept nogil:
+    if read_flag_p(c.cancel):
+        c.stop_code = STOP_CANCELLED
+    elif c.node_budget > 0 and c.nodes >= c.node_budget:
+        c.stop_code = STOP_NODES
+    elif c.deadline > 0 and now() > c.deadline:
+        c.stop_code = STOP_DEADLINE
+    return c.stop_code
+
+
+# ---- listing one train's routes ----------------------------------------------------------------
+
+cdef int grow(Routes* R, int W, int64_t need_pool) noexcept nogil:
+    cdef int64_t cap
+    cdef void* p
+    if R.n == R.cap:
+        cap = R.cap * 2 if R.cap else 1024
+        p = realloc(R.val, cap * sizeof(int64_t))
+        if p == NULL:
+            return ERR_MEMORY
+        R.val = <int64_t*>p
+        p = realloc(R.off, cap * sizeof(int64_t))
+        if p == NULL:
+            return ERR_MEMORY
+        R.off = <int64_t*>p
+        p = realloc(R.nstops, cap * sizeof(int32_t))
+        if p == NULL:
+            return ERR_MEMORY
+        R.nstops = <int32_t*>p
+        p = realloc(R.res, cap * W * sizeof(uint64_t))
+        if p == NULL:
+            return ERR_MEMORY
+        R.res = <uint64_t*>p
+        R.cap = cap
+    if R.pool_n + need_pool > R.pool_cap:
+        cap = R.pool_cap * 2 if R.pool_cap else 16384
+        while cap < R.pool_n + need_pool:
+            cap *= 2
+        p = realloc(R.pool, cap * sizeof(int32_t))
+        if p == NULL:
+            return ERR_MEMORY
+        R.pool = <int32_t*>p
+        R.pool_cap = cap
+    return 0
+
+
+cdef void free_routes(Routes* R) noexcept nogil:
+    free(R.val); free(R.red); free(R.res); free(R.off); free(R.nstops); free(R.pool)
+    memset(R, 0, sizeof(Routes))
+
+
+cdef int add_route(Pack* p, Routes* R, Level* L, int64_t value) noexcept nogil:
+    """Append the level's current route (its track is all of ``c.used``: only it is placed)."""
+    cdef Ctx* c = p.c
+    cdef int n, k, m
+    cdef int64_t at
+    n = route_stops(c, L, p.buf)
+    if grow(R, p.W, 2 * n) != 0:
+        return ERR_MEMORY
+    at = R.pool_n
+    for k in range(n):
+        R.pool[at + k] = p.buf[k]
+    m = n
+    if L.phase == 2:
+        k = L.h2
+        while k >= 1:
+            R.pool[at + m] = c.adj_seg[L.dseg2[k]]
+            m += 1
+            k -= 1
+    for k in range(1, L.h1 + 1):
+        R.pool[at + m] = c.adj_seg[L.dseg1[k]]
+        m += 1
+    R.pool_n = at + m
+    R.val[R.n] = value
+    R.off[R.n] = at
+    R.nstops[R.n] = n
+    memcpy(R.res + R.n * p.W, c.used, p.W * sizeof(uint64_t))
+    R.n += 1
+    return 0
+
+
+cdef int list_routes(Pack* p, int li, int64_t tau, Routes* R, int64_t cap) noexcept nogil:
+    """Every route of level li's train worth at least tau. 0, a stop code > 0, or an error < 0
+    (TOO_MANY: more than ``cap`` of them)."""
+    cdef Ctx* c = p.c
+    cdef Level* L = &c.levels[li]
+    cdef int r, err
+    cdef int64_t v, parent
+    cdef int64_t* v1 = p.vstack                 # value of the route ending at each frame of half 1
+    cdef int64_t* v2 = p.vstack + c.n_stops + 1  # and of half 2
+    c.lo = li
+    c.hi = li + 1
+    c.use_pullman = 0
+    c.cur_best = tau - 1
+    init_level(c, li, 0, 0, NULL, 0)
+    while True:
+        r = next_route(c, li)
+        if r < 0:
+            memset(c.used, 0, p.W * sizeof(uint64_t))  # release the track of the route in hand
+            return c.stop_code
+        if r == 0:
+            return 0
+        v = price_route(c, L)
+        # The route one segment shorter is a route too, on a subset of this one's track: if it
+        # earns as much, this one is never needed (an express past its paid stops, a worthless end).
+        if L.phase == 1:
+            v1[L.h1] = v
+            parent = v1[L.h1 - 1] if L.h1 > 1 else -1
+        else:
+            v2[L.h2] = v
+            parent = v2[L.h2 - 1] if L.h2 > 1 else v1[L.h1]
+        if v >= tau and v > parent:
+            err = add_route(p, R, L, v)
+            if err:
+                return err
+            if R.n > cap:
+                memset(c.used, 0, p.W * sizeof(uint64_t))
+                return TOO_MANY
+
+
+cdef int by_value(const void* a, const void* b) noexcept nogil:
+    cdef const int64_t* x = <const int64_t*>a
+    cdef const int64_t* y = <const int64_t*>b
+    if x[0] != y[0]:
+        return -1 if x[0] > y[0] else 1
+    return -1 if x[1] < y[1] else (1 if x[1] > y[1] else 0)
+
+
+cdef int sort_routes(Routes* R, int W) noexcept nogil:
+    """By reduced value, richest first (ties: by value, then listing order, so every run agrees)."""
+    cdef int64_t i, j
+    cdef int64_t* keys = <int64_t*>malloc((3 * R.n + 1) * sizeof(int64_t))
+    cdef int64_t* val = <int64_t*>malloc((R.n + 1) * sizeof(int64_t))
+    cdef int64_t* red = <int64_t*>malloc((R.n + 1) * sizeof(int64_t))
+    cdef int64_t* off = <int64_t*>malloc((R.n + 1) * sizeof(int64_t))
+    cdef int32_t* ns = <int32_t*>malloc((R.n + 1) * sizeof(int32_t))
+    cdef uint64_t* res = <uint64_t*>malloc((R.n * W + 1) * sizeof(uint64_t))
+    if not (keys and val and red and off and ns and res):
+        free(keys); free(val); free(red); free(off); free(ns); free(res)
+        return ERR_MEMORY
+    for i in range(R.n):
+        keys[3 * i] = R.red[i] if R.red else R.val[i]
+        keys[3 * i + 1] = R.val[i]
+        keys[3 * i + 2] = i
+    qsort(keys, R.n, 3 * sizeof(int64_t), by_key)
+    for i in range(R.n):
+        j = keys[3 * i + 2]
+        val[i] = R.val[j]
+        red[i] = keys[3 * i]
+        off[i] = R.off[j]
+        ns[i] = R.nstops[j]
+        memcpy(res + i * W, R.res + j * W, W * sizeof(uint64_t))
+    free(keys); free(R.val); free(R.red); free(R.off); free(R.nstops); free(R.res)
+    R.val = val
+    R.red = red
+    R.off = off
+    R.nstops = ns
+    R.res = res
+    R.cap = R.n
+    return 0
+
+
+cdef int by_key(const void* a, const void* b) noexcept nogil:
+    cdef const int64_t* x = <const int64_t*>a
+    cdef const int64_t* y = <const int64_t*>b
+    if x[0] != y[0]:
+        return -1 if x[0] > y[0] else 1
+    if x[1] != y[1]:
+        return -1 if x[1] > y[1] else 1
+    return -1 if x[2] < y[2] else (1 if x[2] > y[2] else 0)
+
+
+# ---- prices on contested track (a Lagrangian relaxation) ----------------------------------------
+
+cdef inline double price_d(const uint16_t* bits, int n, const double* lam) noexcept nogil:
+    cdef double s = 0
+    cdef int k
+    for k in range(n):
+        s += lam[bits[k]]
+    return s
+
+
+cdef int64_t bit_lists(Pack* p, uint16_t** bits, int64_t** ptr) noexcept nogil:
+    """Every listed route's track bits as indexes (all lists in a row): pricing walks them often."""
+    cdef int64_t total = 0, i, at = 0
+    cdef int g, w
+    cdef uint64_t x
+    cdef Routes* R
+    for g in range(p.K):
+        R = &p.lists[g]
+        for i in range(R.n * p.W):
+            total += popcount64(R.res[i])
+    bits[0] = <uint16_t*>malloc((total + 1) * sizeof(uint16_t))
+    ptr[0] = <int64_t*>malloc((p.K + 1 + sum_n(p)) * sizeof(int64_t))
+    if bits[0] == NULL or ptr[0] == NULL:
+        return -1
+    total = 0
+    for g in range(p.K):
+        R = &p.lists[g]
+        for i in range(R.n):
+            ptr[0][at] = total
+            at += 1
+            for w in range(p.W):
+                x = R.res[i * p.W + w]
+                while x:
+                    bits[0][total] = <uint16_t>(w * 64 + ctz64(x))
+                    total += 1
+                    x &= x - 1
+    ptr[0][at] = total
+    return 0
+
+
+cdef int64_t sum_n(Pack* p) noexcept nogil:
+    cdef int g
+    cdef int64_t n = 0
+    for g in range(p.K):
+        n += p.lists[g].n
+    return n
+
+
+cdef inline int64_t price_i(const uint64_t* r, const int64_t* lam, int W) noexcept nogil:
+    cdef int64_t s = 0
+    cdef uint64_t x
+    cdef int w
+    for w in range(W):
+        x = r[w]
+        while x:
+            s += lam[w * 64 + ctz64(x)]
+            x &= x - 1
+    return s
+
+
+cdef int price_track(Pack* p, int iterations) noexcept nogil:
+    """Prices on track bits such that the best route of every train alone at those prices, plus
+    the prices of all track, bounds the packing from above (any prices >= 0 do; subgradient steps
+    make the bound tight). Then every list is ordered by its routes' reduced values."""
+    cdef Ctx* c = p.c
+    cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w
+    cdef int64_t i, arg
+    cdef double ub, best_ub = 1e300, lb = <double>c.best_value, theta = 1.0, norm, step, top, v, gb
+    cdef double* lam = <double*>calloc(nb, sizeof(double))
+    cdef double* keep = <double*>calloc(nb, sizeof(double))
+    cdef int* cnt = <int*>calloc(nb, sizeof(int))
+    cdef int64_t* best_of = <int64_t*>calloc(K, sizeof(int64_t))
+    cdef Routes* R
+    cdef uint64_t x
+    cdef uint16_t* bits = NULL
+    cdef int64_t* ptr = NULL
+    cdef int64_t* first = <int64_t*>calloc(K + 1, sizeof(int64_t))
+    cdef const int64_t* bp
+    if not (lam and keep and cnt and best_of and first) or bit_lists(p, &bits, &ptr):
+        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr)
+        return ERR_MEMORY
+    for g in range(K):  # where each list's routes start in ptr
+        first[g + 1] = first[g] + p.lists[g].n
+    for it in range(iterations):
+        ub = 0
+        for b in range(nb):
+            ub += lam[b]
+            cnt[b] = 0
+        for j in range(K):
+            R = &p.lists[p.list_of[j]]
+            if j > 0 and p.list_of[j] == p.list_of[j - 1]:
+                arg = best_of[j - 1]
+            else:
+                arg = -1
+                top = 0
+                i = 0
+                # sorted by value: no later route can do better
+                bp = ptr + first[p.list_of[j]]
+                while i < R.n and R.val[i] > top:
+                    v = R.val[i] - price_d(bits + bp[i], <int>(bp[i + 1] - bp[i]), lam)
+                    if v > top:
+                        top = v
+                        arg = i
+                    i += 1
+            best_of[j] = arg
+            if arg >= 0:
+                bp = ptr + first[p.list_of[j]]
+                ub += R.val[arg] - price_d(bits + bp[arg], <int>(bp[arg + 1] - bp[arg]), lam)
+                for w in range(W):
+                    x = R.res[arg * W + w]
+                    while x:
+                        cnt[w * 64 + ctz64(x)] += 1
+                        x &= x - 1
+        if ub < best_ub - 1e-9:
+            best_ub = ub
+            memcpy(keep, lam, nb * sizeof(double))
+            stall = 0
+        else:
+            stall += 1
+            if stall >= 4:
+                theta *= 0.5
+                stall = 0
+        if best_ub - lb < 1 or theta < 1e-3:
+            break
+        norm = 0
+        for b in range(nb):
+            gb = 1 - cnt[b]
+            if not (lam[b] <= 0 and gb > 0):
+                norm += gb * gb
+        if norm == 0:
+            break
+        step = theta * (ub - lb) / norm
+        for b in range(nb):
+            lam[b] -= step * (1 - cnt[b])
+            if lam[b] < 0:
+                lam[b] = 0
+    p.lam_total = 0
+    for b in range(nb):
+        p.lam[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
+        p.lam_total += p.lam[b]
+    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr)
+    for g in range(K):
+        if reprice(p, &p.lists[g]):
+            return ERR_MEMORY
+    return 0
+
+
+cdef int reprice(Pack* p, Routes* R) noexcept nogil:
+    """Reduced values at the current prices, and the list in their order."""
+    cdef int64_t i
+    if R.n == 0:
+        return 0
+    for i in range(R.n):
+        R.red[i] = R.val[i] - price_i(R.res + i * p.W, p.lam, p.W)
+    return sort_routes(R, p.W)
+
+
+# ---- the packing -------------------------------------------------------------------------------
+
+cdef inline int clash(const uint64_t* a, const uint64_t* b, int W) noexcept nogil:
+    cdef int w
+    for w in range(W):
+        if a[w] & b[w]:
+            return 1
+    return 0
+
+
+cdef void record_packing(Pack* p, int64_t value) noexcept nogil:
+    """Keep the chosen routes as the best solution (as ``record`` does for the nested search)."""
+    cdef Ctx* c = p.c
+    cdef int li, k, n, bl
+    cdef int64_t i
+    cdef Routes* R
+    cdef int32_t* stops
+    cdef int32_t* segs
+    cdef int32_t* paid
+    c.best_value = value
+    for li in range(p.K):
+        c.best_len[li] = 0
+        c.best_rev[li] = 0
+        c.best_npaid[li] = 0
+        i = p.chosen[li]
+        if i < 0:
+            continue
+        R = &p.lists[p.list_of[li]]
+        n = R.nstops[i]
+        stops = c.best_stops + <int64_t>li * (c.n_stops + 1)
+        segs = c.best_segs + <int64_t>li * (c.n_stops + 1)
+        paid = c.best_paid + <int64_t>li * (c.n_stops + 1)
+        for k in range(n):
+            stops[k] = R.pool[R.off[i] + k]
+        for k in range(n - 1):
+            segs[k] = R.pool[R.off[i] + n + k]
+        c.best_len[li] = n
+        c.best_rev[li] = R.val[i]
+        if c.pays_all[c.order[li]]:
+            for k in range(n):
+                paid[k] = stops[k]
+            c.best_npaid[li] = n
+        else:
+            price_express(c, c.order[li], stops, n, &bl, paid, &c.best_npaid[li])
+    c.improved = 1
+    if c.on_improve != NULL:
+        with gil:
+            try:
+                (<object>c.on_improve)(value, _best_lists(c), proven_bound(c), c.nodes)
+            except BaseException:
+                pass
+
+
+cdef inline int64_t top_free(Pack* p, int depth, int j) noexcept nogil:
+    """Reduced value of level j's best listed route free of the track in use (0: none, or only
+    routes worth less than running nothing at these prices)."""
+    cdef Routes* R = &p.lists[p.list_of[j]]
+    cdef int64_t i = p.fc[depth * p.K + j]
+    return R.red[i] if i < R.n and R.red[i] > 0 else 0
+
+
+cdef void first_free(Pack* p, int depth, int j) noexcept nogil:
+    """Move level j's first free route at this depth down from the parent's."""
+    cdef Routes* R = &p.lists[p.list_of[j]]
+    cdef int64_t i = p.fc[(depth - 1) * p.K + j] if depth > 0 else 0
+    cdef int W = p.W
+    while i < R.n and clash(R.res + i * W, p.used, W):
+        i += 1
+    p.fc[depth * p.K + j] = i
+
+
+cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
+    """Place levels k.. given the track in use, whose free track is priced ``free_price`` in all.
+
+    Bound: revenue placed + prices of the free track + each later train's best reduced value on
+    it (the Lagrangian relaxation of "no track twice"; with all prices 0, each train's best free
+    route). 0, or a stop code.
+    """
+    cdef Ctx* c = p.c
+    cdef int K = p.K, W = p.W, j, same
+    cdef int64_t rest = 0, slot
+    cdef Routes* R
+    if k == K:
+        if base > c.best_value:
+            record_packing(p, base)
+        return 0
+    for j in range(k, K):
+        first_free(p, k, j)
+        if j > k:
+            rest += top_free(p, k, j)
+    rest += free_price
+    if base + top_free(p, k, k) + rest <= c.best_value:
+        return 0
+    R = &p.lists[p.list_of[k]]
+    same = k > 0 and c.group[c.order[k]] == c.group[c.order[k - 1]]
+    slot = -1
+    if k >= 2 and not same and p.memo_k != NULL:
+        # the same track in use at the same level, reached another way (trains swapping routes)
+        slot = memo_slot(p, k)
+        if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, p.used, W):
+            if base + p.memo_val[slot] <= c.best_value:
+                return 0
+        j = dfs_node(p, k, base, free_price, rest, R, same)
+        if j == 0:
+            p.memo_k[slot] = k
+            memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
+            p.memo_val[slot] = c.best_value - base
+        return j
+    return dfs_node(p, k, base, free_price, rest, R, same)
+
+
+cdef inline int differs(const uint64_t* a, const uint64_t* b, int W) noexcept nogil:
+    """1 if the bitsets differ."""
+    cdef int w
+    for w in range(W):
+        if a[w] != b[w]:
+            return 1
+    return 0
+
+
+cdef inline int64_t memo_slot(Pack* p, int k) noexcept nogil:
+    cdef uint64_t h = <uint64_t>k * 0x9E3779B97F4A7C15ULL
+    cdef int w
+    for w in range(p.W):
+        h = (h ^ p.used[w]) * 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    return <int64_t>(h & (MEMO_SIZE - 1))
+
+
+cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest, Routes* R, int same) noexcept nogil:
+    """The branches of a dfs node whose bound passed: each free route of level k, then none."""
+    cdef Ctx* c = p.c
+    cdef int K = p.K, W = p.W, j, w
+    cdef int64_t i, start
+    cdef const uint64_t* r
+    start = p.fc[k * K + k]
+    if same:
+        if p.chosen[k - 1] < 0:
+            p.chosen[k] = -1
+            return dfs(p, k + 1, base, free_price)  # identical trains: one runs nothing, all later ones too
+        if p.chosen[k - 1] + 1 > start:
+            start = p.chosen[k - 1] + 1
+    i = start
+    while i < R.n:
+        if base + R.red[i] + rest <= c.best_value:
+            break
+        r = R.res + i * W
+        if clash(r, p.used, W):
+            i += 1
+            continue
+        c.nodes += 1
+        if c.nodes % CHECK_EVERY == 0 and check_limits(c):
+            return c.stop_code
+        if k == 0:  # every first route before this one is done: none of the rest beats this
+            lower_bound_to(c, R.red[i] + rest)
+        for w in range(W):
+            p.used[w] |= r[w]
+        p.chosen[k] = i
+        j = dfs(p, k + 1, base + R.val[i], free_price - (R.val[i] - R.red[i]))
+        for w in range(W):
+            p.used[w] ^= r[w]
+        if j:
+            return j
+        i += 1
+    p.chosen[k] = -1
+    if k == 0:
+        lower_bound_to(c, rest)
+    if base + rest > c.best_value:
+        return dfs(p, k + 1, base, free_price)
+    return 0
+
+
+cdef inline void lower_bound_to(Ctx* c, int64_t b) noexcept nogil:
+    if c.bound < 0 or b < c.bound:
+        c.bound = b if b > c.best_value else c.best_value
+
+
+cdef int dive(Ctx* c, int64_t nodes) noexcept nogil:
+    """A good answer early (the nested search over all trains for a few nodes): the better the
+    answer known, the fewer routes are worth listing. Returns a stop code of the caller's limits."""
+    cdef int64_t budget = c.node_budget
+    cdef int li
+    c.suffix[c.n_trains] = 0
+    li = c.n_trains - 1
+    while li >= 0:  # what the later trains can add: each one's best alone
+        c.suffix[li] = c.suffix[li + 1] + c.opt_alone[li]
+        li -= 1
+    if budget <= 0 or c.nodes + nodes < budget:
+        c.node_budget = c.nodes + nodes
+    solve(c, 0, c.n_trains, c.best_value, 0)
+    c.node_budget = budget
+    if c.stop_code == STOP_NODES and not (budget > 0 and c.nodes >= budget):
+        c.stop_code = 0
+    return c.stop_code
+
+
+# ---- the kernel ----------------------------------------------------------------------------------
+
+cdef int build_lists(Pack* p, int64_t* tau_of) noexcept nogil:
+    """Every route worth listing, priced, in reduced-value order. 0, a stop code, or an error
+    (TOO_MANY where a list would pass ``MAX_ROUTES``)."""
+    cdef Ctx* c = p.c
+    cdef int K = p.K, li, j, g, code = 0
+    cdef int64_t tau
+    cdef Routes* R
+    for li in range(K):
+        if li > 0 and p.list_of[li] == p.list_of[li - 1]:
+            continue
+        g = p.list_of[li]
+        tau = tau_of[li]
+        j = li + 1
+        while j < K and p.list_of[j] == g:  # identical trains share a list deep enough for the poorest
+            if tau_of[j] < tau:
+                tau = tau_of[j]
+            j += 1
+        R = &p.lists[g]
+        code = list_routes(p, li, tau, R, MAX_ROUTES)
+        if code == 0:
+            code = sort_routes(R, p.W)
+        if code:
+            return code
+    if LAGRANGE_ITERATIONS > 0:
+        code = price_track(p, LAGRANGE_ITERATIONS)
+    return code
+
+
+cdef int pack_run(Ctx* c) noexcept nogil:
+    """Each train alone (proving its best), then list the routes and pack them."""
+    cdef int K = c.n_trains, li, j, g, code = 0
+    cdef int64_t v, others, tau
+    cdef int64_t* tau_of
+    cdef Pack p
+    if K == 0:
+        return 0
+    if c.pullman_cap > 0:
+        return run(c)  # the Pullman's bonus spans trains: the nested search prices it
+    for li in range(K):
+        if li > 0 and c.group[c.order[li]] == c.group[c.order[li - 1]]:
+            c.opt_alone[li] = c.opt_alone[li - 1]
+            continue
+        v = solve(c, li, li + 1, 0, 0)
+        if v < 0:
+            return c.stop_code
+        c.opt_alone[li] = v
+    c.stage = 1
+    if K > 1 and dive(c, DIVE_NODES):
+        return c.stop_code
+    if K == 1:
+        c.stage = 2
+        c.suffix[0] = c.opt_alone[0]
+        c.bound = c.best_value
+        return 0
+
+    memset(&p, 0, sizeof(Pack))
+    p.c = c
+    p.K = K
+    p.W = c.n_words
+    p.lists = <Routes*>calloc(K, sizeof(Routes))
+    p.list_of = <int*>calloc(K, sizeof(int))
+    p.used = c.used
+    p.chosen = <int64_t*>calloc(K, sizeof(int64_t))
+    p.fc = <int64_t*>calloc((K + 1) * K, sizeof(int64_t))
+    p.buf = <int32_t*>calloc(2 * (c.n_stops + 1), sizeof(int32_t))
+    p.lam = <int64_t*>calloc(p.W * 64, sizeof(int64_t))
+    p.vstack = <int64_t*>calloc(2 * (c.n_stops + 1), sizeof(int64_t))
+    if K >= 3:
+        p.memo_k = <int32_t*>malloc(MEMO_SIZE * sizeof(int32_t))
+        p.memo_key = <uint64_t*>malloc(MEMO_SIZE * p.W * sizeof(uint64_t))
+        p.memo_val = <int64_t*>malloc(MEMO_SIZE * sizeof(int64_t))
+        if p.memo_k and p.memo_key and p.memo_val:
+            memset(p.memo_k, 0xff, MEMO_SIZE * sizeof(int32_t))
+        else:
+            free(p.memo_k); free(p.memo_key); free(p.memo_val)
+            p.memo_k = NULL
+    tau_of = <int64_t*>calloc(K, sizeof(int64_t))
+    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.vstack and tau_of):
+        code = ERR_MEMORY
+    else:
+        # one list per group of identical trains, deep enough for its poorest level
+        g = -1
+        for li in range(K):
+            others = 0
+            for j in range(K):
+                if j != li:
+                    others += c.opt_alone[j]
+            tau = c.best_value - others + 1
+            tau_of[li] = tau if tau > 1 else 1
+            if li == 0 or c.group[c.order[li]] != c.group[c.order[li - 1]]:
+                g += 1
+            p.list_of[li] = g
+        code = build_lists(&p, tau_of)
+        if code == 0:
+            code = dfs(&p, 0, 0, p.lam_total)
+            if code == 0:
+                c.stage = 2
+                c.suffix[0] = c.best_value
+                c.bound = c.best_value
+    for li in range(K):
+        if p.lists:
+            free_routes(&p.lists[li])
+    free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
+    if p.memo_k != NULL:
+        free(p.memo_k); free(p.memo_key); free(p.memo_val)
+    if code < 0:  # too many routes, or no memory for them: the nested search needs neither
+        c.bound = -1
+        return nested_rest(c)
+    return code
+
+
+cdef int nested_rest(Ctx* c) noexcept nogil:
+    """The nested search's later rounds (``run`` after its first): the trains alone are done."""
+    cdef int K = c.n_trains, li
+    cdef int64_t v
+    c.suffix[K] = 0
+    c.suffix[K - 1] = c.opt_alone[K - 1]
+    c.suffix_from = K - 1
+    li = K - 2
+    while li >= 1:
+        v = solve(c, li, K, c.suffix[li + 1], 0)
+        if v < 0:
+            return c.stop_code
+        c.suffix[li] = v
+        c.suffix_from = li
+        li -= 1
+    c.stage = 2
+    v = solve(c, 0, K, c.best_value, 0)
+    if v < 0:
+        return c.stop_code
+    c.suffix[0] = v
+    return 0
+
+
+KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
+
+
+def _tune(int iterations, long long max_routes):
+    """Experiments only: the pricing effort and the longest list before handing over."""
+    global LAGRANGE_ITERATIONS, MAX_ROUTES
+    LAGRANGE_ITERATIONS = iterations
+    MAX_ROUTES = max_routes

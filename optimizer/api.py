@@ -8,14 +8,14 @@ from __future__ import annotations
 import json
 import time
 
-from .board.state import Board, read_board
+from .board.state import Board, read_board, read_board_text
 from .core import CancelToken, SearchResult
 from .core import search as core_search
 from .core import implementation
 from .errors import OptimizerError
 from .games import game_data, game_names, rules_source
 from .games.tilelays import board_from_tile_lays, is_tile_lays
-from .graph.problem import Problem, build_problem
+from .graph.problem import Problem, shared_problem
 from .revenue import pullman_pick
 from .rules.check import check_routes
 from .rules.routes import routes_document
@@ -49,6 +49,10 @@ def load_routes(source, field: str = "routes") -> list:
 
 
 def _board(source) -> Board:
+    if isinstance(source, (str, bytes)):  # JSON text goes straight to the fast reader, when it can
+        board = read_board_text(source)
+        if board is not None:
+            return board
     doc = load_state(source)
     return doc if isinstance(doc, Board) else read_board(doc)
 
@@ -130,7 +134,7 @@ def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = 
         For a malformed board, naming the field and hex.
     """
     start = time.monotonic()
-    problem = build_problem(_board(state))
+    problem = shared_problem(_board(state))
     remaining = None
     if deadline_ms is not None:
         remaining = max(0.0, deadline_ms - (time.monotonic() - start) * 1000)

@@ -4,12 +4,19 @@
         answer = client.optimize_json(open("state.json").read(), deadline_ms=2000)
         print(answer["revenue"], answer["optimal"])
 
+Several replicas: ``OptimizerClient(["10.0.0.1:50051", "10.0.0.2:50051"])`` (or ``"a:50051,b:50051"``,
+or one DNS name that resolves to several addresses). gRPC itself spreads the calls (its
+``round_robin`` policy) and watches each replica's health service, leaving out any that is not
+SERVING; a call that finds a replica gone (UNAVAILABLE) is retried on another.
+
 Every method raises :class:`ServiceError` when the call fails; for a bad board its ``field`` and
 ``hex`` say what is wrong where.
 """
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 from pathlib import Path
 
 import grpc
@@ -56,19 +63,78 @@ def _timeout(deadline_ms):
     return None if deadline_ms is None else deadline_ms / 1000.0
 
 
+SCHEMES = ("dns:", "ipv4:", "ipv6:", "unix:", "unix-abstract:", "vsock:", "xds:")
+
+# Spread calls over every address (round_robin), only to replicas whose health service says SERVING
+# ("" = the whole server, as a readiness probe asks), and retry a call that found its replica gone:
+# every call of the service is a pure function of its request, so it may safely run again.
+SERVICE_CONFIG = json.dumps({
+    "loadBalancingConfig": [{"round_robin": {}}],
+    "healthCheckConfig": {"serviceName": ""},
+    "methodConfig": [{
+        "name": [{"service": "route18xx.v1.RouteOptimizer"}],
+        "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.05s", "maxBackoff": "0.5s",
+                        "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]},
+    }],
+})
+
+
+def channel_target(target) -> str:
+    """The gRPC target for one address or several replicas (a list, or comma-separated).
+
+    One ``host:port`` stays as it is: gRPC's DNS resolver finds every address of the name (and
+    follows changes). Several are resolved once, here, into an ``ipv4:``/``ipv6:`` address list.
+    A target that already names a scheme (``dns:///``, ``ipv4:``, ``unix:``...) is gRPC's own.
+    """
+    if isinstance(target, str):
+        if target.startswith(SCHEMES):
+            return target
+        target = target.split(",")
+    addresses = [a.strip() for a in target if a and a.strip()]
+    if not addresses:
+        raise ValueError("no server address given")
+    if len(addresses) == 1:
+        return addresses[0]
+    resolved = [ip for address in addresses for ip in _resolve(address)]
+    v4 = [f"{host}:{port}" for host, port in resolved if ":" not in host]
+    v6 = [f"[{host}]:{port}" for host, port in resolved if ":" in host]
+    return f"ipv4:{','.join(dict.fromkeys(v4))}" if v4 else f"ipv6:{','.join(dict.fromkeys(v6))}"
+
+
+def _resolve(address: str) -> list:
+    """``[(ip, port)]`` of one ``host:port`` (``[v6]:port`` too)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"{address!r}: a replica's address is HOST:PORT")
+    host = host.strip("[]")
+    try:
+        return [(str(ipaddress.ip_address(host)), int(port))]
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
+    except socket.gaierror as err:
+        raise ValueError(f"{address!r}: cannot resolve {host}: {err.strerror}") from None
+    return [(info[4][0], int(port)) for info in infos]
+
+
 class OptimizerClient:
-    """One channel to a server; methods mirror :mod:`optimizer.api` and return its dicts.
+    """One channel to a server, or to several replicas; methods mirror :mod:`optimizer.api` and return its dicts.
+
+    ``target`` is ``host:port``, a list of them or a comma-separated string (replicas, see
+    :func:`channel_target`), or any gRPC target.
 
     ``deadline_ms`` is the call's gRPC deadline, which the server also uses as the search's: the
     answer arrives before it, with ``optimal`` false if the search had to stop.
     """
 
-    def __init__(self, target: str, *, tls_root_cert=None, max_message_mb: float = 64):
+    def __init__(self, target, *, tls_root_cert=None, max_message_mb: float = 64):
         limit = int(max_message_mb * 1024 * 1024)
         # Its own connection: grpc would otherwise share one among every channel to the same target
         # in this process, and a server's workers share out connections, not calls.
         options = [("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit),
-                   ("grpc.use_local_subchannel_pool", 1)]
+                   ("grpc.use_local_subchannel_pool", 1), ("grpc.service_config", SERVICE_CONFIG)]
+        target = channel_target(target)
         if tls_root_cert is None:
             self._channel = grpc.insecure_channel(target, options=options)
         else:

@@ -69,15 +69,17 @@ def test_fast_path_answers_every_state_as_the_reference(monkeypatch):
     from optimizer.board import state as board_state
     from optimizer.graph import problem, track
     fast = [api.solve(doc) for doc in STATES]
+    again = [api.solve(json.dumps(doc)) for doc in STATES]  # as text, each board read and built before
     monkeypatch.setattr(board_state, "read_board", read_board_reference)
     monkeypatch.setattr(api, "read_board", read_board_reference)
     monkeypatch.setattr(problem, "read_board", read_board_reference)
     monkeypatch.setattr(problem, "build_track_graph", build_track_graph_reference)
     monkeypatch.setattr(track, "build_track_graph", build_track_graph_reference)
-    for doc, answer in zip(STATES, fast):
+    for doc, answer, answer_again in zip(STATES, fast, again):
         reference = api.solve(doc)
-        for key in ("revenue", "optimal", "bound", "routes"):
+        for key in ("id", "revenue", "optimal", "bound", "routes"):
             assert answer[key] == reference[key], (doc["id"], key)
+            assert answer_again[key] == reference[key], (doc["id"], key)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -195,3 +197,49 @@ def test_the_path_is_chosen_once_in_a_fresh_process(env, reader, builder):
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == [reader, builder]
+
+
+def test_the_same_board_again_is_read_and_built_once():
+    """A repeated request (a dict or its text) gets the board and the problem built the first time."""
+    from optimizer.graph.problem import build_problem, shared_problem
+    doc = state("1830/26855@553")
+    board = read_board_fast(copy.deepcopy(doc))
+    assert read_board_fast(copy.deepcopy(doc)) is board
+    from_text = read_board_fast(json.dumps(doc))  # its hexes cached by their text: another Board
+    assert read_board_fast(json.dumps(doc)) is from_text and from_text == board
+    assert shared_problem(board) is shared_problem(read_board_fast(copy.deepcopy(doc)))
+    assert shared_problem(from_text) is shared_problem(read_board_fast(json.dumps(doc)))
+    assert build_problem(board) is not build_problem(board)  # a caller's own, free to change
+    own = read_board_reference(copy.deepcopy(doc))  # a board the reader does not share: built each time
+    assert shared_problem(own) is not shared_problem(own)
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d["corporation"].update(id="PRR"),  # another company on the same map (this one is B&O)
+    lambda d: d["trains"].pop(),
+    lambda d: d["phase"].update(tiles=["yellow"]),
+    lambda d: d.update(id="another"),
+    lambda d: d["hexes"][0].update(rotation=(d["hexes"][0].get("rotation", 0) + 1) % 6),
+])
+def test_a_board_that_differs_anywhere_is_read_again(change):
+    """Nothing of the first board is reused for a second that differs in any input field."""
+    from optimizer import api
+    doc = state("1830/26855@553")
+    first = read_board_fast(copy.deepcopy(doc))
+    api.solve(copy.deepcopy(doc))
+    other = copy.deepcopy(doc)
+    change(other)
+    assert read_board_fast(copy.deepcopy(other)) is not first
+    assert_same(other)
+    for given in (copy.deepcopy(other), json.dumps(other)):
+        assert api.solve(given)["routes"] == api.solve(read_board_reference(copy.deepcopy(other)))["routes"]
+
+
+def test_json_text_of_a_tile_lay_board_or_not_an_object_takes_the_long_way():
+    from optimizer import api
+    lays = {"game": "1830", "phase": "3", "lays": [{"hex": "F20", "tile": "1", "rotation": 0}],
+            "tokens": [{"hex": "G19", "city": 0, "company": "NYNH"}], "trains": ["2", "3"], "company": "NYNH"}
+    assert api.solve(json.dumps(lays))["routes"] == api.solve(lays)["routes"]
+    with pytest.raises(OptimizerError, match="a board state is a JSON object") as err:
+        api.solve("[1]")
+    assert err.value.field == "(document)"

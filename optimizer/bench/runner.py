@@ -167,6 +167,52 @@ def measure(cases: list, solver, *, repeat: int = 1, concurrency: int = 1, deadl
     return Run(outcomes, time.perf_counter() - start, max(1, repeat), max(1, concurrency), solver.name)
 
 
+def time_cases(work: list, repeat: int, core: str | None) -> list:
+    """On a Dask worker: each ``(doc, deadline_ms)`` solved ``repeat`` times, ``[(ms, result, error)]`` each."""
+    solver = LocalSolver(core)
+    timed = []
+    for doc, limit in work:
+        runs = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            try:
+                result, error = solver(doc, limit), None
+            except Exception as err:  # noqa: BLE001 - one bad case is reported, the run goes on
+                result, error = None, f"{type(err).__name__}: {err}"
+            runs.append(((time.perf_counter() - start) * 1000, result, error))
+        timed.append(runs)
+    return timed
+
+
+def _warm_up(work: tuple, core: str | None) -> None:
+    time_cases([work], 1, core)
+
+
+def measure_on_cluster(cases: list, client, *, repeat: int = 1, deadline_ms: float | None = None,
+                       core: str | None = None, on_done=None) -> Run:
+    """:func:`measure` with the cases spread over a Dask cluster's workers, a few chunks each.
+
+    Each worker first answers one untimed call; a case's time is taken on the worker, around one
+    whole answer, as in process; the wall time (and so answers/s) is the whole cluster's.
+    """
+    from .. import cluster
+    from ..core import implementation
+
+    work = [(case.doc, deadline_ms if deadline_ms is not None else case.deadline_ms) for case in cases]
+    outcomes = [Outcome(case) for case in cases]
+    if work:
+        client.run(_warm_up, work[0], core)
+    workers = cluster.worker_count(client)
+    start = time.perf_counter()
+    chunks = cluster.map_chunks(client, time_cases, work, max(1, repeat), core,
+                                on_chunk=lambda timed: on_done and on_done(len(timed) * max(1, repeat)))
+    for outcome, runs in zip(outcomes, (runs for chunk in chunks for runs in chunk)):
+        for elapsed, result, error in runs:
+            outcome.record(elapsed, result, error)
+    name = f"Dask cluster, {workers} worker(s), {core or implementation()} core"
+    return Run(outcomes, time.perf_counter() - start, max(1, repeat), workers, name)
+
+
 # ---- summaries ----------------------------------------------------------------------------------
 
 def group_stats(outcomes: list) -> dict:

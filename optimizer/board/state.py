@@ -13,6 +13,7 @@ from functools import lru_cache
 from importlib import resources
 
 import fastjsonschema
+import msgspec
 
 from ..errors import BoardError, OptimizerError
 from . import document, geometry
@@ -295,6 +296,14 @@ def read_board_fast(doc) -> Board:
     return board if board is not None else read_board_reference(doc)
 
 
+def read_board_text(text) -> Board | None:
+    """A board-state document's JSON text read on the fast path in one step (no dict tree); None
+    for anything else (other JSON, a tile-lay board, a bad board): the caller takes the long way,
+    which reads it or raises the error it always raised."""
+    decoded = document.decode_text(text) if FAST_PATH else None
+    return board_from_hex_texts(*decoded) if decoded is not None else None
+
+
 def board_from_structs(doc: dict, hex_structs: list) -> Board | None:
     """The fast reader after msgspec's check: ``doc`` the document's plain values (its hexes
     unused), ``hex_structs`` its hexes as structs; None for anything the reference reader must
@@ -346,7 +355,44 @@ def _remember(key, entry):
     return entry
 
 
+# Boards read before, by their hexes' entries (by identity: each entry is one per hex content) and
+# the JSON of the rest: the same board again (another request for it) costs one lookup. Each value
+# keeps its entries alive, so that their ids in the key stay theirs. Shared between requests:
+# read-only, as the hexes are.
+_BOARDS: dict = {}
+_BOARDS_MAX = 512  # the whole public corpus: 470
+
+
 def _assemble(doc: dict, entries: list) -> Board | None:
+    """The board from its hexes' entries, from the cache when the same board was read before."""
+    try:
+        rest = msgspec.json.encode((doc.get("id"), doc["game"], doc["layout"], doc["phase"], doc["corporation"],
+                                    doc["trains"]))
+    except (TypeError, ValueError, KeyError, OverflowError):  # never a key: read it without one
+        return _assembled(doc, entries)
+    key = (rest, tuple(map(id, entries)))
+    found = _BOARDS.get(key)
+    if found is not None:
+        return found[1]
+    board = _assembled(doc, entries)
+    if board is not None:
+        if len(_BOARDS) >= _BOARDS_MAX:
+            _BOARDS.clear()
+            _SHARED.clear()
+        _BOARDS[key] = (entries, board)
+        _SHARED[id(board)] = board
+    return board
+
+
+_SHARED: dict = {}  # id -> Board: the boards in _BOARDS
+
+
+def is_shared(board) -> bool:
+    """The board is one the fast reader hands out again for the same document (read-only)."""
+    return _SHARED.get(id(board)) is board
+
+
+def _assembled(doc: dict, entries: list) -> Board | None:
     """The board from its hexes' entries: ids distinct, neighbours given everywhere and on the
     map, or given nowhere and computed."""
     hexes: dict[str, Hex] = {}
@@ -413,8 +459,10 @@ def _read_cities_fast(h, tile: Tile) -> dict | None:
 
 
 def clear_cache() -> None:
-    """Forget the hexes read so far (to measure a first board)."""
+    """Forget the hexes and boards read so far (to measure a first board)."""
     _HEXES.clear()
+    _BOARDS.clear()
+    _SHARED.clear()
 
 
 # The reader, chosen once (``OPTIMIZER_NO_FAST_PATH=1``: the reference reader everywhere).

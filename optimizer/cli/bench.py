@@ -1,4 +1,4 @@
-"""``bench``: run a benchmark suite in one process and print latency, throughput and checks."""
+"""``bench``: run a benchmark suite (in process, on a server or on a Dask cluster); print latency, throughput, checks."""
 from __future__ import annotations
 
 import json
@@ -24,7 +24,12 @@ def add_parser(sub):
     p.add_argument("--deadline-ms", type=float, metavar="MS",
                    help="each answer within MS milliseconds (default: none; synthetic boards 60 s)")
     p.add_argument("--repeat", type=int, default=1, metavar="N", help="solve each state N times; times are medians")
-    p.add_argument("--target", metavar="HOST:PORT", help="measure a gRPC server instead of this process")
+    p.add_argument("--target", metavar="HOST:PORT[,HOST:PORT...]",
+                   help="measure a gRPC server instead of this process; several addresses (or a DNS name with several "
+                        "addresses) are replicas, called in turn (round robin)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="spread the suite over a Dask cluster: a scheduler address (tcp://host:8786) or local:N "
+                        "for N local worker processes (needs pip install \"route18xx[cluster]\")")
     p.add_argument("--concurrency", type=int, default=1, metavar="N",
                    help="N threads, each with its own client, solving at once (default: 1)")
     p.add_argument("--plot", metavar="FILE.svg",
@@ -44,6 +49,9 @@ def run(args) -> int:
 
     if args.repeat < 1 or args.concurrency < 1:
         raise OptimizerError("--repeat and --concurrency must be at least 1", field="(arguments)")
+    if args.scheduler and (args.target or args.concurrency != 1):
+        raise OptimizerError("--scheduler runs the suite on the cluster's workers; it takes neither --target nor "
+                             "--concurrency", field="--scheduler")
     if args.target and args.core:
         raise OptimizerError("--core chooses the search in process; a --target server chooses its own",
                              field="(arguments)")
@@ -54,17 +62,23 @@ def run(args) -> int:
     if not cases:
         raise OptimizerError(f"suite {args.suite!r} has no states", field="suite")
     if args.stages:
-        if args.target:
-            raise OptimizerError("--stages times the stages in process; a --target server times its own",
-                                 field="(arguments)")
+        if args.target or args.scheduler:
+            raise OptimizerError("--stages times the stages in process; a --target server or a --scheduler "
+                                 "cluster times its own", field="(arguments)")
         from ..bench.stages import run_stages
         return run_stages(cases, args.suite, repeat=args.repeat, core=args.core, deadline_ms=args.deadline_ms,
                           as_json=args.json, progress=Progress)
-    solver = runner.RemoteSolver(args.target) if args.target else runner.LocalSolver(args.core)
     progress = Progress(len(cases) * args.repeat, f"bench {args.suite}")
     try:
-        run_ = runner.measure(cases, solver, repeat=args.repeat, concurrency=args.concurrency,
-                              deadline_ms=args.deadline_ms, on_done=progress.step)
+        if args.scheduler:
+            from .. import cluster
+            with cluster.connect(args.scheduler) as client:
+                run_ = runner.measure_on_cluster(cases, client, repeat=args.repeat, deadline_ms=args.deadline_ms,
+                                                 core=args.core, on_done=progress.step)
+        else:
+            solver = runner.RemoteSolver(args.target) if args.target else runner.LocalSolver(args.core)
+            run_ = runner.measure(cases, solver, repeat=args.repeat, concurrency=args.concurrency,
+                                  deadline_ms=args.deadline_ms, on_done=progress.step)
     finally:
         progress.close()
     summary = runner.summarise(run_)

@@ -7,6 +7,7 @@ import time
 from importlib import resources
 
 from .. import api
+from ..batch import Limits, solve_line
 from ..errors import OptimizerError
 from ..bench.stats import percentiles
 from .files import read_state
@@ -25,7 +26,11 @@ def add_parser(sub):
                    help="answer within MS milliseconds with the best so far (optimal: false, with the proven bound)")
     p.add_argument("--node-budget", type=int, metavar="N", help="stop after N search nodes")
     p.add_argument("--batch", metavar="STATES.jsonl",
-                   help="solve every state of a JSONL file (one per line) in one process; errors are reported per line")
+                   help="solve every state of a JSONL file (one per line); errors are reported per line. With "
+                        "--scheduler also a glob or fsspec URL (s3://..., file://...) that the workers read")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run --batch on a Dask cluster: a scheduler address (tcp://host:8786) or local:N for N local "
+                        "worker processes (needs pip install \"route18xx[cluster]\"); output as in process")
     p.add_argument("--svg", metavar="FILE", help="also draw the board with the routes to FILE (SVG)")
     p.add_argument("--core", choices=("compiled", "python"),
                    help="search to use (default: compiled, or $OPTIMIZER_CORE); python is the slow reference")
@@ -37,6 +42,8 @@ def default_state() -> dict:
 
 
 def run(args) -> int:
+    if args.scheduler and not args.batch:
+        raise OptimizerError("--scheduler runs a --batch; give --batch STATES.jsonl", field="--scheduler")
     if args.batch:
         if args.state:
             raise OptimizerError("give either STATE or --batch, not both", field="(arguments)")
@@ -92,38 +99,52 @@ def table(state: dict, result: dict) -> str:
 
 
 def run_batch(args) -> int:
+    """Every line answered in input order, then a summary on stderr; exit 1 if any line failed."""
+    limits = Limits(deadline_ms=args.deadline_ms, node_budget=args.node_budget, core=args.core)
+    start = time.monotonic()
+    if args.scheduler:
+        if args.batch == "-":
+            raise OptimizerError("--scheduler needs --batch to name files the workers can read (a path, glob or "
+                                 "URL), not standard input", field="--batch")
+        from .. import cluster
+        with cluster.connect(args.scheduler) as client:
+            parts, answers = cluster.solve_batch(client, args.batch, limits, on_partition=lambda _: bar.step())
+            bar = Progress(parts, "solving (partitions)")  # stepped as partitions finish; answers print in order
+            return _print_batch(answers, args.json, bar, start)
     try:
         handle = sys.stdin if args.batch == "-" else open(args.batch)
     except OSError as err:
         raise OptimizerError(f"cannot read {args.batch}: {err.strerror}", field="--batch") from None
     with handle:
         lines = [line for line in handle if line.strip()]
-    progress = Progress(len(lines), "solving")
-    failed = 0
-    optimal = 0
+    bar = Progress(len(lines), "solving")
+
+    def answers():
+        for number, line in enumerate(lines, 1):
+            yield solve_line(line, number, limits)
+            bar.step()
+
+    return _print_batch(answers(), args.json, bar, start)
+
+
+def _print_batch(answers, as_json: bool, bar: Progress, start: float) -> int:
+    """Print each answer as it comes, then the summary line on stderr."""
+    count = failed = optimal = 0
     times = []
-    start = time.monotonic()
-    for number, line in enumerate(lines, 1):
-        state_id = None
-        try:
-            doc = json.loads(line)
-            state_id = doc.get("id") if isinstance(doc, dict) else None
-            result = api.solve(doc, deadline_ms=args.deadline_ms, node_budget=args.node_budget, core=args.core)
-            optimal += result["optimal"]
-            times.append(result["elapsed_ms"])
-            out = result if args.json else {"id": result["id"], "revenue": result["revenue"],
-                                            "optimal": result["optimal"]}
-        except json.JSONDecodeError as err:
+    for answer in answers:
+        count += 1
+        if "error" in answer:
             failed += 1
-            out = {"id": state_id, "line": number, "error": f"not valid JSON: {err}"}
-        except OptimizerError as err:
-            failed += 1
-            out = {"id": state_id, "line": number, "error": str(err)}
-        print(json.dumps(out) if args.json else _batch_line(out), flush=True)
-        progress.step()
-    progress.close()
+            out = answer
+        else:
+            optimal += answer["optimal"]
+            times.append(answer["elapsed_ms"])
+            out = answer if as_json else {"id": answer["id"], "revenue": answer["revenue"],
+                                          "optimal": answer["optimal"]}
+        print(json.dumps(out) if as_json else _batch_line(out), flush=True)
+    bar.close()
     p = percentiles(times)
-    print(f"{len(lines)} states, {optimal} optimal, {failed} errors, {time.monotonic() - start:.2f} s; "
+    print(f"{count} states, {optimal} optimal, {failed} errors, {time.monotonic() - start:.2f} s; "
           f"per state p50 {p['p50']:.2f} ms, p90 {p['p90']:.2f} ms, p99 {p['p99']:.2f} ms, max {p['max']:.2f} ms",
           file=sys.stderr)
     return 1 if failed else 0

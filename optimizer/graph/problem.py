@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board.state import Board, read_board
+from ..board.state import Board, is_shared, read_board
 from ..errors import BoardError
 from ..games import rules_for
 from ..model import Bonuses
@@ -81,6 +81,34 @@ def build_problem(board_or_doc, *, reachable_only: bool = True) -> Problem:
     board = board_or_doc if isinstance(board_or_doc, Board) else read_board(board_or_doc)
     rules = rules_for(board)
     return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))
+
+
+# Problems by the board they were built from, for boards the fast reader shares (the same board
+# again is the same read-only Board): a repeated request skips the rules, the graph and the
+# flattening. Each value keeps its board alive, so that its id in the key stays its own. Only for
+# callers that never change the Problem (the API); build_problem always builds a fresh one.
+_PROBLEMS: dict = {}
+_PROBLEMS_MAX = 512  # the whole public corpus: 470
+
+
+def shared_problem(board: Board) -> Problem:
+    """:func:`build_problem` for a read board, kept for the next request when the fast reader shares
+    the board (read-only: the caller never changes it)."""
+    if not is_shared(board):
+        return build_problem(board)
+    found = _PROBLEMS.get(id(board))
+    if found is not None and found.board is board:
+        return found
+    problem = build_problem(board)
+    if len(_PROBLEMS) >= _PROBLEMS_MAX:
+        _PROBLEMS.clear()
+    _PROBLEMS[id(board)] = problem
+    return problem
+
+
+def clear_cache() -> None:
+    """Forget the problems built so far (to measure a first board)."""
+    _PROBLEMS.clear()
 
 
 def problem_from_graph(board, rules, graph) -> Problem:

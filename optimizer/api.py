@@ -11,7 +11,6 @@ import time
 from .board.state import Board, read_board, read_board_text
 from .core import CancelToken, SearchResult
 from .core import search as core_search
-from .core import implementation
 from .errors import OptimizerError
 from .games import game_data, game_names, rules_source
 from .games.tilelays import board_from_tile_lays, is_tile_lays
@@ -95,7 +94,7 @@ def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
         "bound": int(result.bound),
         "routes": routes,
         "elapsed_ms": round(result.elapsed_ms, 3),
-        "stats": {"nodes": int(result.nodes), "stopped_by": result.stopped_by, "core": implementation(),
+        "stats": {"nodes": int(result.nodes), "stopped_by": result.stopped_by, "core": result.core,
                   "stops": problem.n_stops, "segments": len(problem.graph.segments)},
         "rules": problem.rules.title,  # the game's title, or "generic" for a game without rules here
     }

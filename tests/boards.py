@@ -3,7 +3,8 @@
 Tiles are drawn from the five games' real supplies (every colour, cities, towns, OO tiles,
 junctions, plain track) with random rotations; some edge hexes are red off-boards. The company
 holds one or two tokens; other companies' tokens may fill (and so block) cities. Trains are of
-every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns free) and 5+1.
+every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns free) and 5+1; some
+need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
 knows (pairs paid or visited, negative pairs, largest stop, red-to-red, penalties, Pullman, best-route
 bonuses) meets the reference.
@@ -111,6 +112,7 @@ def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int
         if "US" not in c["tokens"] and draw(st.integers(0, 3)) == 0:
             c["tokens"] = ["THEM"] * c["slots"]
     trains = draw(st.lists(TRAINS, min_size=min_trains, max_size=max_trains))
+    trains = [dict(t, requires_token=False) if draw(st.integers(0, 4)) == 0 else t for t in trains]
     phase = draw(st.sampled_from([["yellow"], ["yellow", "green"], ["yellow", "green", "brown"],
                                   ["yellow", "green", "brown", "gray"]]))
     return {"id": "random", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": phase},

@@ -16,7 +16,9 @@ def pytest_configure(config):
 @pytest.fixture(params=["compiled", "python"])
 def core(request, monkeypatch):
     """Run a test against both searches, the compiled core and its pure-Python twin."""
-    monkeypatch.setenv("OPTIMIZER_CORE", request.param)
+    import optimizer.core
+    monkeypatch.setenv("OPTIMIZER_CORE", request.param)  # for the processes a test starts
+    monkeypatch.setattr(optimizer.core, "DEFAULT", request.param)  # read once, at import, in this one
     return request.param
 
 

@@ -1,15 +1,25 @@
 """The compiled search against its reference twin, and both against the real corpus."""
 import copy
+import json
+import os
 import threading
 import time
+from dataclasses import replace
+from importlib import resources
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from optimizer import api
 from optimizer.board.state import read_board
-from optimizer.core import CancelToken, compiled, reference
+import subprocess
+import sys
+
+from optimizer.core import SEARCHES, CancelToken, _search, compiled, reference
+from optimizer.core.contract import KernelResult, prepare
+from optimizer.errors import OptimizerError
 from optimizer.graph.problem import build_problem
 from optimizer.rules.check import check_routes
 from optimizer.revenue import best_route_awards, price_route
@@ -229,3 +239,218 @@ def test_no_trains_and_no_track():
             c["tokens"] = [None] * len(c["tokens"])
     result = api.solve(doc)
     assert result["revenue"] == 0 and result["routes"] == [] and result["optimal"]
+
+
+# ---- the kernel's contract: checked arrays in, a named result out ----------------------------
+
+def default_board(trains=None) -> dict:
+    doc = json.loads(resources.files("optimizer.boards").joinpath("default.json").read_text())
+    if trains is not None:
+        doc["trains"] = trains
+    return doc
+
+
+def _set(a, index, value):
+    a = a.copy()
+    a[index] = value
+    return a
+
+
+def _strided(a):
+    """The same values and shape, not C-contiguous."""
+    wide = np.repeat(a, 2, axis=0)
+    return wide[::2]
+
+
+CORRUPT = {
+    "to_stop_by_dir": lambda ki: dict(to_stop_by_dir=_set(ki.to_stop_by_dir, 0, ki.n_stops)),
+    "seg_by_dir": lambda ki: dict(seg_by_dir=_set(ki.seg_by_dir, -1, ki.n_segs + 7)),
+    "loc_by_stop": lambda ki: dict(loc_by_stop=_set(ki.loc_by_stop, 1, -1)),
+    "adj_ptr_by_stop": lambda ki: dict(adj_ptr_by_stop=_set(ki.adj_ptr_by_stop, 1, ki.n_dirs + 1)),
+    "values_by_train_stop": lambda ki: dict(values_by_train_stop=ki.values_by_train_stop.astype(np.int64)),
+    "large_by_stop": lambda ki: dict(large_by_stop=ki.large_by_stop.astype(bool)),
+    "track_bits_by_seg": lambda ki: dict(track_bits_by_seg=_strided(ki.track_bits_by_seg)),
+    "caps_by_train": lambda ki: dict(caps_by_train=ki.caps_by_train[:, :5].copy()),
+    "token_by_stop": lambda ki: dict(token_by_stop=ki.token_by_stop[:-1].copy()),
+    "anchor_by_train_rank": lambda ki: dict(anchor_by_train_rank=_set(ki.anchor_by_train_rank, (0, 0), 10 ** 6)),
+    "rank_by_train_stop": lambda ki: dict(rank_by_train_stop=_set(ki.rank_by_train_stop, (0, 0), ki.n_stops)),
+    "n_anchors_by_train": lambda ki: dict(n_anchors_by_train=_set(ki.n_anchors_by_train, 0, ki.n_stops + 1)),
+    "train_by_level": lambda ki: dict(train_by_level=np.zeros_like(ki.train_by_level)),
+    "penalty_mask_by_seg": lambda ki: dict(penalty_mask_by_seg=_set(ki.penalty_mask_by_seg, 0, 1)),
+    "stop_a_by_pair": lambda ki: dict(n_pairs=1, stop_a_by_pair=np.array([ki.n_stops], np.int32),
+                                      stop_b_by_pair=np.array([0], np.int32), amount_by_pair=np.array([9], np.int32)),
+    "visited_by_pair": lambda ki: dict(n_pairs=1, stop_a_by_pair=np.array([0], np.int32),
+                                       stop_b_by_pair=np.array([1], np.int32), amount_by_pair=np.array([9], np.int32),
+                                       visited_by_pair=np.array([1, 0], np.uint8)),
+    "trigger_by_largest": lambda ki: dict(n_largest=1, trigger_by_largest=np.array([-3], np.int32),
+                                          excluded_by_largest_stop=np.zeros((1, ki.n_stops), np.uint8)),
+    "excluded_by_largest_stop": lambda ki: dict(n_largest=1, trigger_by_largest=np.array([0], np.int32),
+                                                excluded_by_largest_stop=np.zeros((1, ki.n_stops + 1), np.uint8)),
+    "n_track_words": lambda ki: dict(n_track_words=0),
+    "n_locs": lambda ki: dict(n_locs=ki.n_stops + 1),
+    "caps_by_train ": lambda ki: dict(caps_by_train=_set(ki.caps_by_train, (0, 2), -1)),
+    # best-route bonuses (1846 Mail Contract, 18AL named routes)
+    "n_best_route": lambda ki: dict(n_best_route=5, amount_by_best_route=np.zeros(5, np.int32),
+                                    per_stop_by_best_route=np.zeros(5, np.int32),
+                                    groups_by_best_route_stop=np.zeros((5, ki.n_stops), np.uint32),
+                                    full_by_best_route=np.zeros(5, np.uint32)),
+    "amount_by_best_route": lambda ki: dict(n_best_route=2, amount_by_best_route=np.zeros(1, np.int32),
+                                            per_stop_by_best_route=np.zeros(2, np.int32),
+                                            groups_by_best_route_stop=np.zeros((2, ki.n_stops), np.uint32),
+                                            full_by_best_route=np.zeros(2, np.uint32)),
+    "per_stop_by_best_route": lambda ki: dict(n_best_route=1, amount_by_best_route=np.zeros(1, np.int32),
+                                              per_stop_by_best_route=np.zeros(1, np.int64),
+                                              groups_by_best_route_stop=np.zeros((1, ki.n_stops), np.uint32),
+                                              full_by_best_route=np.zeros(1, np.uint32)),
+    "groups_by_best_route_stop": lambda ki: dict(n_best_route=1, amount_by_best_route=np.array([20], np.int32),
+                                                 per_stop_by_best_route=np.zeros(1, np.int32),
+                                                 groups_by_best_route_stop=np.zeros((1, ki.n_stops - 1), np.uint32),
+                                                 full_by_best_route=np.array([1], np.uint32)),
+    "groups_by_best_route_stop ": lambda ki: dict(n_best_route=1, amount_by_best_route=np.array([20], np.int32),
+                                                  per_stop_by_best_route=np.zeros(1, np.int32),
+                                                  groups_by_best_route_stop=_set(np.zeros((1, ki.n_stops), np.uint32),
+                                                                                 (0, 1), 4),
+                                                  full_by_best_route=np.array([3], np.uint32)),
+    "full_by_best_route": lambda ki: dict(n_best_route=1, amount_by_best_route=np.array([20], np.int32),
+                                          per_stop_by_best_route=np.zeros(1, np.int32),
+                                          groups_by_best_route_stop=np.zeros((1, ki.n_stops), np.uint32),
+                                          full_by_best_route=np.array([1], np.int32)),
+    "has_pullman": lambda ki: dict(has_pullman=2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPT))
+def test_corrupted_kernel_input_is_refused_by_name(name):
+    """Out-of-range indexes, wrong dtypes, strided or wrongly sized arrays: a ValueError naming
+    the array, before the kernel reads any of it (never a crash)."""
+    ki = prepare(build_problem(default_board()))
+    bad = replace(ki, **CORRUPT[name](ki))
+    with pytest.raises(ValueError, match=f"kernel input {name.strip()}:"):
+        _search.check(bad)
+    with pytest.raises(ValueError, match=f"kernel input {name.strip()}:"):
+        _search.search(bad)
+    _search.check(ki)  # the original is untouched
+
+
+def test_a_corrupted_problem_raises_instead_of_crashing():
+    """The segfault of issue 11: a Problem whose adjacency points past the last stop."""
+    problem = build_problem(default_board())
+    problem.adj_to = _set(problem.adj_to, 3, problem.n_stops + 1000)
+    with pytest.raises(ValueError, match="to_stop_by_dir"):
+        compiled.search(problem)
+
+
+def test_the_kernel_takes_only_a_kernel_input():
+    with pytest.raises(TypeError, match="KernelInput"):
+        _search.search(build_problem(default_board()))
+
+
+def test_kernel_result_is_named():
+    problem = build_problem(default_board())
+    out = _search.search(prepare(problem))
+    assert isinstance(out, KernelResult)
+    assert out.stop_code == 0 and out.stage == 2 and out.nodes > 0
+    assert out.value == compiled.search(problem).revenue == sum(out.revenue_by_level)
+    assert len(out.stops_by_level) == len(problem.trains) == len(out.from_level) - 1
+    assert out.from_level[0] == out.value
+
+
+def test_empty_problem_is_padded():
+    """No trains and no track: every array padded, the kernel answers 0."""
+    doc = default_board(trains=[])
+    ki = prepare(build_problem(doc))
+    assert ki.n_trains == 0 and ki.values_by_train_stop.shape[0] == 1
+    assert _search.search(ki).value == 0
+
+
+# ---- the twin: one signature, the same limits, the same callbacks -----------------------------
+
+TWINS = sorted(SEARCHES)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_honour_node_budgets_exactly(data):
+    """With a node budget both searches either finish within it (and are optimal) or stop at
+    exactly that many nodes with sound routes and a bound no lower than the optimum."""
+    problem = build_problem(data.draw(small_boards(max_hexes=12)))
+    data.draw(bonuses(problem))
+    optimum = reference.search(problem).revenue
+    budget = data.draw(st.integers(1, 400))
+    for name in TWINS:
+        result = SEARCHES[name](problem, node_budget=budget)
+        assert result.core == name
+        assert result.nodes <= budget
+        if result.stopped_by is None:
+            assert result.optimal and result.revenue == optimum
+        else:
+            assert result.stopped_by == "nodes" and result.nodes == budget and not result.optimal
+            assert result.revenue <= optimum <= result.bound
+        _assert_sound(problem, result)
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_a_budget_of_ten_nodes_stops_at_ten(name):
+    problem = build_problem(default_board())
+    result = SEARCHES[name](problem, node_budget=10)
+    assert (result.stopped_by, result.nodes, result.optimal) == ("nodes", 10, False)
+    assert result.bound >= SEARCHES[name](problem).revenue
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_improvements_reported_by_both(name):
+    seen = []
+    result = SEARCHES[name](build_problem(default_board()), on_improve=lambda r: seen.append((r.revenue, r.core)))
+    assert seen and [v for v, _ in seen] == sorted(v for v, _ in seen)
+    assert seen[-1] == (result.revenue, name)
+
+
+@pytest.mark.parametrize("error", [ValueError("from the callback"), KeyboardInterrupt()])
+@pytest.mark.parametrize("name", TWINS)
+def test_an_error_in_on_improve_stops_the_search_and_is_raised(name, error):
+    calls = []
+
+    def on_improve(result):
+        calls.append(result.revenue)
+        raise error
+
+    with pytest.raises(type(error)):
+        SEARCHES[name](build_problem(default_board()), on_improve=on_improve)
+    assert len(calls) == 1  # stopped at the first improvement
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_a_cancelled_token_stops_both_before_the_first_node(name):
+    token = CancelToken()
+    token.cancel()
+    result = SEARCHES[name](build_problem(default_board()), cancel=token)
+    assert (result.stopped_by, result.nodes, result.optimal) == ("cancelled", 0, False)
+
+
+def test_trains_that_need_no_token_agree():
+    """A train with ``requires_token: false`` may run anywhere (issue 11: the compiled core
+    answered 100, the reference 130)."""
+    problem = build_problem(default_board([{"name": "2", "distance": 2, "requires_token": False}]))
+    answers = {name: SEARCHES[name](problem).revenue for name in TWINS}
+    assert answers == {"compiled": 130, "python": 130}
+    with_token = build_problem(default_board([{"name": "2", "distance": 2}]))
+    assert {name: SEARCHES[name](with_token).revenue for name in TWINS} == {"compiled": 100, "python": 100}
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_the_answer_names_the_core_that_ran(name):
+    assert api.solve(default_board(), core=name)["stats"]["core"] == name
+
+
+def test_an_unknown_core_is_a_clear_error():
+    with pytest.raises(OptimizerError, match="core must be one of compiled, python, not 'bogus'"):
+        api.solve(default_board(), core="bogus")
+
+
+def test_an_unknown_core_in_the_environment_is_one_line_and_exit_2(tmp_path):
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps(default_board()))
+    run = subprocess.run([sys.executable, "-m", "optimizer", "solve", str(board)], capture_output=True, text=True,
+                         env={**os.environ, "OPTIMIZER_CORE": "bogus"}, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == ["error: OPTIMIZER_CORE must be one of compiled, python, not 'bogus'"]

@@ -1,34 +1,49 @@
 """The search core: the compiled branch and bound, or its pure-Python twin.
 
-``OPTIMIZER_CORE=python`` selects the reference optimiser (exhaustive, slow, obviously right);
-the default is the compiled search. Both take a :class:`~optimizer.graph.problem.Problem` and
-return a :class:`~optimizer.core.result.SearchResult`.
+Both are a :class:`Search` (one signature, the same limits, the same ``on_improve``) and return a
+:class:`~optimizer.core.result.SearchResult` that names the core that ran. Which one runs by
+default is chosen once, at import, from ``OPTIMIZER_CORE`` (``compiled``, the default, or
+``python``, the slow reference); ``core=`` chooses per call.
 """
 from __future__ import annotations
 
 import os
+from typing import Callable, Protocol
 
-from . import reference
-from .compiled import CancelToken
+from ..errors import OptimizerError
+from . import compiled, reference
+from .limits import CancelToken
 from .result import FoundRoute, SearchResult
 
-IMPLEMENTATIONS = ("compiled", "python")
+
+class Search(Protocol):
+    """What both searches are."""
+
+    def __call__(self, problem, *, deadline_ms: float | None = None, node_budget: int | None = None,
+                 cancel: CancelToken | None = None,
+                 on_improve: Callable[[SearchResult], None] | None = None) -> SearchResult: ...
 
 
-def implementation() -> str:
-    name = os.environ.get("OPTIMIZER_CORE", "compiled").strip().lower() or "compiled"
-    if name not in IMPLEMENTATIONS:
-        raise ValueError(f"OPTIMIZER_CORE must be one of {', '.join(IMPLEMENTATIONS)}, not {name!r}")
+SEARCHES: dict[str, Search] = {compiled.NAME: compiled.search, reference.NAME: reference.search}
+IMPLEMENTATIONS = tuple(SEARCHES)
+
+DEFAULT = os.environ.get("OPTIMIZER_CORE", "").strip().lower() or compiled.NAME  # refused at use if unknown
+
+
+def implementation(core: str | None = None) -> str:
+    """The name of the search that ``core`` (or, when None, ``OPTIMIZER_CORE``) selects."""
+    name = core or DEFAULT
+    if name not in SEARCHES:
+        where = "core" if core else "OPTIMIZER_CORE"
+        raise OptimizerError(f"{where} must be one of {', '.join(IMPLEMENTATIONS)}, not {name!r}", field=where)
     return name
 
 
-def search(problem, deadline_ms=None, node_budget=None, cancel=None, on_improve=None, core=None) -> SearchResult:
-    """Run the selected search (``core`` overrides the environment)."""
-    if (core or implementation()) == "python":
-        return reference.search(problem, deadline_ms=deadline_ms, node_budget=node_budget)
-    from . import compiled
-    return compiled.search(problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel,
-                           on_improve=on_improve)
+def search(problem, *, deadline_ms: float | None = None, node_budget: int | None = None,
+           cancel: CancelToken | None = None, on_improve=None, core: str | None = None) -> SearchResult:
+    """Run the selected search (``core`` overrides the default)."""
+    return SEARCHES[implementation(core)](problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel,
+                                          on_improve=on_improve)
 
 
-__all__ = ["CancelToken", "FoundRoute", "SearchResult", "search", "implementation"]
+__all__ = ["CancelToken", "FoundRoute", "IMPLEMENTATIONS", "Search", "SearchResult", "implementation", "search"]

@@ -24,8 +24,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from cpython.pycapsule cimport PyCapsule_New
 
-from ._search cimport (Ctx, Level, _best_lists, init_level, next_route, price_express, price_route, proven_bound,
-                       route_stops, run, solve)
+from ._search cimport (Ctx, Level, call_improve, check_limits, init_level, next_route, price_express, price_route,
+                       proven_bound, route_stops, run, solve)
 
 cdef extern from *:
     """
@@ -89,16 +89,6 @@ cdef inline double now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline int check_limits(Ctx* c) noexcept nogil:
-    if read_flag_p(c.cancel):
-        c.stop_code = STOP_CANCELLED
-    elif c.node_budget > 0 and c.nodes >= c.node_budget:
-        c.stop_code = STOP_NODES
-    elif c.deadline > 0 and now() > c.deadline:
-        c.stop_code = STOP_DEADLINE
-    return c.stop_code
-
-
 # ---- listing one train's routes ----------------------------------------------------------------
 
 cdef int grow(Routes* R, int W, int64_t need_pool) noexcept nogil:
@@ -141,7 +131,7 @@ cdef void free_routes(Routes* R) noexcept nogil:
 
 
 cdef int add_route(Pack* p, Routes* R, Level* L, int64_t value) noexcept nogil:
-    """Append the level's current route (its track is all of ``c.used``: only it is placed)."""
+    """Append the level's current route (its track is all of ``c.work.used``: only it is placed)."""
     cdef Ctx* c = p.c
     cdef int n, k, m
     cdef int64_t at
@@ -153,19 +143,19 @@ cdef int add_route(Pack* p, Routes* R, Level* L, int64_t value) noexcept nogil:
         R.pool[at + k] = p.buf[k]
     m = n
     if L.phase == 2:
-        k = L.h2
+        k = L.half[1].h
         while k >= 1:
-            R.pool[at + m] = c.adj_seg[L.dseg2[k]]
+            R.pool[at + m] = c.inp.seg_by_dir[L.half[1].dseg[k]]
             m += 1
             k -= 1
-    for k in range(1, L.h1 + 1):
-        R.pool[at + m] = c.adj_seg[L.dseg1[k]]
+    for k in range(1, L.half[0].h + 1):
+        R.pool[at + m] = c.inp.seg_by_dir[L.half[0].dseg[k]]
         m += 1
     R.pool_n = at + m
     R.val[R.n] = value
     R.off[R.n] = at
     R.nstops[R.n] = n
-    memcpy(R.res + R.n * p.W, c.used, p.W * sizeof(uint64_t))
+    memcpy(R.res + R.n * p.W, c.work.used, p.W * sizeof(uint64_t))
     R.n += 1
     return 0
 
@@ -174,38 +164,38 @@ cdef int list_routes(Pack* p, int li, int64_t tau, Routes* R, int64_t cap) noexc
     """Every route of level li's train worth at least tau. 0, a stop code > 0, or an error < 0
     (TOO_MANY: more than ``cap`` of them)."""
     cdef Ctx* c = p.c
-    cdef Level* L = &c.levels[li]
+    cdef Level* L = &c.work.levels[li]
     cdef int r, err
     cdef int64_t v, parent
     cdef int64_t* v1 = p.vstack                 # value of the route ending at each frame of half 1
-    cdef int64_t* v2 = p.vstack + c.n_stops + 1  # and of half 2
-    c.lo = li
-    c.hi = li + 1
-    c.use_pullman = 0
-    c.cur_best = tau - 1
+    cdef int64_t* v2 = p.vstack + c.inp.n_stops + 1  # and of half 2
+    c.run.lo = li
+    c.run.hi = li + 1
+    c.run.use_pullman = 0
+    c.run.cur_best = tau - 1
     init_level(c, li, 0, 0, NULL, 0)
     while True:
         r = next_route(c, li)
         if r < 0:
-            memset(c.used, 0, p.W * sizeof(uint64_t))  # release the track of the route in hand
-            return c.stop_code
+            memset(c.work.used, 0, p.W * sizeof(uint64_t))  # release the track of the route in hand
+            return c.lim.stop_code
         if r == 0:
             return 0
         v = price_route(c, L)
         # The route one segment shorter is a route too, on a subset of this one's track: if it
         # earns as much, this one is never needed (an express past its paid stops, a worthless end).
         if L.phase == 1:
-            v1[L.h1] = v
-            parent = v1[L.h1 - 1] if L.h1 > 1 else -1
+            v1[L.half[0].h] = v
+            parent = v1[L.half[0].h - 1] if L.half[0].h > 1 else -1
         else:
-            v2[L.h2] = v
-            parent = v2[L.h2 - 1] if L.h2 > 1 else v1[L.h1]
+            v2[L.half[1].h] = v
+            parent = v2[L.half[1].h - 1] if L.half[1].h > 1 else v1[L.half[0].h]
         if v >= tau and v > parent:
             err = add_route(p, R, L, v)
             if err:
                 return err
             if R.n > cap:
-                memset(c.used, 0, p.W * sizeof(uint64_t))
+                memset(c.work.used, 0, p.W * sizeof(uint64_t))
                 return TOO_MANY
 
 
@@ -328,7 +318,7 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w
     cdef int64_t i, arg
-    cdef double ub, best_ub = 1e300, lb = <double>c.best_value, theta = 1.0, norm, step, top, v, gb
+    cdef double ub, best_ub = 1e300, lb = <double>c.best.value, theta = 1.0, norm, step, top, v, gb
     cdef double* lam = <double*>calloc(nb, sizeof(double))
     cdef double* keep = <double*>calloc(nb, sizeof(double))
     cdef int* cnt = <int*>calloc(nb, sizeof(int))
@@ -437,38 +427,33 @@ cdef void record_packing(Pack* p, int64_t value) noexcept nogil:
     cdef int32_t* stops
     cdef int32_t* segs
     cdef int32_t* paid
-    c.best_value = value
+    c.best.value = value
     for li in range(p.K):
-        c.best_len[li] = 0
-        c.best_rev[li] = 0
-        c.best_npaid[li] = 0
+        c.best.n_stops_by_level[li] = 0
+        c.best.revenue_by_level[li] = 0
+        c.best.n_paid_by_level[li] = 0
         i = p.chosen[li]
         if i < 0:
             continue
         R = &p.lists[p.list_of[li]]
         n = R.nstops[i]
-        stops = c.best_stops + <int64_t>li * (c.n_stops + 1)
-        segs = c.best_segs + <int64_t>li * (c.n_stops + 1)
-        paid = c.best_paid + <int64_t>li * (c.n_stops + 1)
+        stops = c.best.stops_by_level + <int64_t>li * (c.inp.n_stops + 1)
+        segs = c.best.segs_by_level + <int64_t>li * (c.inp.n_stops + 1)
+        paid = c.best.paid_by_level + <int64_t>li * (c.inp.n_stops + 1)
         for k in range(n):
             stops[k] = R.pool[R.off[i] + k]
         for k in range(n - 1):
             segs[k] = R.pool[R.off[i] + n + k]
-        c.best_len[li] = n
-        c.best_rev[li] = R.val[i]
-        if c.pays_all[c.order[li]]:
+        c.best.n_stops_by_level[li] = n
+        c.best.revenue_by_level[li] = R.val[i]
+        if c.inp.pays_all_by_train[c.inp.train_by_level[li]]:
             for k in range(n):
                 paid[k] = stops[k]
-            c.best_npaid[li] = n
+            c.best.n_paid_by_level[li] = n
         else:
-            price_express(c, c.order[li], stops, n, &bl, paid, &c.best_npaid[li])
-    c.improved = 1
-    if c.on_improve != NULL:
-        with gil:
-            try:
-                (<object>c.on_improve)(value, _best_lists(c), proven_bound(c), c.nodes)
-            except BaseException:
-                pass
+            price_express(c, c.inp.train_by_level[li], stops, n, &bl, paid, &c.best.n_paid_by_level[li])
+    if c.lim.on_improve != NULL:
+        call_improve(c, value)
 
 
 cdef inline int64_t top_free(Pack* p, int depth, int j) noexcept nogil:
@@ -501,7 +486,7 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     cdef int64_t rest = 0, slot
     cdef Routes* R
     if k == K:
-        if base > c.best_value:
+        if base > c.best.value:
             record_packing(p, base)
         return 0
     for j in range(k, K):
@@ -509,22 +494,22 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         if j > k:
             rest += top_free(p, k, j)
     rest += free_price
-    if base + top_free(p, k, k) + rest <= c.best_value:
+    if base + top_free(p, k, k) + rest <= c.best.value:
         return 0
     R = &p.lists[p.list_of[k]]
-    same = k > 0 and c.group[c.order[k]] == c.group[c.order[k - 1]]
+    same = k > 0 and c.inp.group_by_train[c.inp.train_by_level[k]] == c.inp.group_by_train[c.inp.train_by_level[k - 1]]
     slot = -1
     if k >= 2 and not same and p.memo_k != NULL:
         # the same track in use at the same level, reached another way (trains swapping routes)
         slot = memo_slot(p, k)
         if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, p.used, W):
-            if base + p.memo_val[slot] <= c.best_value:
+            if base + p.memo_val[slot] <= c.best.value:
                 return 0
         j = dfs_node(p, k, base, free_price, rest, R, same)
         if j == 0:
             p.memo_k[slot] = k
             memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
-            p.memo_val[slot] = c.best_value - base
+            p.memo_val[slot] = c.best.value - base
         return j
     return dfs_node(p, k, base, free_price, rest, R, same)
 
@@ -562,15 +547,15 @@ cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest
             start = p.chosen[k - 1] + 1
     i = start
     while i < R.n:
-        if base + R.red[i] + rest <= c.best_value:
+        if base + R.red[i] + rest <= c.best.value:
             break
         r = R.res + i * W
         if clash(r, p.used, W):
             i += 1
             continue
-        c.nodes += 1
-        if c.nodes % CHECK_EVERY == 0 and check_limits(c):
-            return c.stop_code
+        c.lim.nodes += 1
+        if c.lim.nodes % CHECK_EVERY == 0 and check_limits(c):
+            return c.lim.stop_code
         if k == 0:  # every first route before this one is done: none of the rest beats this
             lower_bound_to(c, R.red[i] + rest)
         for w in range(W):
@@ -585,33 +570,33 @@ cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest
     p.chosen[k] = -1
     if k == 0:
         lower_bound_to(c, rest)
-    if base + rest > c.best_value:
+    if base + rest > c.best.value:
         return dfs(p, k + 1, base, free_price)
     return 0
 
 
 cdef inline void lower_bound_to(Ctx* c, int64_t b) noexcept nogil:
-    if c.bound < 0 or b < c.bound:
-        c.bound = b if b > c.best_value else c.best_value
+    if c.bounds.bound < 0 or b < c.bounds.bound:
+        c.bounds.bound = b if b > c.best.value else c.best.value
 
 
 cdef int dive(Ctx* c, int64_t nodes) noexcept nogil:
     """A good answer early (the nested search over all trains for a few nodes): the better the
     answer known, the fewer routes are worth listing. Returns a stop code of the caller's limits."""
-    cdef int64_t budget = c.node_budget
+    cdef int64_t budget = c.lim.node_budget
     cdef int li
-    c.suffix[c.n_trains] = 0
-    li = c.n_trains - 1
+    c.bounds.from_level[c.inp.n_trains] = 0
+    li = c.inp.n_trains - 1
     while li >= 0:  # what the later trains can add: each one's best alone
-        c.suffix[li] = c.suffix[li + 1] + c.opt_alone[li]
+        c.bounds.from_level[li] = c.bounds.from_level[li + 1] + c.bounds.alone_by_level[li]
         li -= 1
-    if budget <= 0 or c.nodes + nodes < budget:
-        c.node_budget = c.nodes + nodes
-    solve(c, 0, c.n_trains, c.best_value, 0)
-    c.node_budget = budget
-    if c.stop_code == STOP_NODES and not (budget > 0 and c.nodes >= budget):
-        c.stop_code = 0
-    return c.stop_code
+    if budget <= 0 or c.lim.nodes + nodes < budget:
+        c.lim.node_budget = c.lim.nodes + nodes
+    solve(c, 0, c.inp.n_trains, c.best.value, 0)
+    c.lim.node_budget = budget
+    if c.lim.stop_code == STOP_NODES and not (budget > 0 and c.lim.nodes >= budget):
+        c.lim.stop_code = 0
+    return c.lim.stop_code
 
 
 # ---- the kernel ----------------------------------------------------------------------------------
@@ -646,43 +631,43 @@ cdef int build_lists(Pack* p, int64_t* tau_of) noexcept nogil:
 
 cdef int pack_run(Ctx* c) noexcept nogil:
     """Each train alone (proving its best), then list the routes and pack them."""
-    cdef int K = c.n_trains, li, j, g, code = 0
+    cdef int K = c.inp.n_trains, li, j, g, code = 0
     cdef int64_t v, others, tau
     cdef int64_t* tau_of
     cdef Pack p
     if K == 0:
         return 0
-    if c.pullman_cap > 0:
-        return run(c)  # the Pullman's bonus spans trains: the nested search prices it
+    if c.inp.pullman_cap > 0:
+        return run(c)  # the Pullman's and best-route bonuses span trains: the nested search prices them
     for li in range(K):
-        if li > 0 and c.group[c.order[li]] == c.group[c.order[li - 1]]:
-            c.opt_alone[li] = c.opt_alone[li - 1]
+        if li > 0 and c.inp.group_by_train[c.inp.train_by_level[li]] == c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
+            c.bounds.alone_by_level[li] = c.bounds.alone_by_level[li - 1]
             continue
         v = solve(c, li, li + 1, 0, 0)
         if v < 0:
-            return c.stop_code
-        c.opt_alone[li] = v
-    c.stage = 1
+            return c.lim.stop_code
+        c.bounds.alone_by_level[li] = v
+    c.bounds.stage = 1
     if K > 1 and dive(c, DIVE_NODES):
-        return c.stop_code
+        return c.lim.stop_code
     if K == 1:
-        c.stage = 2
-        c.suffix[0] = c.opt_alone[0]
-        c.bound = c.best_value
+        c.bounds.stage = 2
+        c.bounds.from_level[0] = c.bounds.alone_by_level[0]
+        c.bounds.bound = c.best.value
         return 0
 
     memset(&p, 0, sizeof(Pack))
     p.c = c
     p.K = K
-    p.W = c.n_words
+    p.W = c.inp.n_track_words
     p.lists = <Routes*>calloc(K, sizeof(Routes))
     p.list_of = <int*>calloc(K, sizeof(int))
-    p.used = c.used
+    p.used = c.work.used
     p.chosen = <int64_t*>calloc(K, sizeof(int64_t))
     p.fc = <int64_t*>calloc((K + 1) * K, sizeof(int64_t))
-    p.buf = <int32_t*>calloc(2 * (c.n_stops + 1), sizeof(int32_t))
+    p.buf = <int32_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int32_t))
     p.lam = <int64_t*>calloc(p.W * 64, sizeof(int64_t))
-    p.vstack = <int64_t*>calloc(2 * (c.n_stops + 1), sizeof(int64_t))
+    p.vstack = <int64_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int64_t))
     if K >= 3:
         p.memo_k = <int32_t*>malloc(MEMO_SIZE * sizeof(int32_t))
         p.memo_key = <uint64_t*>malloc(MEMO_SIZE * p.W * sizeof(uint64_t))
@@ -702,19 +687,19 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             others = 0
             for j in range(K):
                 if j != li:
-                    others += c.opt_alone[j]
-            tau = c.best_value - others + 1
+                    others += c.bounds.alone_by_level[j]
+            tau = c.best.value - others + 1
             tau_of[li] = tau if tau > 1 else 1
-            if li == 0 or c.group[c.order[li]] != c.group[c.order[li - 1]]:
+            if li == 0 or c.inp.group_by_train[c.inp.train_by_level[li]] != c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
                 g += 1
             p.list_of[li] = g
         code = build_lists(&p, tau_of)
         if code == 0:
             code = dfs(&p, 0, 0, p.lam_total)
             if code == 0:
-                c.stage = 2
-                c.suffix[0] = c.best_value
-                c.bound = c.best_value
+                c.bounds.stage = 2
+                c.bounds.from_level[0] = c.best.value
+                c.bounds.bound = c.best.value
     for li in range(K):
         if p.lists:
             free_routes(&p.lists[li])
@@ -722,31 +707,31 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     if p.memo_k != NULL:
         free(p.memo_k); free(p.memo_key); free(p.memo_val)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
-        c.bound = -1
+        c.bounds.bound = -1
         return nested_rest(c)
     return code
 
 
 cdef int nested_rest(Ctx* c) noexcept nogil:
     """The nested search's later rounds (``run`` after its first): the trains alone are done."""
-    cdef int K = c.n_trains, li
+    cdef int K = c.inp.n_trains, li
     cdef int64_t v
-    c.suffix[K] = 0
-    c.suffix[K - 1] = c.opt_alone[K - 1]
-    c.suffix_from = K - 1
+    c.bounds.from_level[K] = 0
+    c.bounds.from_level[K - 1] = c.bounds.alone_by_level[K - 1]
+    c.bounds.suffix_from = K - 1
     li = K - 2
     while li >= 1:
-        v = solve(c, li, K, c.suffix[li + 1], 0)
+        v = solve(c, li, K, c.bounds.from_level[li + 1], 0)
         if v < 0:
-            return c.stop_code
-        c.suffix[li] = v
-        c.suffix_from = li
+            return c.lim.stop_code
+        c.bounds.from_level[li] = v
+        c.bounds.suffix_from = li
         li -= 1
-    c.stage = 2
-    v = solve(c, 0, K, c.best_value, 0)
+    c.bounds.stage = 2
+    v = solve(c, 0, K, c.best.value, 0)
     if v < 0:
-        return c.stop_code
-    c.suffix[0] = v
+        return c.lim.stop_code
+    c.bounds.from_level[0] = v
     return 0
 
 

@@ -6,32 +6,46 @@ next: every train alone, then the trains from the last one backwards (the optimu
 trains is the bound for them while the earlier ones are placed), then all of them. Every route is
 generated once, identical trains are placed in increasing order, and a node is cut when the
 revenue placed plus the best its train could still add plus the proven optimum of the trains
-still to come cannot beat the best found. Errors are codes; the Python wrapper raises.
+still to come cannot beat the best found. The loops run on explicit stacks without the GIL;
+errors are codes, raised once outside.
+
+The only entry is :func:`search`, which takes a checked
+:class:`~optimizer.core.contract.KernelInput` and returns a
+:class:`~optimizer.core.contract.KernelResult`.
 """
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+cimport numpy as cnp
+from libc.stdlib cimport calloc, free, qsort
+from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from cpython.pycapsule cimport PyCapsule_GetPointer
+
+import numpy as np
+
+from .contract import KernelInput, KernelResult
+
+cnp.import_array()
 
 KERNEL_CAPSULE = b"route18xx.kernel"
 
 cdef extern from *:
     """
     static inline int read_flag(const unsigned char* p) { return p ? *(volatile const unsigned char*)p : 0; }
-    static inline int popcount32(unsigned int x) { return __builtin_popcount(x); }
     """
     int read_flag(const uint8_t* p) nogil
-    int popcount32(unsigned int x) nogil
 
 cdef enum:
-    CHECK_EVERY = 4096
+    CHECK_EVERY = 4096      # nodes between looks at the clock and the cancel flag
     STOP_NONE = 0
     STOP_DEADLINE = 1
     STOP_NODES = 2
     STOP_CANCELLED = 3
+    STOP_CALLBACK = 4       # on_improve raised: the error is re-raised by search()
     ERR_MEMORY = -1
+    MAX_INTERESTING = 12    # interesting stops of one route tried in and out (2**12 subsets)
 
+
+# ---- limits ---------------------------------------------------------------------------------
 
 cdef inline double now() noexcept nogil:
     cdef timespec ts
@@ -39,28 +53,70 @@ cdef inline double now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline int check_limits(Ctx* c) noexcept nogil:
-    if read_flag(c.cancel):
-        c.stop_code = STOP_CANCELLED
-    elif c.node_budget > 0 and c.nodes >= c.node_budget:
-        c.stop_code = STOP_NODES
-    elif c.deadline > 0 and now() > c.deadline:
-        c.stop_code = STOP_DEADLINE
-    return c.stop_code
+cdef int check_limits(Ctx* c) noexcept nogil:
+    """Look at every limit; set and return the stop code, else plan the next look."""
+    cdef Limits* lim = &c.lim
+    if lim.stop_code:
+        return lim.stop_code
+    if read_flag(lim.cancel):
+        lim.stop_code = STOP_CANCELLED
+    elif lim.node_budget > 0 and lim.nodes >= lim.node_budget:
+        lim.stop_code = STOP_NODES
+    elif lim.deadline > 0 and now() > lim.deadline:
+        lim.stop_code = STOP_DEADLINE
+    else:
+        lim.next_check = lim.nodes + CHECK_EVERY
+        if lim.node_budget > 0 and lim.next_check > lim.node_budget:
+            lim.next_check = lim.node_budget  # the budget is exact: look again when it is spent
+    return lim.stop_code
+
+
+cdef int tick(Ctx* c) noexcept nogil:
+    """Count one node; nonzero if a limit stops the search before it."""
+    if c.lim.nodes >= c.lim.next_check and check_limits(c):
+        return 1
+    c.lim.nodes += 1
+    return 0
+
+
+# ---- track and locations --------------------------------------------------------------------
+
+cdef inline int res_free(Ctx* c, int seg) noexcept nogil:
+    cdef const uint64_t* r = c.inp.track_bits_by_seg + <int64_t>seg * c.inp.n_track_words
+    cdef int w
+    for w in range(c.inp.n_track_words):
+        if r[w] & c.work.used[w]:
+            return 0
+    return 1
+
+
+cdef inline void res_flip(Ctx* c, int seg) noexcept nogil:
+    cdef const uint64_t* r = c.inp.track_bits_by_seg + <int64_t>seg * c.inp.n_track_words
+    cdef int w
+    for w in range(c.inp.n_track_words):
+        c.work.used[w] ^= r[w]
+
+
+cdef inline int loc_has(Level* L, int loc) noexcept nogil:
+    return (L.locs[loc >> 6] >> (loc & 63)) & 1
+
+
+cdef inline void loc_flip(Level* L, int loc) noexcept nogil:
+    L.locs[loc >> 6] ^= (<uint64_t>1) << (loc & 63)
 
 
 # ---- bounds ---------------------------------------------------------------------------------
 
-cdef inline int64_t* pref_of(Ctx* c, int t, int which) noexcept nogil:
-    return c.pref + (<int64_t>t * 3 + which) * (c.n_stops + 1)
+cdef inline const int64_t* prefix_of(Ctx* c, int t, int which) noexcept nogil:
+    return c.inp.prefix_by_train_class_count + (<int64_t>t * 3 + which) * (c.inp.n_stops + 1)
 
 
 cdef int64_t rem_bound(Ctx* c, int t, int r_large, int r_small, int r_total) noexcept nogil:
     """The most r more stops within these caps could pay train t (positive values only)."""
-    cdef int n = c.n_stops
-    cdef int64_t* pl = pref_of(c, t, 0)
-    cdef int64_t* ps = pref_of(c, t, 1)
-    cdef int64_t* pa = pref_of(c, t, 2)
+    cdef int n = c.inp.n_stops
+    cdef const int64_t* pl = prefix_of(c, t, 0)
+    cdef const int64_t* ps = prefix_of(c, t, 1)
+    cdef const int64_t* pa = prefix_of(c, t, 2)
     cdef int k, s
     cdef int64_t best = 0, v
     if r_large < 0 or r_small < 0 or r_total < 0:
@@ -87,8 +143,8 @@ cdef int64_t rem_bound(Ctx* c, int t, int r_large, int r_small, int r_total) noe
 
 cdef inline int64_t rest_bound(Ctx* c, int li) noexcept nogil:
     """Proven optimum of the trains after level li within the running solve."""
-    if li + 1 < c.hi:
-        return c.suffix[li + 1]
+    if li + 1 < c.run.hi:
+        return c.bounds.from_level[li + 1]
     return 0
 
 
@@ -98,24 +154,26 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
     route's open ends, never into a location it holds (negative stops never counted).
 
     Called with w pushed (its location and track taken). The anchor is an open end too while
-    half 1 grows and the route may still pass through it. With ``out``, the positive values
+    half 0 grows and the route may still pass through it. With ``out``, the positive values
     reached are appended there too (``n_out`` counts them).
     """
-    cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
-    cdef int32_t* stack = c.scratch
-    cdef int32_t* seen = c.scratch + c.n_stops
+    cdef const Input* g = &c.inp
+    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
+    cdef int32_t* stack = c.work.stops
+    cdef int32_t* seen = c.work.stops + g.n_stops
+    cdef uint8_t* mark = c.work.reach_mark
     cdef int top = 0, n_seen = 0, u, e, v, i
     cdef int64_t total = 0
-    if not c.end_only[w] and not c.adj_to_term[d]:
+    if not g.end_only_by_stop[w] and not g.to_terminal_by_dir[d]:
         stack[top] = w
         top += 1
-    c.reach_mark[w] = 1
+    mark[w] = 1
     seen[n_seen] = w
     n_seen += 1
     if extend_anchor:
-        u = L.stop1[0]
-        if not c.reach_mark[u]:
-            c.reach_mark[u] = 1
+        u = L.half[0].stop[0]
+        if not mark[u]:
+            mark[u] = 1
             seen[n_seen] = u
             n_seen += 1
             stack[top] = u
@@ -123,11 +181,11 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
     while top > 0:
         top -= 1
         u = stack[top]
-        for e in range(c.adj_ptr[u], c.adj_ptr[u + 1]):
-            v = c.adj_to[e]
-            if c.reach_mark[v] or loc_has(L, c.loc[v]) or not res_free(c, c.adj_seg[e]):
+        for e in range(g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
+            v = g.to_stop_by_dir[e]
+            if mark[v] or loc_has(L, g.loc_by_stop[v]) or not res_free(c, g.seg_by_dir[e]):
                 continue
-            c.reach_mark[v] = 1
+            mark[v] = 1
             seen[n_seen] = v
             n_seen += 1
             if values[v] > 0:
@@ -135,30 +193,30 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
                 if out != NULL:
                     out[n_out[0]] = values[v]
                     n_out[0] += 1
-            if not c.end_only[v] and not c.adj_to_term[e]:
+            if not g.end_only_by_stop[v] and not g.to_terminal_by_dir[e]:
                 stack[top] = v
                 top += 1
     for i in range(n_seen):
-        c.reach_mark[seen[i]] = 0
+        mark[seen[i]] = 0
     return total
 
 
 cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil:
     """The most a train that pays only its best stops can earn on a route growing to w: its best
     ``pay_total`` stop values among the stops visited and those it could still reach."""
-    cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
-    cdef int32_t* vals = c.scratch + 2 * c.n_stops
-    cdef int n = 0, k, i, j, pay = c.caps[t * 6 + 5], x
+    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
+    cdef int32_t* vals = c.work.stops + 2 * c.inp.n_stops
+    cdef int n = 0, k, i, j, pay = c.inp.caps_by_train[t * 6 + 5], x
     cdef int64_t top = 0
     reach_bound(c, L, t, w, d, extend_anchor, vals, &n)
-    for k in range(L.h1 + 1):
-        if values[L.stop1[k]] > 0:
-            vals[n] = values[L.stop1[k]]
+    for k in range(L.half[0].h + 1):
+        if values[L.half[0].stop[k]] > 0:
+            vals[n] = values[L.half[0].stop[k]]
             n += 1
     if L.phase == 2:
-        for k in range(1, L.h2 + 1):
-            if values[L.stop2[k]] > 0:
-                vals[n] = values[L.stop2[k]]
+        for k in range(1, L.half[1].h + 1):
+            if values[L.half[1].stop[k]] > 0:
+                vals[n] = values[L.half[1].stop[k]]
                 n += 1
     if values[w] > 0:
         vals[n] = values[w]
@@ -177,74 +235,142 @@ cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int exte
     return top
 
 
+cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil:
+    """1 if extending level li's route by dir d (to w) cannot beat the best found."""
+    cdef const Input* g = &c.inp
+    cdef int t = L.t
+    cdef const int32_t* caps = g.caps_by_train + t * 6
+    cdef int64_t value_w = g.values_by_train_stop[<int64_t>t * g.n_stops + w]
+    cdef int nl = L.n_large + g.large_by_stop[w]
+    cdef int ns = L.n_small + 1 - g.large_by_stop[w]
+    cdef int64_t pull = c.inp.pullman_cap if c.run.use_pullman else 0
+    cdef int64_t ub, reach
+    cdef int seg, T
+    if g.pays_all_by_train[t]:
+        ub = (L.vsum + value_w + rem_bound(c, t, caps[0] - nl, caps[1] - ns, caps[2] - nl - ns)) \
+            * g.multiplier_by_train[t] + g.max_bonus_by_train[t]
+        if ub > c.bounds.alone_by_level[li]:
+            ub = c.bounds.alone_by_level[li]
+    else:
+        ub = c.bounds.alone_by_level[li]
+    if L.base + ub + rest_bound(c, li) + pull <= c.run.cur_best:
+        return 1
+    if g.reach_from and g.pays_all_by_train[t] and caps[2] - nl - ns >= g.reach_from:
+        # a long train: bound it by what it can still reach, not by the whole map
+        seg = g.seg_by_dir[d]
+        T = L.half[0].stop[0]
+        res_flip(c, seg)
+        loc_flip(L, g.loc_by_stop[w])
+        reach = reach_bound(c, L, t, w, d, L.phase == 1 and not g.end_only_by_stop[T]
+                            and not g.from_terminal_by_dir[d if H.h == 0 else L.d1])
+        res_flip(c, seg)
+        loc_flip(L, g.loc_by_stop[w])
+        if L.base + (L.vsum + value_w + reach) * g.multiplier_by_train[t] + g.max_bonus_by_train[t] \
+                + rest_bound(c, li) + pull <= c.run.cur_best:
+            return 1
+    elif g.reach_from and not g.pays_all_by_train[t]:
+        # an express: bound it by the best stops it has or can still reach
+        seg = g.seg_by_dir[d]
+        T = L.half[0].stop[0]
+        res_flip(c, seg)
+        loc_flip(L, g.loc_by_stop[w])
+        reach = express_reach_bound(c, L, t, w, d, L.phase == 1 and not g.end_only_by_stop[T]
+                                    and not g.from_terminal_by_dir[d if H.h == 0 else L.d1])
+        res_flip(c, seg)
+        loc_flip(L, g.loc_by_stop[w])
+        if L.base + reach * g.multiplier_by_train[t] + g.max_bonus_by_train[t] + rest_bound(c, li) + pull \
+                <= c.run.cur_best:
+            return 1
+    return 0
+
+
 # ---- pricing --------------------------------------------------------------------------------
 
 cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil:
-    """The route's stops in route order: half 2 reversed, then half 1."""
+    """The route's stops in route order: half 1 reversed, then half 0."""
     cdef int k, n = 0
     if L.phase == 2:
-        k = L.h2
+        k = L.half[1].h
         while k >= 1:
-            out[n] = L.stop2[k]
+            out[n] = L.half[1].stop[k]
             n += 1
             k -= 1
-    for k in range(L.h1 + 1):
-        out[n] = L.stop1[k]
+    for k in range(L.half[0].h + 1):
+        out[n] = L.half[0].stop[k]
+        n += 1
+    return n
+
+
+cdef int route_segs(Ctx* c, Level* L, int32_t* out) noexcept nogil:
+    """The route's track segments in route order (as route_stops)."""
+    cdef int k, n = 0
+    if L.phase == 2:
+        k = L.half[1].h
+        while k >= 1:
+            out[n] = c.inp.seg_by_dir[L.half[1].dseg[k]]
+            n += 1
+            k -= 1
+    for k in range(1, L.half[0].h + 1):
+        out[n] = c.inp.seg_by_dir[L.half[0].dseg[k]]
         n += 1
     return n
 
 
 cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, const int32_t* paid, int n_paid) noexcept nogil:
-    """Pair, largest-stop and red-to-red bonuses of a route, given its paid stops."""
+    """Pair, largest-stop and red-to-red bonuses of a route, given its paid stops (a pair counts
+    when both its stops are paid or, for a visited pair, both on the route)."""
+    cdef const Input* g = &c.inp
     cdef int64_t extra = 0, top
     cdef int i, k, s, tokens
+    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
+    cdef uint8_t* mark = c.work.mark
     cdef uint8_t bit
-    cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
     for i in range(n_visited):
-        c.mark[visited[i]] = 2  # on the route
+        mark[visited[i]] = 2  # on the route
     for i in range(n_paid):
-        c.mark[paid[i]] = 3  # on the route and paid
-    for k in range(c.n_pairs):
-        bit = 2 if c.pair_visited[k] else 1
-        if c.mark[c.pair_a[k]] & bit and c.mark[c.pair_b[k]] & bit:
-            extra += c.pair_amount[k]
-    for k in range(c.n_largest):
-        if c.mark[c.largest_trigger[k]] & 1:
+        mark[paid[i]] = 3  # on the route and paid
+    for k in range(g.n_pairs):
+        bit = 2 if g.visited_by_pair[k] else 1
+        if mark[g.stop_a_by_pair[k]] & bit and mark[g.stop_b_by_pair[k]] & bit:
+            extra += g.amount_by_pair[k]
+    for k in range(g.n_largest):
+        if mark[g.trigger_by_largest[k]] & 1:
             top = 0
             for i in range(n_paid):
                 s = paid[i]
-                if s != c.largest_trigger[k] and not c.largest_exclude[<int64_t>k * c.n_stops + s] and values[s] > top:
+                if s != g.trigger_by_largest[k] and not g.excluded_by_largest_stop[<int64_t>k * g.n_stops + s] \
+                        and values[s] > top:
                     top = values[s]
             extra += top
-    if c.r2r_per_token and n_visited >= 2 and c.red[visited[0]] and c.red[visited[n_visited - 1]]:
+    if g.r2r_per_token and n_visited >= 2 and g.red_by_stop[visited[0]] and g.red_by_stop[visited[n_visited - 1]]:
         tokens = 0
         for i in range(n_paid):
-            if c.token[paid[i]]:
+            if g.token_by_stop[paid[i]]:
                 tokens += 1
-        if tokens > c.r2r_max_tokens:
-            tokens = c.r2r_max_tokens
-        extra += <int64_t>c.r2r_per_token * tokens
+        if tokens > g.r2r_max_tokens:
+            tokens = g.r2r_max_tokens
+        extra += <int64_t>g.r2r_per_token * tokens
     for i in range(n_visited):
-        c.mark[visited[i]] = 0
+        mark[visited[i]] = 0
     for i in range(n_paid):
-        c.mark[paid[i]] = 0
+        mark[paid[i]] = 0
     return extra
 
 
 cdef inline int64_t penalty_of(Ctx* c, uint32_t mask) noexcept nogil:
     cdef int64_t p = 0
     cdef int b
-    for b in range(c.n_pen):
+    for b in range(c.inp.n_penalties):
         if mask >> b & 1:
-            p += c.pen_amount[b]
+            p += c.inp.amount_by_penalty[b]
     return p
 
 
 cdef int largest_paid(Ctx* c, int t, const int32_t* paid, int n) noexcept nogil:
     cdef int i, best = 0
-    cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
+    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
     for i in range(n):
-        if c.large[paid[i]] and values[paid[i]] > best:
+        if c.inp.large_by_stop[paid[i]] and values[paid[i]] > best:
             best = values[paid[i]]
     return best
 
@@ -261,142 +387,6 @@ cdef void sort_by_value(const int32_t* values, int32_t* a, int n) noexcept nogil
         a[j + 1] = x
 
 
-cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large,
-                           int32_t* out_paid, int32_t* n_out) noexcept nogil:
-    """Best paid subset of a route for a train that may skip stops.
-
-    The stops that bonuses depend on are tried in and out in every combination; the rest are
-    chosen greedily, richest first per class, within the pay caps, with the richest token city
-    forced in where the train must count one of ours.
-    """
-    cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
-    cdef int pay_large = c.caps[t * 6 + 3], pay_small = c.caps[t * 6 + 4], pay_total = c.caps[t * 6 + 5]
-    cdef int n = c.n_stops
-    cdef int32_t* inter = c.scratch + n          # interesting stops of the route
-    cdef int32_t* big = c.scratch + 2 * n        # the other stops: large ones, then small ones
-    cdef int32_t* paid = c.scratch + 3 * n
-    cdef int m = 0, nb = 0, ns = 0, i, k, mask, f_large, f_small, n_paid, tok, kl, ks, room
-    cdef int forced_tok, kl_best, ks_best, bl
-    cdef int64_t best = -(<int64_t>1 << 62), v, head
-    cdef int64_t sum_big, sum_small
-    cdef int32_t* small
-    for i in range(nv):
-        if c.interesting[visited[i]] and m < 12:
-            inter[m] = visited[i]
-            m += 1
-    for i in range(nv):
-        if not (c.interesting[visited[i]] and _in(inter, m, visited[i])) and c.large[visited[i]]:
-            big[nb] = visited[i]
-            nb += 1
-    small = big + nb
-    for i in range(nv):
-        if not (c.interesting[visited[i]] and _in(inter, m, visited[i])) and not c.large[visited[i]]:
-            small[ns] = visited[i]
-            ns += 1
-    sort_by_value(values, big, nb)
-    sort_by_value(values, small, ns)
-    best_large[0] = 0
-    for mask in range(1 << m):
-        n_paid = 0
-        f_large = 0
-        f_small = 0
-        head = 0
-        tok = 0
-        for i in range(m):
-            if mask >> i & 1:
-                paid[n_paid] = inter[i]
-                n_paid += 1
-                head += values[inter[i]]
-                if c.large[inter[i]]:
-                    f_large += 1
-                else:
-                    f_small += 1
-                if c.token[inter[i]]:
-                    tok = 1
-        forced_tok = -1
-        if not tok:  # count one of our cities: the richest
-            for i in range(nb):
-                if c.token[big[i]]:
-                    forced_tok = i
-                    break
-            if forced_tok < 0:
-                for i in range(ns):
-                    if c.token[small[i]]:
-                        forced_tok = nb + i
-                        break
-            if forced_tok < 0:
-                continue
-            paid[n_paid] = big[forced_tok] if forced_tok < nb else small[forced_tok - nb]
-            head += values[paid[n_paid]]
-            if forced_tok < nb:
-                f_large += 1
-            else:
-                f_small += 1
-            n_paid += 1
-        if f_large > pay_large or f_small > pay_small or f_large + f_small > pay_total:
-            continue
-        # greedy over the rest: choose kl large and ks small, richest first, positive only
-        v = -1
-        kl_best = 0
-        ks_best = 0
-        sum_big = 0
-        kl = 0
-        i = 0
-        while True:
-            room = pay_total - f_large - f_small - kl
-            ks = 0
-            sum_small = 0
-            k = 0
-            while k < ns and ks < pay_small - f_small and ks < room:
-                if forced_tok != nb + k:
-                    if values[small[k]] <= 0:
-                        break
-                    sum_small += values[small[k]]
-                    ks += 1
-                k += 1
-            if sum_big + sum_small > v:
-                v = sum_big + sum_small
-                kl_best = kl
-                ks_best = ks
-            # take one more large stop
-            while i < nb and i == forced_tok:
-                i += 1
-            if i >= nb or values[big[i]] <= 0 or kl + 1 > pay_large - f_large or kl + 1 > pay_total - f_large - f_small:
-                break
-            sum_big += values[big[i]]
-            kl += 1
-            i += 1
-        # materialise the choice
-        k = 0
-        i = 0
-        while k < kl_best:
-            if i != forced_tok:
-                paid[n_paid] = big[i]
-                n_paid += 1
-                k += 1
-            i += 1
-        k = 0
-        i = 0
-        while k < ks_best:
-            if nb + i != forced_tok:
-                paid[n_paid] = small[i]
-                n_paid += 1
-                k += 1
-            i += 1
-        v = (head + v) * c.mult[t] + bonus_of(c, t, visited, nv, paid, n_paid)
-        if v < best:
-            continue
-        bl = largest_paid(c, t, paid, n_paid)
-        if v > best or bl > best_large[0]:  # ties: the richer city for a Pullman to double
-            best = v
-            best_large[0] = bl
-            if out_paid != NULL:
-                for k in range(n_paid):
-                    out_paid[k] = paid[k]
-                n_out[0] = n_paid
-    return best
-
-
 cdef inline int _in(const int32_t* a, int n, int x) noexcept nogil:
     cdef int i
     for i in range(n):
@@ -405,22 +395,188 @@ cdef inline int _in(const int32_t* a, int n, int x) noexcept nogil:
     return 0
 
 
+cdef void express_split(Ctx* c, int t, const int32_t* visited, int nv, Express* E) noexcept nogil:
+    """Split a route's stops: the interesting ones, then the others by class, richest first."""
+    cdef const Input* g = &c.inp
+    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
+    cdef int i, s, other
+    E.m = 0
+    E.nb = 0
+    E.ns = 0
+    for i in range(nv):
+        if g.interesting_by_stop[visited[i]] and E.m < MAX_INTERESTING:
+            E.inter[E.m] = visited[i]
+            E.m += 1
+    for i in range(nv):
+        s = visited[i]
+        if not (g.interesting_by_stop[s] and _in(E.inter, E.m, s)) and g.large_by_stop[s]:
+            E.big[E.nb] = s
+            E.nb += 1
+    E.small = E.big + E.nb
+    for i in range(nv):
+        s = visited[i]
+        if not (g.interesting_by_stop[s] and _in(E.inter, E.m, s)) and not g.large_by_stop[s]:
+            E.small[E.ns] = s
+            E.ns += 1
+    sort_by_value(values, E.big, E.nb)
+    sort_by_value(values, E.small, E.ns)
+
+
+cdef inline void express_add(Ctx* c, const int32_t* values, Express* E, int s) noexcept nogil:
+    E.paid[E.n_paid] = s
+    E.n_paid += 1
+    E.head += values[s]
+    if c.inp.large_by_stop[s]:
+        E.n_large += 1
+    else:
+        E.n_small += 1
+
+
+cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
+    """Start the paid subset: the interesting stops in ``mask``, and the richest token stop when
+    the train must count one and none is in. 0 when that breaks the train's pay caps."""
+    cdef const Input* g = &c.inp
+    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
+    cdef const int32_t* caps = g.caps_by_train + t * 6
+    cdef int i, tok = 0
+    E.n_paid = 0
+    E.n_large = 0
+    E.n_small = 0
+    E.head = 0
+    E.forced_tok = -1
+    for i in range(E.m):
+        if mask >> i & 1:
+            express_add(c, values, E, E.inter[i])
+            if g.token_by_stop[E.inter[i]]:
+                tok = 1
+    if not tok and g.requires_token_by_train[t]:  # count one of our cities: the richest
+        for i in range(E.nb):
+            if g.token_by_stop[E.big[i]]:
+                E.forced_tok = i
+                break
+        if E.forced_tok < 0:
+            for i in range(E.ns):
+                if g.token_by_stop[E.small[i]]:
+                    E.forced_tok = E.nb + i
+                    break
+        if E.forced_tok < 0:
+            return 0
+        express_add(c, values, E, E.big[E.forced_tok] if E.forced_tok < E.nb else E.small[E.forced_tok - E.nb])
+    return E.n_large <= caps[3] and E.n_small <= caps[4] and E.n_large + E.n_small <= caps[5]
+
+
+cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best) noexcept nogil:
+    """The best greedy rest within the pay caps: kl large and ks small stops, richest first,
+    positive only; returns their value."""
+    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
+    cdef const int32_t* caps = c.inp.caps_by_train + t * 6
+    cdef int pay_large = caps[3] - E.n_large, pay_small = caps[4] - E.n_small
+    cdef int pay_total = caps[5] - E.n_large - E.n_small
+    cdef int kl = 0, ks, k, i = 0, room
+    cdef int64_t v = -1, sum_big = 0, sum_small
+    kl_best[0] = 0
+    ks_best[0] = 0
+    while True:
+        room = pay_total - kl
+        ks = 0
+        sum_small = 0
+        k = 0
+        while k < E.ns and ks < pay_small and ks < room:
+            if E.forced_tok != E.nb + k:
+                if values[E.small[k]] <= 0:
+                    break
+                sum_small += values[E.small[k]]
+                ks += 1
+            k += 1
+        if sum_big + sum_small > v:
+            v = sum_big + sum_small
+            kl_best[0] = kl
+            ks_best[0] = ks
+        # take one more large stop
+        while i < E.nb and i == E.forced_tok:
+            i += 1
+        if i >= E.nb or values[E.big[i]] <= 0 or kl + 1 > pay_large or kl + 1 > pay_total:
+            break
+        sum_big += values[E.big[i]]
+        kl += 1
+        i += 1
+    return v
+
+
+cdef void express_take(Express* E, int kl_best, int ks_best) noexcept nogil:
+    """Append the greedy rest to the paid subset."""
+    cdef int k = 0, i = 0
+    while k < kl_best:
+        if i != E.forced_tok:
+            E.paid[E.n_paid] = E.big[i]
+            E.n_paid += 1
+            k += 1
+        i += 1
+    k = 0
+    i = 0
+    while k < ks_best:
+        if E.nb + i != E.forced_tok:
+            E.paid[E.n_paid] = E.small[i]
+            E.n_paid += 1
+            k += 1
+        i += 1
+
+
+cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large,
+                           int32_t* out_paid, int32_t* n_out) noexcept nogil:
+    """Best paid subset of a route for a train that may skip stops.
+
+    The stops that bonuses depend on are tried in and out in every combination; the rest are
+    chosen greedily, richest first per class, within the pay caps, with the richest token city
+    forced in where the train must count one of ours.
+    """
+    cdef Express E
+    cdef int n = c.inp.n_stops, mask, k, kl_best, ks_best, bl
+    cdef int64_t best = -(<int64_t>1 << 62), v
+    E.inter = c.work.stops + n
+    E.big = c.work.stops + 2 * n
+    E.paid = c.work.stops + 3 * n
+    express_split(c, t, visited, nv, &E)
+    best_large[0] = 0
+    for mask in range(1 << E.m):
+        if not express_head(c, t, &E, mask):
+            continue
+        v = express_rest(c, t, &E, &kl_best, &ks_best)
+        express_take(&E, kl_best, ks_best)
+        v = (E.head + v) * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, E.paid, E.n_paid)
+        if v < best:
+            continue
+        bl = largest_paid(c, t, E.paid, E.n_paid)
+        if v > best or bl > best_large[0]:  # ties: the richer city for a Pullman to double
+            best = v
+            best_large[0] = bl
+            if out_paid != NULL:
+                for k in range(E.n_paid):
+                    out_paid[k] = E.paid[k]
+                n_out[0] = E.n_paid
+    return best
+
+
 cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
     """What each best-route bonus would pay on this route (L.br_rev)."""
+    cdef const Input* g = &c.inp
     cdef int k, i
     cdef uint32_t met
-    for k in range(c.n_br):
+    cdef const uint32_t* groups
+    for k in range(g.n_best_route):
+        groups = g.groups_by_best_route_stop + <int64_t>k * g.n_stops
         met = 0
         for i in range(nv):
-            met |= c.br_mask[<int64_t>k * c.n_stops + visited[i]]
-        L.br_rev[k] = <int64_t>c.br_per_stop[k] * nv + (c.br_amount[k] if met & c.br_full[k] == c.br_full[k] else 0)
+            met |= groups[visited[i]]
+        L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * nv \
+            + (g.amount_by_best_route[k] if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
 
 
 cdef inline int64_t best_route_sum(Ctx* c, Level* L) noexcept nogil:
     """The best-route bonuses of the routes placed down to this level's: each its best route's."""
     cdef int k
     cdef int64_t total = 0
-    for k in range(c.n_br):
+    for k in range(c.inp.n_best_route):
         total += L.br_base[k] if L.br_base[k] > L.br_rev[k] else L.br_rev[k]
     return total
 
@@ -428,333 +584,308 @@ cdef inline int64_t best_route_sum(Ctx* c, Level* L) noexcept nogil:
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev."""
     cdef int t = L.t
-    cdef int32_t* visited = c.scratch
+    cdef int32_t* visited = c.work.stops
     cdef int nv = route_stops(c, L, visited)
-    cdef uint32_t pen = L.pen1[L.h1] | (L.pen2[L.h2] if L.phase == 2 else 0)
+    cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
     cdef int bl = 0
     cdef int64_t rev
-    if c.n_br:
+    if c.inp.n_best_route:
         price_best_route(c, L, visited, nv)
-    if c.pays_all[t]:
-        rev = L.vsum * c.mult[t] + bonus_of(c, t, visited, nv, visited, nv)
+    if c.inp.pays_all_by_train[t]:
+        rev = L.vsum * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, visited, nv)
         bl = largest_paid(c, t, visited, nv)
     else:
         rev = price_express(c, t, visited, nv, &bl, NULL, NULL)
     rev -= penalty_of(c, pen)
     L.rev = rev
-    L.best_large = bl if c.has_pullman else 0
+    L.best_large = bl if c.inp.has_pullman else 0
     return rev
 
 
 # ---- one level: the routes of one train -----------------------------------------------------
 
-cdef inline int res_free(Ctx* c, int seg) noexcept nogil:
-    cdef const uint64_t* r = c.seg_res + <int64_t>seg * c.n_words
-    cdef int w
-    for w in range(c.n_words):
-        if r[w] & c.used[w]:
-            return 0
-    return 1
-
-
-cdef inline void res_flip(Ctx* c, int seg) noexcept nogil:
-    cdef const uint64_t* r = c.seg_res + <int64_t>seg * c.n_words
-    cdef int w
-    for w in range(c.n_words):
-        c.used[w] ^= r[w]
-
-
-cdef inline int loc_has(Level* L, int loc) noexcept nogil:
-    return (L.locs[loc >> 6] >> (loc & 63)) & 1
-
-
-cdef inline void loc_flip(Level* L, int loc) noexcept nogil:
-    L.locs[loc >> 6] ^= (<uint64_t>1) << (loc & 63)
+cdef inline int same_as_previous(Ctx* c, int li) noexcept nogil:
+    """Level li's train is identical to the previous level's, which runs a route."""
+    return li > c.run.lo and c.inp.group_by_train[c.inp.train_by_level[li - 1]] \
+        == c.inp.group_by_train[c.inp.train_by_level[li]] and not c.work.levels[li - 1].empty
 
 
 cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above, int above_ran) noexcept nogil:
     """Level li starts; ``above`` (or NULL) is the level before it, whose route counts if it ran."""
-    cdef Level* L = &c.levels[li]
+    cdef Level* L = &c.work.levels[li]
     cdef int k
-    for k in range(c.n_br):
+    for k in range(c.inp.n_best_route):
         L.br_rev[k] = 0
         L.br_base[k] = 0
         if above != NULL:
             L.br_base[k] = above.br_base[k]
             if above_ran and above.br_rev[k] > L.br_base[k]:
                 L.br_base[k] = above.br_rev[k]
-    L.t = c.order[li]
+    L.t = c.inp.train_by_level[li]
+    L.anchors = c.inp.anchor_by_train_rank + <int64_t>L.t * c.inp.n_stops
+    L.rank = c.inp.rank_by_train_stop + <int64_t>L.t * c.inp.n_stops
+    L.n_anchors = c.inp.n_anchors_by_train[L.t]
     L.phase = 0
     L.empty = 0
-    L.h1 = 0
-    L.h2 = 0
+    L.half[0].h = 0
+    L.half[1].h = 0
     L.pending2 = 0
     L.d1 = -1
     L.anchor_i = -1
     L.base = base
     L.base_large = base_large
-    if li > c.lo and c.group[c.order[li - 1]] == c.group[L.t] and not c.levels[li - 1].empty:
-        L.anchor_i = c.levels[li - 1].anchor_i - 1  # identical trains: routes in increasing order
-    memset(L.locs, 0, c.n_loc_words * sizeof(uint64_t))
+    if same_as_previous(c, li):
+        L.anchor_i = c.work.levels[li - 1].anchor_i - 1  # identical trains: routes in increasing order
+    memset(L.locs, 0, c.inp.n_loc_words * sizeof(uint64_t))
 
 
-cdef inline int same_as_previous(Ctx* c, int li) noexcept nogil:
-    return li > c.lo and c.group[c.order[li - 1]] == c.group[c.order[li]] and not c.levels[li - 1].empty
+cdef int next_anchor(Ctx* c, int li) noexcept nogil:
+    """Move level li to its next anchor and start half 0 there (unless the train cannot count
+    it). 0 when there are no more anchors."""
+    cdef const Input* g = &c.inp
+    cdef Level* L = &c.work.levels[li]
+    cdef const int32_t* caps = g.caps_by_train + L.t * 6
+    cdef Half* H = &L.half[0]
+    cdef int T
+    L.anchor_i += 1
+    if L.anchor_i >= L.n_anchors:
+        return 0
+    T = L.anchors[L.anchor_i]
+    if (g.large_by_stop[T] and caps[0] < 1) or (not g.large_by_stop[T] and caps[1] < 1) or caps[2] < 1:
+        return 1
+    H.stop[0] = T
+    H.pos[0] = g.adj_ptr_by_stop[T]
+    if same_as_previous(c, li) and c.work.levels[li - 1].anchor_i == L.anchor_i:
+        H.pos[0] = c.work.levels[li - 1].d1 + 1
+    H.dseg[0] = -1
+    H.pen[0] = 0
+    H.h = 0
+    L.half[1].h = 0
+    L.d1 = -1
+    L.phase = 1
+    L.pending2 = 0
+    L.n_large = g.large_by_stop[T]
+    L.n_small = 1 - g.large_by_stop[T]
+    L.vsum = g.values_by_train_stop[<int64_t>L.t * g.n_stops + T]
+    loc_flip(L, g.loc_by_stop[T])
+    return 1
+
+
+cdef void start_half1(Ctx* c, Level* L) noexcept nogil:
+    """Half 0 just grew: grow half 1 from the anchor, past half 0's first dir (each route once)."""
+    cdef int T = L.half[0].stop[0]
+    cdef Half* H = &L.half[1]
+    L.pending2 = 0
+    if c.inp.end_only_by_stop[T] or c.inp.from_terminal_by_dir[L.d1]:
+        return  # the anchor cannot be passed through: routes end there
+    L.phase = 2
+    H.h = 0
+    H.stop[0] = T
+    H.pos[0] = L.d1 + 1
+    H.dseg[0] = -1
+    H.pen[0] = 0
+
+
+cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
+    """The next dir out of half H's top stop that may extend the route, or -1."""
+    cdef const Input* g = &c.inp
+    cdef const int32_t* caps = g.caps_by_train + L.t * 6
+    cdef int h = H.h
+    cdef int v = H.stop[h]
+    cdef int d = H.pos[h]
+    cdef int end = g.adj_ptr_by_stop[v + 1]
+    cdef int first = h == 0 and L.phase == 1
+    cdef int w, nl, ns
+    if h > 0 and (g.end_only_by_stop[v] or g.to_terminal_by_dir[H.dseg[h]]):
+        return -1  # v ends the route
+    while d < end:
+        if not first and g.from_terminal_by_dir[d]:
+            d += 1
+            continue
+        w = g.to_stop_by_dir[d]
+        if loc_has(L, g.loc_by_stop[w]) or (L.rank[w] >= 0 and L.rank[w] < L.anchor_i):
+            d += 1
+            continue
+        nl = L.n_large + g.large_by_stop[w]
+        ns = L.n_small + 1 - g.large_by_stop[w]
+        if nl > caps[0] or ns > caps[1] or nl + ns > caps[2] or not res_free(c, g.seg_by_dir[d]):
+            d += 1
+            continue
+        if cut_by_bound(c, li, L, H, w, d):
+            d += 1
+            continue
+        return d
+    return -1
+
+
+cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
+    """Push dir d on half H."""
+    cdef const Input* g = &c.inp
+    cdef int w = g.to_stop_by_dir[d]
+    cdef int seg = g.seg_by_dir[d]
+    cdef int h = H.h
+    H.pos[h] = d + 1
+    h += 1
+    H.stop[h] = w
+    H.dseg[h] = d
+    H.pos[h] = g.adj_ptr_by_stop[w]
+    H.pen[h] = H.pen[h - 1] | g.penalty_mask_by_seg[seg]
+    H.h = h
+    res_flip(c, seg)
+    loc_flip(L, g.loc_by_stop[w])
+    L.vsum += g.values_by_train_stop[<int64_t>L.t * g.n_stops + w]
+    L.n_large += g.large_by_stop[w]
+    L.n_small += 1 - g.large_by_stop[w]
+    if L.phase == 1:
+        if h == 1:
+            L.d1 = d
+        L.pending2 = 1
+
+
+cdef void step_back(Ctx* c, Level* L, Half* H) noexcept nogil:
+    """Half H's top stop is exhausted: pop it (or, at the anchor, end the half)."""
+    cdef const Input* g = &c.inp
+    cdef int h = H.h
+    cdef int v = H.stop[h]
+    if h == 0:
+        if L.phase == 2:
+            L.phase = 1
+        else:
+            loc_flip(L, g.loc_by_stop[v])
+            L.phase = 0
+        return
+    res_flip(c, g.seg_by_dir[H.dseg[h]])
+    loc_flip(L, g.loc_by_stop[v])
+    L.vsum -= g.values_by_train_stop[<int64_t>L.t * g.n_stops + v]
+    if g.large_by_stop[v]:
+        L.n_large -= 1
+    else:
+        L.n_small -= 1
+    H.h = h - 1
 
 
 cdef int next_route(Ctx* c, int li) noexcept nogil:
-    """Advance level li to its next route. 1: a route is ready; 0: no more; -1: stopped."""
-    cdef Level* L = &c.levels[li]
-    cdef int t = L.t
-    cdef const int32_t* caps = c.caps + t * 6
-    cdef const int32_t* values = c.values + <int64_t>t * c.n_stops
-    cdef int T, h, v, d, end, w, seg, nl, ns, first
-    cdef int32_t* stop
-    cdef int32_t* pos
-    cdef int32_t* dseg
-    cdef uint32_t* pen
-    cdef int64_t ub, limit, reach
+    """Advance level li to its next route. 1: a route is ready; 0: no more; -1: stopped.
+    Each pass of the loop is one search node."""
+    cdef Level* L = &c.work.levels[li]
+    cdef Half* H
+    cdef int d
     while True:
-        c.nodes += 1
-        if c.nodes % CHECK_EVERY == 0 and check_limits(c):
+        if tick(c):
             return -1
         if L.phase == 0:
-            L.anchor_i += 1
-            if L.anchor_i >= c.n_anchors:
+            if not next_anchor(c, li):
                 return 0
-            T = c.anchors[L.anchor_i]
-            if (c.large[T] and caps[0] < 1) or (not c.large[T] and caps[1] < 1) or caps[2] < 1:
-                continue
-            L.stop1[0] = T
-            L.pos1[0] = c.adj_ptr[T]
-            if same_as_previous(c, li) and c.levels[li - 1].anchor_i == L.anchor_i:
-                L.pos1[0] = c.levels[li - 1].d1 + 1
-            L.dseg1[0] = -1
-            L.pen1[0] = 0
-            L.h1 = 0
-            L.h2 = 0
-            L.d1 = -1
-            L.phase = 1
-            L.pending2 = 0
-            L.n_large = c.large[T]
-            L.n_small = 1 - c.large[T]
-            L.vsum = values[T]
-            loc_flip(L, c.loc[T])
             continue
         if L.phase == 1 and L.pending2:
-            L.pending2 = 0
-            T = L.stop1[0]
-            if c.end_only[T] or c.adj_from_term[L.d1]:
-                continue  # the anchor cannot be passed through: routes end there
-            L.phase = 2
-            L.h2 = 0
-            L.stop2[0] = T
-            L.pos2[0] = L.d1 + 1
-            L.dseg2[0] = -1
-            L.pen2[0] = 0
+            start_half1(c, L)
             continue
-        if L.phase == 1:
-            stop = L.stop1
-            pos = L.pos1
-            dseg = L.dseg1
-            pen = L.pen1
-            h = L.h1
-        else:
-            stop = L.stop2
-            pos = L.pos2
-            dseg = L.dseg2
-            pen = L.pen2
-            h = L.h2
-        v = stop[h]
-        d = pos[h]
-        end = c.adj_ptr[v + 1]
-        if h > 0 and (c.end_only[v] or c.adj_to_term[dseg[h]]):
-            d = end  # v ends the route
-        T = L.stop1[0]
-        first = h == 0 and L.phase == 1
-        w = -1
-        while d < end:
-            if not first and c.adj_from_term[d]:
-                d += 1
-                continue
-            w = c.adj_to[d]
-            seg = c.adj_seg[d]
-            if loc_has(L, c.loc[w]) or (c.rank[w] >= 0 and c.rank[w] < L.anchor_i):
-                d += 1
-                continue
-            nl = L.n_large + c.large[w]
-            ns = L.n_small + 1 - c.large[w]
-            if nl > caps[0] or ns > caps[1] or nl + ns > caps[2] or not res_free(c, seg):
-                d += 1
-                continue
-            if c.pays_all[t]:
-                ub = (L.vsum + values[w] + rem_bound(c, t, caps[0] - nl, caps[1] - ns, caps[2] - nl - ns)) * c.mult[t] \
-                    + c.max_bonus[t]
-                if ub > c.opt_alone[li]:
-                    ub = c.opt_alone[li]
-            else:
-                ub = c.opt_alone[li]
-            limit = L.base + ub + rest_bound(c, li) + (c.pullman_cap if c.use_pullman else 0)
-            if limit <= c.cur_best:
-                d += 1
-                continue
-            if c.reach_from and c.pays_all[t] and caps[2] - nl - ns >= c.reach_from:
-                # a long train: bound it by what it can still reach, not by the whole map
-                res_flip(c, seg)
-                loc_flip(L, c.loc[w])
-                reach = reach_bound(c, L, t, w, d, L.phase == 1 and not c.end_only[T]
-                                    and not c.adj_from_term[d if h == 0 else L.d1])
-                res_flip(c, seg)
-                loc_flip(L, c.loc[w])
-                if L.base + (L.vsum + values[w] + reach) * c.mult[t] + c.max_bonus[t] + rest_bound(c, li) \
-                        + (c.pullman_cap if c.use_pullman else 0) <= c.cur_best:
-                    d += 1
-                    continue
-            elif c.reach_from and not c.pays_all[t]:
-                # an express: bound it by the best stops it has or can still reach
-                res_flip(c, seg)
-                loc_flip(L, c.loc[w])
-                reach = express_reach_bound(c, L, t, w, d, L.phase == 1 and not c.end_only[T]
-                                            and not c.adj_from_term[d if h == 0 else L.d1])
-                res_flip(c, seg)
-                loc_flip(L, c.loc[w])
-                if L.base + reach * c.mult[t] + c.max_bonus[t] + rest_bound(c, li) \
-                        + (c.pullman_cap if c.use_pullman else 0) <= c.cur_best:
-                    d += 1
-                    continue
-            break
-        if d >= end:
-            # this frame is exhausted: step back
-            if h == 0:
-                if L.phase == 2:
-                    L.phase = 1
-                else:
-                    loc_flip(L, c.loc[T])
-                    L.phase = 0
-                continue
-            res_flip(c, c.adj_seg[dseg[h]])
-            loc_flip(L, c.loc[v])
-            L.vsum -= values[v]
-            if c.large[v]:
-                L.n_large -= 1
-            else:
-                L.n_small -= 1
-            if L.phase == 1:
-                L.h1 -= 1
-            else:
-                L.h2 -= 1
+        H = &L.half[L.phase - 1]
+        d = next_dir(c, li, L, H)
+        if d < 0:
+            step_back(c, L, H)
             continue
-        # take segment d to w
-        pos[h] = d + 1
-        h += 1
-        stop[h] = w
-        dseg[h] = d
-        pos[h] = c.adj_ptr[w]
-        pen[h] = pen[h - 1] | c.seg_pen[seg]
-        res_flip(c, seg)
-        loc_flip(L, c.loc[w])
-        L.vsum += values[w]
-        L.n_large = nl
-        L.n_small = ns
-        if L.phase == 1:
-            L.h1 = h
-            if h == 1:
-                L.d1 = d
-            L.pending2 = 1
-        else:
-            L.h2 = h
+        take_dir(c, L, H, d)
         return 1
 
 
 cdef void unwind_level(Ctx* c, int li) noexcept nogil:
     """Release the track of a level's current route (when a solve is abandoned)."""
-    cdef Level* L = &c.levels[li]
+    cdef Level* L = &c.work.levels[li]
     cdef int k
     if L.phase == 0 or L.empty:
         return
-    for k in range(1, L.h1 + 1):
-        res_flip(c, c.adj_seg[L.dseg1[k]])
+    for k in range(1, L.half[0].h + 1):
+        res_flip(c, c.inp.seg_by_dir[L.half[0].dseg[k]])
     if L.phase == 2:
-        for k in range(1, L.h2 + 1):
-            res_flip(c, c.adj_seg[L.dseg2[k]])
+        for k in range(1, L.half[1].h + 1):
+            res_flip(c, c.inp.seg_by_dir[L.half[1].dseg[k]])
     L.phase = 0
 
 
 # ---- the solve over levels lo..hi-1 ---------------------------------------------------------
 
+cdef class _Improve:
+    """The caller's on_improve, and what it raised (re-raised once the search has stopped)."""
+    cdef object fn
+    cdef object error
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.error = None
+
+
 cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:
     """Keep the routes of levels lo..upto as the best solution."""
-    cdef int li, k, n, bl
+    cdef int li, n, bl, stride = c.inp.n_stops + 1
     cdef Level* L
     cdef int32_t* stops
-    cdef int32_t* segs
     cdef int32_t* paid
-    c.best_value = value
-    for li in range(c.n_trains):
-        c.best_len[li] = 0
-        c.best_rev[li] = 0
-        c.best_npaid[li] = 0
-    for li in range(c.lo, upto + 1):
-        L = &c.levels[li]
+    cdef Best* best = &c.best
+    best.value = value
+    for li in range(c.inp.n_trains):
+        best.n_stops_by_level[li] = 0
+        best.revenue_by_level[li] = 0
+        best.n_paid_by_level[li] = 0
+    for li in range(c.run.lo, upto + 1):
+        L = &c.work.levels[li]
         if L.empty or L.phase == 0:
             continue
-        stops = c.best_stops + <int64_t>li * (c.n_stops + 1)
-        segs = c.best_segs + <int64_t>li * (c.n_stops + 1)
+        stops = best.stops_by_level + <int64_t>li * stride
         n = route_stops(c, L, stops)
-        c.best_len[li] = n
-        c.best_rev[li] = L.rev
-        paid = c.best_paid + <int64_t>li * (c.n_stops + 1)
-        if c.pays_all[L.t]:
-            for k in range(n):
-                paid[k] = stops[k]
-            c.best_npaid[li] = n
+        route_segs(c, L, best.segs_by_level + <int64_t>li * stride)
+        best.n_stops_by_level[li] = n
+        best.revenue_by_level[li] = L.rev
+        paid = best.paid_by_level + <int64_t>li * stride
+        if c.inp.pays_all_by_train[L.t]:
+            memcpy(paid, stops, n * sizeof(int32_t))
+            best.n_paid_by_level[li] = n
         else:
-            price_express(c, L.t, stops, n, &bl, paid, &c.best_npaid[li])
-        n = 0
-        if L.phase == 2:
-            k = L.h2
-            while k >= 1:
-                segs[n] = c.adj_seg[L.dseg2[k]]
-                n += 1
-                k -= 1
-        for k in range(1, L.h1 + 1):
-            segs[n] = c.adj_seg[L.dseg1[k]]
-            n += 1
-    c.improved = 1
-    if c.on_improve != NULL:
-        with gil:
-            try:
-                (<object>c.on_improve)(value, _best_lists(c), proven_bound(c), c.nodes)
-            except BaseException:
-                pass
+            price_express(c, L.t, stops, n, &bl, paid, &best.n_paid_by_level[li])
+    if c.lim.on_improve != NULL:
+        call_improve(c, value)
+
+
+cdef void call_improve(Ctx* c, int64_t value) noexcept with gil:
+    """Tell the caller; what it raises (even KeyboardInterrupt) stops the search, to be raised outside."""
+    cdef _Improve improve = <_Improve>c.lim.on_improve
+    try:
+        improve.fn(value, *_best_lists(c), proven_bound(c), c.lim.nodes)
+    except BaseException as error:
+        improve.error = error
+        c.lim.stop_code = STOP_CALLBACK
+        c.lim.next_check = c.lim.nodes
 
 
 cdef int64_t proven_bound(Ctx* c) noexcept nogil:
     """The upper bound proven so far: each train's best alone (or its static bound before that),
-    or the proven optimum of the later trains; a kernel that proves its own sets ``c.bound``."""
-    cdef int li, K = c.n_trains
+    or the proven optimum of the later trains; a kernel that proves its own sets ``bounds.bound``."""
+    cdef int li, K = c.inp.n_trains
     cdef int64_t b
-    if c.bound >= 0:
-        b = c.bound
-    elif c.stage >= 2 and K > 0:
-        b = c.opt_alone[0] + c.suffix[1] + c.pullman_cap
+    cdef Bounds* B = &c.bounds
+    if B.bound >= 0:
+        b = B.bound
+    elif B.stage >= 2 and K > 0:
+        b = B.alone_by_level[0] + B.from_level[1] + c.inp.pullman_cap
     else:
-        b = c.pullman_cap
+        b = c.inp.pullman_cap
         for li in range(K):
-            if li >= c.suffix_from:
-                b += c.suffix[li]
+            if li >= B.suffix_from:
+                b += B.from_level[li]
                 break
-            b += c.opt_alone[li]
-    return b if b > c.best_value else c.best_value
+            b += B.alone_by_level[li]
+    return b if b > c.best.value else c.best.value
 
 
 cdef object _best_lists(Ctx* c):
-    """The best solution as Python lists: (stops per level, segments per level, revenue per level)."""
-    cdef int i, k, n = c.n_stops
-    stops = [[c.best_stops[i * (n + 1) + k] for k in range(c.best_len[i])] for i in range(c.n_trains)]
-    segs = [[c.best_segs[i * (n + 1) + k] for k in range(max(c.best_len[i] - 1, 0))] for i in range(c.n_trains)]
-    revs = [c.best_rev[i] for i in range(c.n_trains)]
-    paid = [[c.best_paid[i * (n + 1) + k] for k in range(c.best_npaid[i])] for i in range(c.n_trains)]
+    """The best solution as Python lists per level: stops, segments, revenue, paid stops."""
+    cdef int i, k, stride = c.inp.n_stops + 1
+    cdef Best* b = &c.best
+    cdef int K = c.inp.n_trains
+    stops = [[b.stops_by_level[i * stride + k] for k in range(b.n_stops_by_level[i])] for i in range(K)]
+    segs = [[b.segs_by_level[i * stride + k] for k in range(max(b.n_stops_by_level[i] - 1, 0))] for i in range(K)]
+    revs = [b.revenue_by_level[i] for i in range(K)]
+    paid = [[b.paid_by_level[i * stride + k] for k in range(b.n_paid_by_level[i])] for i in range(K)]
     return stops, segs, revs, paid
 
 
@@ -763,11 +894,14 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
     cdef int li = lo, j, r
     cdef int64_t total, value
     cdef int bl
-    cdef int pull = c.pullman_cap if use_pullman else 0
-    c.lo = lo
-    c.hi = hi
-    c.cur_best = init_best
-    c.use_pullman = use_pullman
+    cdef int pull = c.inp.pullman_cap if use_pullman else 0
+    cdef const int32_t* group = c.inp.group_by_train
+    cdef const int32_t* train = c.inp.train_by_level
+    cdef Level* levels = c.work.levels
+    c.run.lo = lo
+    c.run.hi = hi
+    c.run.cur_best = init_best
+    c.run.use_pullman = use_pullman
     init_level(c, lo, 0, 0, NULL, 0)
     while True:
         r = next_route(c, li)
@@ -776,262 +910,531 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
                 unwind_level(c, j)
             return -1
         if r == 1:
-            price_route(c, &c.levels[li])
-            total = c.levels[li].base + c.levels[li].rev
-            bl = c.levels[li].base_large
-            if c.levels[li].best_large > bl:
-                bl = c.levels[li].best_large
-            value = total + ((bl + best_route_sum(c, &c.levels[li])) if use_pullman else 0)
-            if value > c.cur_best:
-                c.cur_best = value
-                if value > c.best_value:
+            price_route(c, &levels[li])
+            total = levels[li].base + levels[li].rev
+            bl = levels[li].base_large
+            if levels[li].best_large > bl:
+                bl = levels[li].best_large
+            value = total + ((bl + best_route_sum(c, &levels[li])) if use_pullman else 0)
+            if value > c.run.cur_best:
+                c.run.cur_best = value
+                if value > c.best.value:
                     record(c, li, value)
             j = li + 1
-            if j < hi and total + c.suffix[j] + pull > c.cur_best:
-                init_level(c, j, total, bl, &c.levels[li], 1)
+            if j < hi and total + c.bounds.from_level[j] + pull > c.run.cur_best:
+                init_level(c, j, total, bl, &levels[li], 1)
                 li = j
             continue
         # level li has no more routes: try it running nothing, if a later train could gain
-        if not c.levels[li].empty:
+        if not levels[li].empty:
             j = li + 1
-            while j < hi and c.group[c.order[j]] == c.group[c.order[li]]:
+            while j < hi and group[train[j]] == group[train[li]]:
                 j += 1
-            if j < hi and c.levels[li].base + c.suffix[j] + pull > c.cur_best:
+            if j < hi and levels[li].base + c.bounds.from_level[j] + pull > c.run.cur_best:
                 for r in range(li, j):
-                    c.levels[r].empty = 1
-                    c.levels[r].phase = 0
-                init_level(c, j, c.levels[li].base, c.levels[li].base_large, &c.levels[li], 0)
+                    levels[r].empty = 1
+                    levels[r].phase = 0
+                init_level(c, j, levels[li].base, levels[li].base_large, &levels[li], 0)
                 li = j
                 continue
         # back up to the last level still walking its routes
         li -= 1
-        while li >= lo and c.levels[li].empty:
+        while li >= lo and levels[li].empty:
             li -= 1
         if li < lo:
-            return c.cur_best
+            return c.run.cur_best
 
 
-# ---- Python entry point ---------------------------------------------------------------------
+cdef int run(Ctx* c) noexcept nogil:
+    """All rounds: each train alone, the suffixes, then everything. Returns a stop code."""
+    cdef int K = c.inp.n_trains, li
+    cdef int64_t v
+    cdef int64_t* alone = c.bounds.alone_by_level
+    cdef int64_t* suffix = c.bounds.from_level
+    cdef const int32_t* group = c.inp.group_by_train
+    cdef const int32_t* train = c.inp.train_by_level
+    if K == 0:
+        return 0
+    if K > 1:
+        for li in range(K):
+            if li > 0 and group[train[li]] == group[train[li - 1]]:
+                alone[li] = alone[li - 1]
+                continue
+            v = solve(c, li, li + 1, 0, 0)
+            if v < 0:
+                return c.lim.stop_code
+            alone[li] = v
+        suffix[K - 1] = alone[K - 1]
+        c.bounds.suffix_from = K - 1
+        c.bounds.stage = 1
+        li = K - 2
+        while li >= 1:
+            v = solve(c, li, K, suffix[li + 1], 0)
+            if v < 0:
+                return c.lim.stop_code
+            suffix[li] = v
+            c.bounds.suffix_from = li
+            li -= 1
+    c.bounds.stage = 2
+    v = solve(c, 0, K, c.best.value, 1 if c.inp.pullman_cap > 0 else 0)
+    if v < 0:
+        return c.lim.stop_code
+    suffix[0] = v
+    return 0
+
+
+# ---- memory ---------------------------------------------------------------------------------
 
 cdef int setup(Ctx* c) noexcept nogil:
-    """Allocate the per-level stacks and derived arrays. 0, or ERR_MEMORY."""
-    cdef int n = c.n_stops, K = c.n_trains, li
+    """Allocate the stacks, scratch, bounds and best. 0, or ERR_MEMORY."""
+    cdef int n = c.inp.n_stops, K = c.inp.n_trains, li, k
     cdef Level* L
-    c.levels = <Level*>calloc(K if K > 0 else 1, sizeof(Level))
-    c.used = <uint64_t*>calloc(c.n_words, sizeof(uint64_t))
-    c.mark = <uint8_t*>calloc(n + 1, sizeof(uint8_t))
-    c.reach_mark = <uint8_t*>calloc(n + 1, sizeof(uint8_t))
-    c.scratch = <int32_t*>calloc(4 * (n + 1), sizeof(int32_t))
-    c.best_len = <int32_t*>calloc(K + 1, sizeof(int32_t))
-    c.best_stops = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
-    c.best_segs = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
-    c.best_rev = <int64_t*>calloc(K + 1, sizeof(int64_t))
-    c.best_paid = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
-    c.best_npaid = <int32_t*>calloc(K + 1, sizeof(int32_t))
-    if not (c.levels and c.used and c.mark and c.reach_mark and c.scratch and c.best_len and c.best_stops and c.best_segs
-            and c.best_rev and c.best_paid and c.best_npaid):
+    cdef Scratch* w = &c.work
+    cdef Best* b = &c.best
+    w.levels = <Level*>calloc(K + 1, sizeof(Level))
+    w.used = <uint64_t*>calloc(c.inp.n_track_words, sizeof(uint64_t))
+    w.mark = <uint8_t*>calloc(n + 1, sizeof(uint8_t))
+    w.reach_mark = <uint8_t*>calloc(n + 1, sizeof(uint8_t))
+    w.stops = <int32_t*>calloc(4 * (n + 1), sizeof(int32_t))
+    c.bounds.alone_by_level = <int64_t*>calloc(K + 1, sizeof(int64_t))
+    c.bounds.from_level = <int64_t*>calloc(K + 1, sizeof(int64_t))
+    b.n_stops_by_level = <int32_t*>calloc(K + 1, sizeof(int32_t))
+    b.stops_by_level = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
+    b.segs_by_level = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
+    b.revenue_by_level = <int64_t*>calloc(K + 1, sizeof(int64_t))
+    b.paid_by_level = <int32_t*>calloc((K + 1) * (n + 1), sizeof(int32_t))
+    b.n_paid_by_level = <int32_t*>calloc(K + 1, sizeof(int32_t))
+    if not (w.levels and w.used and w.mark and w.reach_mark and w.stops and c.bounds.alone_by_level
+            and c.bounds.from_level and b.n_stops_by_level and b.stops_by_level and b.segs_by_level
+            and b.revenue_by_level and b.paid_by_level and b.n_paid_by_level):
         return ERR_MEMORY
     for li in range(K):
-        L = &c.levels[li]
-        L.stop1 = <int32_t*>calloc(n + 1, sizeof(int32_t))
-        L.pos1 = <int32_t*>calloc(n + 1, sizeof(int32_t))
-        L.dseg1 = <int32_t*>calloc(n + 1, sizeof(int32_t))
-        L.pen1 = <uint32_t*>calloc(n + 1, sizeof(uint32_t))
-        L.stop2 = <int32_t*>calloc(n + 1, sizeof(int32_t))
-        L.pos2 = <int32_t*>calloc(n + 1, sizeof(int32_t))
-        L.dseg2 = <int32_t*>calloc(n + 1, sizeof(int32_t))
-        L.pen2 = <uint32_t*>calloc(n + 1, sizeof(uint32_t))
-        L.locs = <uint64_t*>calloc(c.n_loc_words, sizeof(uint64_t))
-        if not (L.stop1 and L.pos1 and L.dseg1 and L.pen1 and L.stop2 and L.pos2 and L.dseg2 and L.pen2 and L.locs):
+        L = &w.levels[li]
+        for k in range(2):
+            L.half[k].stop = <int32_t*>calloc(n + 1, sizeof(int32_t))
+            L.half[k].pos = <int32_t*>calloc(n + 1, sizeof(int32_t))
+            L.half[k].dseg = <int32_t*>calloc(n + 1, sizeof(int32_t))
+            L.half[k].pen = <uint32_t*>calloc(n + 1, sizeof(uint32_t))
+            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen):
+                return ERR_MEMORY
+        L.locs = <uint64_t*>calloc(c.inp.n_loc_words, sizeof(uint64_t))
+        if not L.locs:
             return ERR_MEMORY
     return 0
 
 
 cdef void teardown(Ctx* c) noexcept nogil:
-    cdef int li
+    cdef int li, k
     cdef Level* L
-    if c.levels:
-        for li in range(c.n_trains):
-            L = &c.levels[li]
-            free(L.stop1); free(L.pos1); free(L.dseg1); free(L.pen1)
-            free(L.stop2); free(L.pos2); free(L.dseg2); free(L.pen2); free(L.locs)
-        free(c.levels)
-    free(c.used); free(c.mark); free(c.reach_mark); free(c.scratch)
-    free(c.best_len); free(c.best_stops); free(c.best_segs); free(c.best_rev)
-    free(c.best_paid); free(c.best_npaid)
+    cdef Scratch* w = &c.work
+    cdef Best* b = &c.best
+    if w.levels:
+        for li in range(c.inp.n_trains):
+            L = &w.levels[li]
+            for k in range(2):
+                free(L.half[k].stop); free(L.half[k].pos); free(L.half[k].dseg); free(L.half[k].pen)
+            free(L.locs)
+        free(w.levels)
+    free(w.used); free(w.mark); free(w.reach_mark); free(w.stops)
+    free(c.bounds.alone_by_level); free(c.bounds.from_level)
+    free(b.n_stops_by_level); free(b.stops_by_level); free(b.segs_by_level); free(b.revenue_by_level)
+    free(b.paid_by_level); free(b.n_paid_by_level)
 
 
-cdef int run(Ctx* c) noexcept nogil:
-    """All rounds: each train alone, the suffixes, then everything. Returns a stop code."""
-    cdef int K = c.n_trains, li, j
-    cdef int64_t v
-    for li in range(K + 1):
-        c.suffix[li] = 0
-    if K == 0:
-        return 0
-    if K > 1:
-        for li in range(K):
-            if li > 0 and c.group[c.order[li]] == c.group[c.order[li - 1]]:
-                c.opt_alone[li] = c.opt_alone[li - 1]
-                continue
-            v = solve(c, li, li + 1, 0, 0)
-            if v < 0:
-                return c.stop_code
-            c.opt_alone[li] = v
-        c.suffix[K - 1] = c.opt_alone[K - 1]
-        c.suffix_from = K - 1
-        c.stage = 1
-        li = K - 2
-        while li >= 1:
-            v = solve(c, li, K, c.suffix[li + 1], 0)
-            if v < 0:
-                return c.stop_code
-            c.suffix[li] = v
-            c.suffix_from = li
-            li -= 1
-    c.stage = 2
-    v = solve(c, 0, K, c.best_value, 1 if c.pullman_cap > 0 else 0)
-    if v < 0:
-        return c.stop_code
-    c.suffix[0] = v
+# ---- derived arrays, for contract.prepare ----------------------------------------------------
+
+cdef int by_key(const void* a, const void* b) noexcept nogil:
+    """qsort order: key, then item, ascending."""
+    cdef const Keyed* x = <const Keyed*>a
+    cdef const Keyed* y = <const Keyed*>b
+    if x.key != y.key:
+        return -1 if x.key < y.key else 1
+    return -1 if x.item < y.item else (1 if x.item > y.item else 0)
+
+
+cdef int64_t derive_train(const int32_t* values, const uint8_t* large, Py_ssize_t n, const int32_t* caps,
+                          int64_t multiplier, int64_t fixed_bonus, int64_t n_largest, int64_t* prefix,
+                          int64_t* max_bonus, int64_t* scratch) noexcept nogil:
+    """One train's max bonus, prefix sums ([3, n + 1]: the k best positive values of large
+    stops, small stops, all stops) and bound alone (returned): the best k large and the best small
+    stops within its pay caps, times its multiplier, plus its bonuses."""
+    cdef Py_ssize_t s, k, m, which
+    cdef int64_t top = 0, v, best = 0, pay_large, pay_small, pay_total
+    for s in range(n):
+        if values[s] > top:
+            top = values[s]
+    max_bonus[0] = fixed_bonus + n_largest * top  # every positive pair, the best value per largest-stop bonus
+    for which in range(3):
+        m = 0
+        for s in range(n):
+            if values[s] > 0 and (which == 2 or (large[s] != 0) == (which == 0)):
+                scratch[m] = -values[s]
+                m += 1
+        qsort(scratch, m, sizeof(int64_t), by_int64)
+        for k in range(n):
+            prefix[which * (n + 1) + k + 1] = prefix[which * (n + 1) + k] + (-scratch[k] if k < m else 0)
+    pay_total = min(min(caps[5], caps[2]), n)
+    pay_large = min(min(min(caps[3], caps[0]), n), pay_total)
+    pay_small = min(min(caps[4], caps[1]), n)
+    for k in range(pay_large + 1):
+        v = prefix[k] + prefix[(n + 1) + min(pay_small, pay_total - k)]
+        if v > best:
+            best = v
+    return best * multiplier + max_bonus[0]
+
+
+cdef void order_levels(const int64_t* bound, const int32_t[::1] group, Py_ssize_t K, Keyed* keyed,
+                       int32_t* order) noexcept nogil:
+    """Strongest trains first, identical trains side by side: by (-bound, group, train)."""
+    cdef Py_ssize_t i, k
+    cdef Keyed swap
+    for i in range(K):
+        keyed[i].key = -bound[i]
+        keyed[i].item = <int32_t>i
+    for i in range(1, K):  # insertion sort: a handful of trains
+        k = i
+        while k > 0 and before(&keyed[k], &keyed[k - 1], group):
+            swap = keyed[k]
+            keyed[k] = keyed[k - 1]
+            keyed[k - 1] = swap
+            k -= 1
+    for i in range(K):
+        order[i] = keyed[i].item
+
+
+cdef void rank_anchors(const int32_t[:, ::1] values, const uint8_t[::1] token, const uint8_t[::1] requires_token,
+                       Keyed* keyed, int32_t* anchors, int32_t* n_anchors, int32_t* rank) noexcept nogil:
+    """Stops richest first (best value over the trains), ties by index: the token stops for a
+    train that needs one, every stop for the others."""
+    cdef Py_ssize_t K = values.shape[0], n = values.shape[1], s, t, i, m
+    cdef int64_t best
+    for s in range(n):
+        best = values[0, s] if K else 0
+        for t in range(1, K):
+            if values[t, s] > best:
+                best = values[t, s]
+        keyed[s].key = -best
+        keyed[s].item = <int32_t>s
+    qsort(keyed, n, sizeof(Keyed), by_key)
+    for t in range(K):
+        m = 0
+        for i in range(n):
+            s = keyed[i].item
+            if token[s] or not requires_token[t]:
+                anchors[t * n + m] = <int32_t>s
+                rank[t * n + s] = <int32_t>m
+                m += 1
+        n_anchors[t] = <int32_t>m
+
+
+def derive(const int32_t[:, ::1] values, const uint8_t[::1] large, const uint8_t[::1] token,
+           const int32_t[:, ::1] caps, const int32_t[::1] multiplier, const int32_t[::1] group,
+           const uint8_t[::1] requires_token, int64_t fixed_bonus, int64_t n_largest):
+    """What :func:`optimizer.core.contract.prepare` derives per train, in C (numpy costs more
+    per call than these loops take): max_bonus, prefix, bound, order, anchors, n_anchors, rank,
+    as documented on KernelInput (unpadded)."""
+    cdef Py_ssize_t K = values.shape[0], n = values.shape[1], t
+    for name, length, want in (("large", large.shape[0], n), ("token", token.shape[0], n),
+                               ("caps", caps.shape[0], K), ("multiplier", multiplier.shape[0], K),
+                               ("group", group.shape[0], K), ("requires_token", requires_token.shape[0], K)):
+        if length != want:
+            raise ValueError(f"problem {name}: {length} entries for {want}")
+    if K and caps.shape[1] != 6:
+        raise ValueError(f"problem caps: {caps.shape[1]} columns for 6")
+    max_bonus = np.empty(K, dtype=np.int64)
+    prefix = np.zeros((K, 3, n + 1), dtype=np.int64)
+    bound = np.empty(K, dtype=np.int64)
+    order = np.empty(K, dtype=np.int32)
+    anchors = np.zeros((K, n), dtype=np.int32)
+    n_anchors = np.empty(K, dtype=np.int32)
+    rank = np.full((K, n), -1, dtype=np.int32)
+    cdef int64_t* max_bonus_p = <int64_t*>cnp.PyArray_DATA(max_bonus)
+    cdef int64_t* prefix_p = <int64_t*>cnp.PyArray_DATA(prefix)
+    cdef int64_t* bound_p = <int64_t*>cnp.PyArray_DATA(bound)
+    cdef int32_t* order_p = <int32_t*>cnp.PyArray_DATA(order)
+    cdef int32_t* anchors_p = <int32_t*>cnp.PyArray_DATA(anchors)
+    cdef int32_t* n_anchors_p = <int32_t*>cnp.PyArray_DATA(n_anchors)
+    cdef int32_t* rank_p = <int32_t*>cnp.PyArray_DATA(rank)
+    cdef Keyed* keyed = <Keyed*>calloc(max(n, K) + 1, sizeof(Keyed))
+    cdef int64_t* scratch = <int64_t*>calloc(n + 1, sizeof(int64_t))
+    if keyed == NULL or scratch == NULL:
+        free(keyed)
+        free(scratch)
+        raise MemoryError("derive")
+    with nogil:
+        for t in range(K):
+            bound_p[t] = derive_train(&values[t, 0] if n else NULL, &large[0] if n else NULL, n, &caps[t, 0],
+                                      multiplier[t], fixed_bonus, n_largest, prefix_p + t * 3 * (n + 1),
+                                      max_bonus_p + t, scratch)
+        order_levels(bound_p, group, K, keyed, order_p)
+        rank_anchors(values, token, requires_token, keyed, anchors_p, n_anchors_p, rank_p)
+    free(keyed)
+    free(scratch)
+    return max_bonus, prefix, bound, order, anchors, n_anchors, rank
+
+
+cdef inline int before(const Keyed* a, const Keyed* b, const int32_t[::1] group) noexcept nogil:
+    """Train a goes before train b: by key (-bound), then group, then index."""
+    if a.key != b.key:
+        return a.key < b.key
+    if group[a.item] != group[b.item]:
+        return group[a.item] < group[b.item]
+    return a.item < b.item
+
+
+cdef int by_int64(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const int64_t*>a)[0], y = (<const int64_t*>b)[0]
+    return -1 if x < y else (1 if x > y else 0)
+
+
+# ---- Python entry point ---------------------------------------------------------------------
+
+cdef int I32 = np.dtype(np.int32).num, I64 = np.dtype(np.int64).num, U8 = np.dtype(np.uint8).num
+cdef int U32 = np.dtype(np.uint32).num, U64 = np.dtype(np.uint64).num
+DTYPE_NAMES = {I32: "int32", I64: "int64", U8: "uint8", U32: "uint32", U64: "uint64"}
+
+
+cdef inline const void* data(object a):
+    """The data of an array already checked (dtype, C order, shape)."""
+    return cnp.PyArray_DATA(<cnp.ndarray>a)
+
+
+def _refuse(name, why):
+    raise ValueError(f"kernel input {name}: {why}")
+
+
+cdef const void* take(ki, str name, int typenum, Py_ssize_t d0, Py_ssize_t d1=-1, Py_ssize_t d2=-1) except NULL:
+    """The data of array ``name`` of a KernelInput once its dtype, byte order, C order and shape
+    (each axis padded to at least one) are checked; ValueError naming it otherwise."""
+    a = getattr(ki, name)
+    if not isinstance(a, np.ndarray):
+        _refuse(name, f"must be a numpy array, not {type(a).__name__}")
+    cdef cnp.ndarray arr = <cnp.ndarray>a
+    if cnp.PyArray_TYPE(arr) != typenum or not cnp.PyArray_ISNOTSWAPPED(arr):
+        _refuse(name, f"dtype must be {DTYPE_NAMES[typenum]}, not {a.dtype}")
+    cdef tuple want
+    if d1 < 0:
+        want = (max(1, d0),)
+    elif d2 < 0:
+        want = (max(1, d0), max(1, d1))
+    else:
+        want = (max(1, d0), max(1, d1), max(1, d2))
+    if a.shape != want:
+        _refuse(name, f"shape must be {want}, not {a.shape}")
+    if not cnp.PyArray_IS_C_CONTIGUOUS(arr):
+        _refuse(name, "must be C-contiguous")
+    return cnp.PyArray_DATA(arr)
+
+
+cdef int64_t first_outside(const int32_t* a, int64_t n, int64_t lo, int64_t hi) noexcept nogil:
+    """Index of the first of a[0 .. n-1] outside lo .. hi - 1, or -1."""
+    cdef int64_t i
+    for i in range(n):
+        if a[i] < lo or a[i] >= hi:
+            return i
+    return -1
+
+
+cdef int in_range(const int32_t* a, int64_t n, int64_t lo, int64_t hi, str name) except -1:
+    cdef int64_t i = first_outside(a, n, lo, hi)
+    if i >= 0:
+        _refuse(name, f"entry {i} is {a[i]}, outside {lo} .. {hi - 1}")
     return 0
 
 
-def search_arrays(problem, order, opt_alone, pref, max_bonus, pays_all, interesting, anchors, rank,
-                  double pullman_cap_value, double deadline, long long node_budget, cancel, on_improve,
-                  int reach_from=3, kernel=None):
-    """Run the compiled search on a flattened problem; see ``optimizer.core.search``.
+cdef int size(ki, str name, int64_t hi=2 ** 31 - 1) except -1:
+    value = getattr(ki, name)
+    if not isinstance(value, (int, np.integer)) or not 0 <= value <= hi:
+        _refuse(name, f"must be an integer in 0 .. {hi}, not {value!r}")
+    return value
 
-    ``kernel``: a capsule of another :c:type:`kernel_fn` to run instead of :c:func:`run`.
 
-    Returns (stop_code, best_value, best_len, best_stops, best_segs, best_rev, best_paid, opt_alone,
-    suffix, nodes, stage, bound). Raises MemoryError if the stacks cannot be allocated.
+cdef int borrow_sizes(Input* g, ki) except -1:
+    g.n_stops = size(ki, "n_stops")
+    g.n_dirs = size(ki, "n_dirs")
+    g.n_segs = size(ki, "n_segs")
+    g.n_track_words = size(ki, "n_track_words", 1 << 20)
+    if g.n_track_words < 1:
+        _refuse("n_track_words", "must be at least 1")
+    g.n_locs = size(ki, "n_locs", g.n_stops)
+    g.n_loc_words = (g.n_locs + 63) // 64 + 1
+    g.n_trains = size(ki, "n_trains")
+    g.n_pairs = size(ki, "n_pairs")
+    g.n_largest = size(ki, "n_largest")
+    g.n_penalties = size(ki, "n_penalties", 32)
+    g.n_best_route = size(ki, "n_best_route", MAX_BEST_ROUTE)
+    g.r2r_per_token = size(ki, "r2r_per_token")
+    g.r2r_max_tokens = size(ki, "r2r_max_tokens")
+    g.has_pullman = size(ki, "has_pullman", 1)
+    g.pullman_cap = size(ki, "pullman_cap")
+    g.reach_from = size(ki, "reach_from")
+    return 0
+
+
+cdef int borrow_stops(Input* g, ki) except -1:
+    cdef int n = g.n_stops
+    g.large_by_stop = <const uint8_t*>take(ki, "large_by_stop", U8, n)
+    g.token_by_stop = <const uint8_t*>take(ki, "token_by_stop", U8, n)
+    g.red_by_stop = <const uint8_t*>take(ki, "red_by_stop", U8, n)
+    g.end_only_by_stop = <const uint8_t*>take(ki, "end_only_by_stop", U8, n)
+    g.loc_by_stop = <const int32_t*>take(ki, "loc_by_stop", I32, n)
+    in_range(g.loc_by_stop, n, 0, g.n_locs, "loc_by_stop")
+    g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, n)
+    return 0
+
+
+cdef int borrow_track(Input* g, ki) except -1:
+    """The directed segments (CSR by stop) and the track segments."""
+    cdef int n = g.n_stops, i
+    cdef int64_t previous = 0
+    g.adj_ptr_by_stop = <const int32_t*>take(ki, "adj_ptr_by_stop", I32, n + 1)
+    for i in range(n + 1):
+        if g.adj_ptr_by_stop[i] < previous or (i == 0 and g.adj_ptr_by_stop[0] != 0):
+            _refuse("adj_ptr_by_stop", f"must rise from 0; entry {i} is {g.adj_ptr_by_stop[i]}")
+        previous = g.adj_ptr_by_stop[i]
+    if g.adj_ptr_by_stop[n] != g.n_dirs:
+        _refuse("adj_ptr_by_stop", f"must end at n_dirs = {g.n_dirs}, not {g.adj_ptr_by_stop[n]}")
+    g.to_stop_by_dir = <const int32_t*>take(ki, "to_stop_by_dir", I32, g.n_dirs)
+    in_range(g.to_stop_by_dir, g.n_dirs, 0, n, "to_stop_by_dir")
+    g.seg_by_dir = <const int32_t*>take(ki, "seg_by_dir", I32, g.n_dirs)
+    in_range(g.seg_by_dir, g.n_dirs, 0, g.n_segs, "seg_by_dir")
+    g.from_terminal_by_dir = <const uint8_t*>take(ki, "from_terminal_by_dir", U8, g.n_dirs)
+    g.to_terminal_by_dir = <const uint8_t*>take(ki, "to_terminal_by_dir", U8, g.n_dirs)
+    g.track_bits_by_seg = <const uint64_t*>take(ki, "track_bits_by_seg", U64, g.n_segs, g.n_track_words)
+    g.penalty_mask_by_seg = <const uint32_t*>take(ki, "penalty_mask_by_seg", U32, g.n_segs)
+    if g.n_penalties < 32:
+        for i in range(g.n_segs):
+            if g.penalty_mask_by_seg[i] >> g.n_penalties:
+                _refuse("penalty_mask_by_seg", f"entry {i} names a penalty hex beyond the {g.n_penalties} there are")
+    g.amount_by_penalty = <const int32_t*>take(ki, "amount_by_penalty", I32, g.n_penalties)
+    return 0
+
+
+cdef int borrow_trains(Input* g, ki) except -1:
+    """Per train, and the levels (trains in search order)."""
+    cdef int n = g.n_stops, K = g.n_trains, i
+    g.values_by_train_stop = <const int32_t*>take(ki, "values_by_train_stop", I32, K, n)
+    g.caps_by_train = <const int32_t*>take(ki, "caps_by_train", I32, K, 6)
+    in_range(g.caps_by_train, 6 * K, 0, 2 ** 31 - 1, "caps_by_train")
+    g.multiplier_by_train = <const int32_t*>take(ki, "multiplier_by_train", I32, K)
+    in_range(g.multiplier_by_train, K, 0, 2 ** 31 - 1, "multiplier_by_train")
+    g.group_by_train = <const int32_t*>take(ki, "group_by_train", I32, K)
+    g.pays_all_by_train = <const uint8_t*>take(ki, "pays_all_by_train", U8, K)
+    g.requires_token_by_train = <const uint8_t*>take(ki, "requires_token_by_train", U8, K)
+    g.max_bonus_by_train = <const int64_t*>take(ki, "max_bonus_by_train", I64, K)
+    g.prefix_by_train_class_count = <const int64_t*>take(ki, "prefix_by_train_class_count", I64, K, 3, n + 1)
+    g.anchor_by_train_rank = <const int32_t*>take(ki, "anchor_by_train_rank", I32, K, n)
+    g.n_anchors_by_train = <const int32_t*>take(ki, "n_anchors_by_train", I32, K)
+    in_range(g.n_anchors_by_train, K, 0, n + 1, "n_anchors_by_train")
+    for i in range(K):
+        in_range(g.anchor_by_train_rank + <int64_t>i * n, g.n_anchors_by_train[i], 0, n, "anchor_by_train_rank")
+    g.rank_by_train_stop = <const int32_t*>take(ki, "rank_by_train_stop", I32, K, n)
+    in_range(g.rank_by_train_stop, <int64_t>K * n, -1, n, "rank_by_train_stop")
+    g.train_by_level = <const int32_t*>take(ki, "train_by_level", I32, K)
+    if K and sorted(ki.train_by_level.tolist()) != list(range(K)):
+        _refuse("train_by_level", "must be a permutation of the trains")
+    take(ki, "bound_by_level", I64, K)
+    return 0
+
+
+cdef int borrow_bonuses(Input* g, ki) except -1:
+    cdef int n = g.n_stops
+    g.stop_a_by_pair = <const int32_t*>take(ki, "stop_a_by_pair", I32, g.n_pairs)
+    in_range(g.stop_a_by_pair, g.n_pairs, 0, n, "stop_a_by_pair")
+    g.stop_b_by_pair = <const int32_t*>take(ki, "stop_b_by_pair", I32, g.n_pairs)
+    in_range(g.stop_b_by_pair, g.n_pairs, 0, n, "stop_b_by_pair")
+    g.amount_by_pair = <const int32_t*>take(ki, "amount_by_pair", I32, g.n_pairs)
+    g.visited_by_pair = <const uint8_t*>take(ki, "visited_by_pair", U8, g.n_pairs)
+    g.trigger_by_largest = <const int32_t*>take(ki, "trigger_by_largest", I32, g.n_largest)
+    in_range(g.trigger_by_largest, g.n_largest, 0, n, "trigger_by_largest")
+    g.excluded_by_largest_stop = <const uint8_t*>take(ki, "excluded_by_largest_stop", U8, g.n_largest, n)
+    borrow_best_route(g, ki)
+    return 0
+
+
+cdef int borrow_best_route(Input* g, ki) except -1:
+    """The best-route bonuses: each stop's groups among its bonus's groups."""
+    cdef int n = g.n_stops, B = g.n_best_route, k
+    cdef int64_t i, j
+    g.amount_by_best_route = <const int32_t*>take(ki, "amount_by_best_route", I32, B)
+    g.per_stop_by_best_route = <const int32_t*>take(ki, "per_stop_by_best_route", I32, B)
+    g.groups_by_best_route_stop = <const uint32_t*>take(ki, "groups_by_best_route_stop", U32, B, n)
+    g.full_by_best_route = <const uint32_t*>take(ki, "full_by_best_route", U32, B)
+    for k in range(B):
+        for i in range(n):
+            j = <int64_t>k * n + i
+            if g.groups_by_best_route_stop[j] & ~g.full_by_best_route[k]:
+                _refuse("groups_by_best_route_stop",
+                        f"entry [{k}, {i}] names a group beyond those of full_by_best_route[{k}]")
+    return 0
+
+
+cdef int borrow(Input* g, ki) except -1:
+    """Point the kernel's input at a KernelInput's arrays, checking every one first: dtype, C
+    order, shape and index ranges (ValueError naming the array), so that no index read later
+    falls outside its array."""
+    if type(ki) is not KernelInput:
+        raise TypeError(f"the kernel takes a KernelInput (see optimizer.core.contract.prepare), "
+                        f"not {type(ki).__name__}")
+    borrow_sizes(g, ki)
+    borrow_stops(g, ki)
+    borrow_track(g, ki)
+    borrow_trains(g, ki)
+    borrow_bonuses(g, ki)
+    return 0
+
+
+def check(ki):
+    """Check a KernelInput as the kernel does before it reads it: ValueError naming the first
+    array it could not safely read (wrong dtype, order or shape, an index out of range)."""
+    cdef Input g
+    borrow(&g, ki)
+
+
+def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_improve=None, kernel=None):
+    """Run the compiled search on a checked :class:`~optimizer.core.contract.KernelInput`.
+
+    ``deadline`` is in ``time.monotonic()`` seconds (0 for none); ``node_budget`` counts nodes
+    exactly (0 for none); ``cancel`` is a ``CancelToken.flag``; ``on_improve(value, stops, segs,
+    revenues, paid, bound, nodes)`` (per level) is called at each better solution, and what it
+    raises stops the search and is raised here; ``kernel``: a capsule of another
+    :c:type:`kernel_fn` to run instead of :c:func:`run`. Returns a
+    :class:`~optimizer.core.contract.KernelResult`.
     """
-    import numpy as np
+    if cancel is not None and not (isinstance(cancel, np.ndarray) and cancel.dtype == np.uint8
+                                   and cancel.ndim == 1 and cancel.shape[0] >= 1):
+        raise ValueError("cancel must be a CancelToken's flag (a uint8 array of one element)")
     cdef Ctx c
-    memset(&c, 0, sizeof(Ctx))
-    cdef int32_t[::1] adj_ptr = problem.adj_ptr
-    cdef int32_t[::1] adj_to = problem.adj_to
-    cdef int32_t[::1] adj_seg = problem.adj_seg
-    cdef uint8_t[::1] adj_from_term = problem.adj_from_term
-    cdef uint8_t[::1] adj_to_term = problem.adj_to_term
-    cdef uint64_t[:, ::1] seg_res = problem.seg_res
-    cdef uint32_t[::1] seg_pen = problem.seg_pen
-    cdef int32_t[::1] pen_amount = np.ascontiguousarray(problem.pen_amount, dtype=np.int32)
-    cdef int32_t[:, ::1] values = problem.values
-    cdef uint8_t[::1] large = problem.large
-    cdef uint8_t[::1] token = problem.token
-    cdef uint8_t[::1] red = problem.red
-    cdef uint8_t[::1] end_only = problem.end_only
-    cdef int32_t[::1] loc = problem.loc
-    cdef int32_t[:, ::1] caps = problem.caps
-    cdef int32_t[::1] mult = problem.multiplier
-    cdef int32_t[::1] group = problem.group
-    cdef int32_t[::1] pair_a = np.ascontiguousarray(problem.pair_a, dtype=np.int32)
-    cdef int32_t[::1] pair_b = np.ascontiguousarray(problem.pair_b, dtype=np.int32)
-    cdef int32_t[::1] pair_amount = np.ascontiguousarray(problem.pair_amount, dtype=np.int32)
-    cdef uint8_t[::1] pair_visited = np.ascontiguousarray(problem.pair_visited, dtype=np.uint8)
-    if not (pair_b.shape[0] == pair_amount.shape[0] == pair_visited.shape[0] == pair_a.shape[0]):
-        raise ValueError("pair arrays differ in length")
-    cdef int32_t[::1] largest_trigger = np.ascontiguousarray(problem.largest_trigger, dtype=np.int32)
-    cdef uint8_t[:, ::1] largest_exclude = np.ascontiguousarray(problem.largest_exclude, dtype=np.uint8)
-    cdef int32_t[::1] br_amount
-    cdef int32_t[::1] br_per_stop
-    cdef uint32_t[:, ::1] br_mask
-    cdef uint32_t[::1] br_full
-    cdef int32_t[::1] order_v = order
-    cdef int64_t[::1] opt_alone_v = opt_alone
-    cdef int64_t[::1] suffix_v = np.zeros(len(order) + 1, dtype=np.int64)
-    cdef int64_t[::1] pref_v = pref
-    cdef int64_t[::1] max_bonus_v = max_bonus
-    cdef uint8_t[::1] pays_all_v = pays_all
-    cdef uint8_t[::1] interesting_v = interesting
-    cdef int32_t[::1] anchors_v = anchors
-    cdef int32_t[::1] rank_v = rank
-    cdef uint8_t[::1] cancel_v = cancel
-    cdef uint8_t dummy_u8 = 0
-    cdef int32_t dummy_i32 = 0
-    cdef uint64_t dummy_u64 = 0
-    cdef uint32_t dummy_u32 = 0
-    cdef int code, err
+    cdef int code = 0, err, K
+    cdef _Improve improve = _Improve(on_improve) if on_improve is not None else None
+    cdef const void* bound_by_level
     cdef kernel_fn fn = run
     if kernel is not None:
         fn = <kernel_fn>PyCapsule_GetPointer(kernel, KERNEL_CAPSULE)
-
-    c.n_stops = problem.n_stops
-    c.n_words = seg_res.shape[1]
-    c.n_loc_words = (problem.n_locs + 63) // 64 + 1
-    c.n_trains = len(order)
-    c.adj_ptr = &adj_ptr[0]
-    c.adj_to = &adj_to[0] if adj_to.shape[0] else &dummy_i32
-    c.adj_seg = &adj_seg[0] if adj_seg.shape[0] else &dummy_i32
-    c.adj_from_term = &adj_from_term[0] if adj_from_term.shape[0] else &dummy_u8
-    c.adj_to_term = &adj_to_term[0] if adj_to_term.shape[0] else &dummy_u8
-    c.seg_res = &seg_res[0, 0] if seg_res.shape[0] else &dummy_u64
-    c.seg_pen = &seg_pen[0] if seg_pen.shape[0] else &dummy_u32
-    c.pen_amount = &pen_amount[0] if pen_amount.shape[0] else &dummy_i32
-    c.n_pen = pen_amount.shape[0]
-    c.values = &values[0, 0] if values.shape[0] and values.shape[1] else &dummy_i32
-    c.large = &large[0] if large.shape[0] else &dummy_u8
-    c.token = &token[0] if token.shape[0] else &dummy_u8
-    c.red = &red[0] if red.shape[0] else &dummy_u8
-    c.end_only = &end_only[0] if end_only.shape[0] else &dummy_u8
-    c.loc = &loc[0] if loc.shape[0] else &dummy_i32
-    c.caps = &caps[0, 0] if caps.shape[0] else &dummy_i32
-    c.mult = &mult[0] if mult.shape[0] else &dummy_i32
-    c.group = &group[0] if group.shape[0] else &dummy_i32
-    c.pair_a = &pair_a[0] if pair_a.shape[0] else &dummy_i32
-    c.pair_b = &pair_b[0] if pair_b.shape[0] else &dummy_i32
-    c.pair_amount = &pair_amount[0] if pair_amount.shape[0] else &dummy_i32
-    c.pair_visited = &pair_visited[0] if pair_visited.shape[0] else &dummy_u8
-    c.n_pairs = pair_a.shape[0]
-    c.largest_trigger = &largest_trigger[0] if largest_trigger.shape[0] else &dummy_i32
-    c.largest_exclude = &largest_exclude[0, 0] if largest_exclude.shape[0] and largest_exclude.shape[1] else &dummy_u8
-    c.n_largest = largest_trigger.shape[0]
-    c.r2r_per_token = problem.r2r_per_token
-    c.r2r_max_tokens = problem.r2r_max_tokens
-    c.pullman_cap = <int>pullman_cap_value
-    c.has_pullman = 1 if problem.double_best_large else 0
-    c.n_br = len(problem.br_amount)
-    if c.n_br:  # best-route bonuses (1846 Mail Contract, 18AL named routes); most boards have none
-        br_amount = np.ascontiguousarray(problem.br_amount, dtype=np.int32)
-        br_per_stop = np.ascontiguousarray(problem.br_per_stop, dtype=np.int32)
-        br_mask = np.ascontiguousarray(problem.br_mask, dtype=np.uint32).reshape(c.n_br, problem.n_stops)
-        br_full = np.ascontiguousarray(problem.br_full, dtype=np.uint32)
-        if c.n_br > 4 or br_per_stop.shape[0] != c.n_br or br_full.shape[0] != c.n_br:
-            raise ValueError("at most 4 best-route bonuses, each with an amount, a per-stop pay and its groups")
-        c.br_amount = &br_amount[0]
-        c.br_per_stop = &br_per_stop[0]
-        c.br_mask = &br_mask[0, 0] if c.n_stops else &dummy_u32
-        c.br_full = &br_full[0]
-    c.anchors = &anchors_v[0] if anchors_v.shape[0] else &dummy_i32
-    c.n_anchors = anchors_v.shape[0]
-    c.rank = &rank_v[0] if rank_v.shape[0] else &dummy_i32
-    c.order = &order_v[0] if order_v.shape[0] else &dummy_i32
-    c.opt_alone = &opt_alone_v[0] if opt_alone_v.shape[0] else <int64_t*>&dummy_u64
-    c.suffix = &suffix_v[0]
-    c.pref = &pref_v[0]
-    c.max_bonus = &max_bonus_v[0] if max_bonus_v.shape[0] else <int64_t*>&dummy_u64
-    c.pays_all = &pays_all_v[0] if pays_all_v.shape[0] else &dummy_u8
-    c.interesting = &interesting_v[0] if interesting_v.shape[0] else &dummy_u8
-    c.deadline = deadline
-    c.node_budget = node_budget
-    c.cancel = &cancel_v[0]
-    c.on_improve = <void*>on_improve if on_improve is not None else NULL
-    c.reach_from = reach_from
-    c.best_value = 0
-    c.suffix_from = c.n_trains
-    c.bound = -1
-
+    memset(&c, 0, sizeof(Ctx))
+    borrow(&c.inp, ki)
+    K = c.inp.n_trains
+    bound_by_level = data(ki.bound_by_level)
+    c.lim.deadline = deadline
+    c.lim.node_budget = node_budget
+    c.lim.cancel = <const uint8_t*>data(cancel) if cancel is not None else NULL
+    c.lim.on_improve = <void*>improve if improve is not None else NULL
+    c.bounds.suffix_from = K
+    c.bounds.bound = -1
     with nogil:
         err = setup(&c)
-        code = fn(&c) if err == 0 else 0
+        if err == 0:
+            memcpy(c.bounds.alone_by_level, bound_by_level, K * sizeof(int64_t))
+            code = fn(&c)
     try:
         if err:
             raise MemoryError("search stacks")
-        best_stops, best_segs, best_rev, best_paid = _best_lists(&c)
-        best_len = np.array([len(x) for x in best_stops], dtype=np.int32)
-        return (code, c.best_value, best_len, best_stops, best_segs, best_rev, best_paid,
-                np.asarray(opt_alone_v).copy(), np.asarray(suffix_v).copy(), c.nodes, c.stage, proven_bound(&c))
+        if improve is not None and improve.error is not None:
+            raise improve.error
+        stops, segs, revs, paid = _best_lists(&c)
+        alone = np.array([c.bounds.alone_by_level[i] for i in range(K)], dtype=np.int64)
+        suffix = np.array([c.bounds.from_level[i] for i in range(K + 1)], dtype=np.int64)
+        return KernelResult(code, c.best.value, stops, segs, revs, paid, alone, suffix, c.lim.nodes,
+                            c.bounds.stage, proven_bound(&c))
     finally:
         teardown(&c)

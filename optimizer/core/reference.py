@@ -1,7 +1,9 @@
 """The reference optimiser: every legal route of every train, every disjoint combination.
 
 Plain and exhaustive, so that it is easy to believe; slow on big boards. It is the oracle the
-compiled search is tested against, and its twin: ``OPTIMIZER_CORE=python`` selects it.
+compiled search is tested against, and its twin: the same signature, the same limits (a node
+budget counted exactly, a deadline, a cancel token), the same ``on_improve``.
+``OPTIMIZER_CORE=python`` or ``core="python"`` selects it.
 """
 from __future__ import annotations
 
@@ -9,14 +11,45 @@ import time
 
 from ..revenue import award_best_route, best_route_awards, price_route, pullman_bonus
 from .bounds import company_cap, static_bound
+from .limits import CancelToken
 from .result import FoundRoute, SearchResult
+
+NAME = "python"
+CHECK_EVERY = 64  # nodes between looks at the clock and the cancel token
 
 
 class _Stop(Exception):
-    pass
+    """A limit was reached; ``args[0]`` says which (as ``SearchResult.stopped_by``)."""
 
 
-def legal_routes(problem, t: int, deadline: float | None = None, counter=None) -> list:
+class _Limits:
+    """Counts search nodes, exactly, and stops the search at the first limit reached.
+
+    A node is one step of the search: one partial route extended by a stop (or started), or one
+    train's choice considered while combining routes.
+    """
+
+    def __init__(self, start: float, deadline_ms, node_budget, cancel):
+        self.deadline = start + deadline_ms / 1000 if deadline_ms is not None else None
+        self.budget = int(node_budget or 0)
+        self.cancel = cancel
+        self.nodes = 0
+
+    def tick(self) -> None:
+        if self.budget and self.nodes >= self.budget:
+            raise _Stop("nodes")
+        if self.nodes % CHECK_EVERY == 0:
+            if self.cancel is not None and self.cancel.cancelled:
+                raise _Stop("cancelled")
+            self.clock()
+        self.nodes += 1
+
+    def clock(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise _Stop("deadline")
+
+
+def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     """Every legal route of train t, each once, as (revenue, resources, FoundRoute, Priced)."""
     n = problem.n_stops
     seg_bits = [int.from_bytes(row.tobytes(), "little") for row in problem.seg_res]
@@ -24,15 +57,13 @@ def legal_routes(problem, t: int, deadline: float | None = None, counter=None) -
     spec = problem.specs[t]
 
     def extend(stops, dsegs, used, locs, pen):
-        if counter is not None:
-            counter[0] += 1
-            if deadline is not None and counter[0] % 2048 == 0 and time.monotonic() > deadline:
-                raise _Stop
+        if limits is not None:
+            limits.tick()
         if dsegs:
             segs = [int(problem.adj_seg[d]) for d in dsegs]
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
-                if deadline is not None and time.monotonic() > deadline:
-                    raise _Stop
+                if limits is not None:
+                    limits.clock()
                 priced = price_route(problem, t, stops, pen)
                 if priced.legal:
                     routes.append((priced.revenue, used, FoundRoute(t, list(stops), list(dsegs), priced.revenue,
@@ -60,36 +91,28 @@ def legal_routes(problem, t: int, deadline: float | None = None, counter=None) -
     return routes
 
 
-def search(problem, deadline_ms: float | None = None, node_budget: int | None = None, **_ignored) -> SearchResult:
-    """Best total over all combinations of edge-disjoint legal routes, one (or none) per train."""
-    start = time.monotonic()
-    deadline = start + deadline_ms / 1000 if deadline_ms is not None else None
-    counter = [0]
-    per_train = []
-    try:
-        for t in range(len(problem.trains)):
-            routes = legal_routes(problem, t, deadline, counter)
-            routes.sort(key=lambda r: -r[0])
-            per_train.append(routes)
-    except _Stop:
-        return SearchResult(0, False, static_bound(problem), [], counter[0], _ms(start), "deadline")
+def search(problem, *, deadline_ms: float | None = None, node_budget: int | None = None,
+           cancel: CancelToken | None = None, on_improve=None) -> SearchResult:
+    """Best total over all combinations of edge-disjoint legal routes, one (or none) per train.
 
-    best = [0, [], 0]
-    cap = company_cap(problem)
-    best_alone = [max([r[0] for r in rs], default=0) for rs in per_train]
-    stopped = None
+    The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
+    what ``on_improve`` raises stops the search and is raised.
+    """
+    start = time.monotonic()
+    limits = _Limits(start, deadline_ms, node_budget, cancel)
+    cap = company_cap(problem)  # the Pullman and the best-route bonuses
+    per_train = []
+    best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
     def combine(t, used, chosen, total):
-        nonlocal stopped
-        counter[0] += 1
-        if deadline is not None and counter[0] % 2048 == 0 and time.monotonic() > deadline:
-            stopped = "deadline"
-            raise _Stop
+        limits.tick()
         if t == len(per_train):
             found = [c[2] for c in chosen]
             bonus = pullman_bonus(problem, found) + sum(a for _, a in best_route_awards(problem, [f.stops for f in found]))
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]
+                if on_improve is not None:
+                    on_improve(_result(problem, best, False, limits, start, None))
             return
         if total + sum(max(b, 0) for b in best_alone[t:]) + cap <= best[0]:
             return
@@ -101,16 +124,22 @@ def search(problem, deadline_ms: float | None = None, node_budget: int | None = 
         combine(t + 1, used, chosen, total)
 
     try:
+        for t in range(len(problem.trains)):
+            routes = legal_routes(problem, t, limits)
+            routes.sort(key=lambda r: -r[0])
+            per_train.append(routes)
+        best_alone = [max([r[0] for r in rs], default=0) for rs in per_train]
         combine(0, 0, [], 0)
-    except _Stop:
-        pass
-    routes = [FoundRoute(f.train, list(f.stops), list(f.dsegs), f.revenue, list(f.paid)) for _, _, f, _ in best[1]]
+    except _Stop as stop:
+        return _result(problem, best, False, limits, start, stop.args[0])
+    return _result(problem, best, True, limits, start, None)
+
+
+def _result(problem, best, optimal: bool, limits: _Limits, start: float, stopped_by) -> SearchResult:
+    revenue, chosen, _ = best
+    bound = revenue if optimal else max(revenue, static_bound(problem))
+    routes = [FoundRoute(f.train, list(f.stops), list(f.dsegs), f.revenue, list(f.paid)) for _, _, f, _ in chosen]
     pullman = pullman_bonus(problem, routes)
     award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
-    optimal = stopped is None
-    return SearchResult(best[0], optimal, best[0] if optimal else max(best[0], static_bound(problem)), routes,
-                        counter[0], _ms(start), stopped, pullman)
-
-
-def _ms(start: float) -> float:
-    return (time.monotonic() - start) * 1000
+    return SearchResult(revenue, optimal, bound, routes, limits.nodes,
+                        (time.monotonic() - start) * 1000, stopped_by, pullman, NAME)

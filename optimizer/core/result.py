@@ -23,3 +23,4 @@ class SearchResult:
     elapsed_ms: float = 0.0
     stopped_by: str | None = None  # "deadline", "nodes", "cancelled" or None
     pullman: int = 0  # the Pullman's doubled value, included in revenue
+    core: str = ""  # the search that ran: "compiled" or "python"

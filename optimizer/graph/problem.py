@@ -51,7 +51,7 @@ class Problem:
     # ---- trains
     caps: np.ndarray  # int32 [n_trains, 6]: visit large, small, total; pay large, small, total
     multiplier: np.ndarray  # int32 [n_trains]
-    requires_token: np.ndarray  # uint8 [n_trains]
+    requires_token: np.ndarray  # uint8 [n_trains]: its routes must count a token of the company
     group: np.ndarray  # int32 [n_trains]: equal ids = identical trains (symmetry breaking)
     # ---- bonuses
     pair_a: np.ndarray  # int32 [n_pairs]
@@ -77,10 +77,21 @@ class Problem:
 
 
 def build_problem(board_or_doc, *, reachable_only: bool = True) -> Problem:
-    """Read (if needed) a board and flatten it for the search."""
+    """Read (if needed) a board and flatten it for the search.
+
+    The track no token of the company reaches is dropped, unless a train needs no token: its
+    routes may run anywhere."""
     board = board_or_doc if isinstance(board_or_doc, Board) else read_board(board_or_doc)
     rules = rules_for(board)
+    reachable_only = reachable_only and not any_train_without_token(board, rules)
     return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))
+
+
+def any_train_without_token(board, rules) -> bool:
+    """Some train that runs a route needs no token of the company: it may run on track no token
+    reaches, so the graph must keep that track."""
+    return any(not train.requires_token and rules.train_spec(train, f"trains[{i}]") is not None
+               for i, train in enumerate(board.trains))  # (a train priced as a bonus runs no route)
 
 
 # Problems by the board they were built from, for boards the fast reader shares (the same board

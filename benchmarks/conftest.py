@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from optimizer import api
-from optimizer.bench.suites import corpus_cases, corpus_dir, in_ci, synthetic_cases
+from optimizer.bench.suites import beyond_cases, corpus_cases, corpus_dir, in_ci, synthetic_cases
 from optimizer.board.state import read_board
 from optimizer.core import search
 from optimizer.graph.problem import build_problem
@@ -45,6 +45,9 @@ def pytest_generate_tests(metafunc):
     if "corpus_case" in metafunc.fixturenames:
         cases = corpus_cases()  # the vendored states (package data) when there is no corpus (never in CI)
         metafunc.parametrize("corpus_case", cases, ids=[c.id for c in cases])
+    if "beyond_case" in metafunc.fixturenames:
+        cases = beyond_cases()  # 1889, 18Chesapeake, 1846, 18AL: apart from the main corpus
+        metafunc.parametrize("beyond_case", cases, ids=[c.id for c in cases])
     if "synthetic_case" in metafunc.fixturenames:
         mode = metafunc.config.getoption("bench_synthetic") or ("full" if _timing(metafunc.config) else "quick")
         cases = synthetic_cases(quick=mode == "quick")

@@ -12,7 +12,7 @@ from .board.state import Board, read_board, read_board_text
 from .core import CancelToken, SearchResult
 from .core import search as core_search
 from .errors import OptimizerError
-from .games import game_data, game_names
+from .games import game_data, game_names, rules_source
 from .games.tilelays import board_from_tile_lays, is_tile_lays
 from .graph.problem import Problem, shared_problem
 from .revenue import pullman_pick
@@ -96,6 +96,7 @@ def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
         "elapsed_ms": round(result.elapsed_ms, 3),
         "stats": {"nodes": int(result.nodes), "stopped_by": result.stopped_by, "core": result.core,
                   "stops": problem.n_stops, "segments": len(problem.graph.segments)},
+        "rules": problem.rules.title,  # the game's title, or "generic" for a game without rules here
     }
 
 
@@ -167,13 +168,17 @@ def check(state, routes, *, with_optimum: bool = False, deadline_ms: float | Non
 
 
 def games() -> list:
-    """The built-in games: their trains, phases and the train kinds the optimiser supports."""
+    """The built-in games: their trains, phases and where their rules come from ("module", "data" or
+    "generic"; any other game is answered with the generic rules)."""
     out = []
     for name in game_names():
         data = game_data(name)
+        source, families = rules_source(name)
         out.append({
             "title": name,
             "layout": data.get("layout"),
+            "rules": source,
+            "revenue_rules": families,
             "trains": [{"name": t["name"], "distance": t["distance"], "price": t.get("price"),
                         "count": t.get("count")} for t in data.get("trains", [])],
             "phases": [{"name": p["name"], "tiles": p.get("tiles", []), "train_limit": p.get("train_limit")}

@@ -116,3 +116,32 @@ def pullman_bonus(problem, routes: list) -> int:
     """18EU Pullman: one city or off-board of one other train's route counts twice."""
     pick = pullman_pick(problem, routes) if problem.double_best_large else None
     return pick[0] if pick else 0
+
+
+def best_route_value(problem, k: int, visited: list) -> int:
+    """What best-route bonus k would pay on a route visiting these stops."""
+    met = 0
+    for s in visited:
+        met |= int(problem.br_mask[k][s])
+    full = int(problem.br_full[k])
+    return (int(problem.br_amount[k]) if met & full == full else 0) + int(problem.br_per_stop[k]) * len(visited)
+
+
+def best_route_awards(problem, visited_lists: list) -> list:
+    """Each best-route bonus paid once, on the route that earns it most (the first of equals):
+    (route position, amount) for those that pay (1846 Mail Contract, 18AL named routes)."""
+    awards = []
+    for k in range(len(problem.br_amount)):
+        values = [best_route_value(problem, k, v) for v in visited_lists]
+        if values and max(values) > 0:
+            awards.append((values.index(max(values)), max(values)))
+    return awards
+
+
+def award_best_route(problem, routes: list) -> int:
+    """Add the best-route bonuses to the routes (FoundRoute) that earn them; their total."""
+    total = 0
+    for i, amount in best_route_awards(problem, [r.stops for r in routes]):
+        routes[i].revenue += amount
+        total += amount
+    return total

@@ -60,6 +60,8 @@ def corporation_to_json(c: pb.Corporation) -> dict:
     out["president_companies"] = list(c.president_companies)
     out["abilities"] = [ability_to_json(a) for a in c.abilities]
     _optional(c, "ferry_marker", out)
+    if c.HasField("assignments"):
+        out["assignments"] = json_format.MessageToDict(c.assignments)
     return out
 
 
@@ -187,6 +189,8 @@ def corporation_from_json(c: dict, out: pb.Corporation) -> None:
         ability = out.abilities.add(type=a.get("type") or "")
         _set(ability, a, ("description", "owner", "amount"))
         ability.hexes.extend(a.get("hexes") or [])
+    if c.get("assignments"):
+        out.assignments.CopyFrom(json_format.ParseDict(c["assignments"], struct_pb2.Struct()))
 
 
 def train_from_json(t: dict, out: pb.Train) -> None:
@@ -237,7 +241,8 @@ def solution_to_proto(result: dict) -> pb.Solution:
         elapsed_ms=result.get("elapsed_ms") or 0.0,
         stats=pb.SearchStats(nodes=stats.get("nodes") or 0, stopped_by=stats.get("stopped_by") or "",
                              core=stats.get("core") or "", stops=stats.get("stops") or 0,
-                             segments=stats.get("segments") or 0, search_ms=stats.get("search_ms") or 0.0))
+                             segments=stats.get("segments") or 0, search_ms=stats.get("search_ms") or 0.0),
+        rules=result.get("rules") or "")
 
 
 def check_to_proto(out: dict) -> pb.CheckRoutesResponse:
@@ -257,7 +262,8 @@ def games_to_proto(games: list, train_kinds) -> pb.ListGamesResponse:
     """A ``ListGamesResponse`` from :func:`optimizer.api.games` and ``TRAIN_KINDS``."""
     response = pb.ListGamesResponse(train_kinds=list(train_kinds))
     for g in games:
-        game = response.games.add(title=g["title"], layout=g.get("layout") or "")
+        game = response.games.add(title=g["title"], layout=g.get("layout") or "", rules=g.get("rules") or "",
+                                  revenue_rules=g.get("revenue_rules") or [])
         for t in g["trains"]:
             train = game.trains.add(name=t["name"])
             distance_from_json(t["distance"], train.distance)
@@ -280,6 +286,7 @@ def solution_to_json(s: pb.Solution) -> dict:
         "elapsed_ms": s.elapsed_ms,
         "stats": {"nodes": s.stats.nodes, "stopped_by": s.stats.stopped_by or None, "core": s.stats.core,
                   "stops": s.stats.stops, "segments": s.stats.segments, "search_ms": s.stats.search_ms},
+        "rules": s.rules or None,
     }
     if s.stats.deadline_from:  # the server's deadline, when it set one (never in an api dict)
         out["stats"].update(deadline_ms=s.stats.deadline_ms, deadline_from=s.stats.deadline_from)
@@ -309,5 +316,6 @@ def games_to_json(response: pb.ListGamesResponse) -> list:
             trains.append(train)
         phases = [{"name": p.name, "tiles": list(p.tiles),
                    "train_limit": p.train_limit if p.HasField("train_limit") else None} for p in g.phases]
-        out.append({"title": g.title, "layout": g.layout or None, "trains": trains, "phases": phases})
+        out.append({"title": g.title, "layout": g.layout or None, "trains": trains, "phases": phases,
+                    "rules": g.rules or None, "revenue_rules": list(g.revenue_rules)})
     return out

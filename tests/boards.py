@@ -6,7 +6,8 @@ holds one or two tokens; other companies' tokens may fill (and so block) cities.
 every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns free) and 5+1; some
 need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
-knows (pairs paid or visited, negative pairs, largest stop, red-to-red, penalties, Pullman) meets the reference.
+knows (pairs paid or visited, negative pairs, largest stop, red-to-red, penalties, Pullman, best-route
+bonuses) meets the reference.
 """
 from __future__ import annotations
 
@@ -57,6 +58,10 @@ TRAINS = st.one_of(
         {"nodes": ["city", "offboard"], "pay": n, "visit": n}, {"nodes": ["town"], "pay": 99, "visit": 99}]}),
     st.just({"name": "5+1", "distance": [{"nodes": ["town"], "pay": 1, "visit": 1},
                                          {"nodes": ["city", "offboard", "town"], "pay": 5, "visit": 5}]}),
+    st.integers(2, 4).map(lambda n: {"name": f"{n}D", "distance": [  # 18AL 4D: a row multiplier
+        {"nodes": ["city", "offboard"], "pay": n, "visit": n, "multiplier": 2}, {"nodes": ["town"], "pay": 99, "visit": 99}]}),
+    st.integers(2, 3).map(lambda n: {"name": f"{n}/{n + 2}", "distance": [  # 1846 3/5: visits more than it pays
+        {"nodes": ["city", "offboard"], "pay": n, "visit": n + 2}]}),
 )
 
 
@@ -143,4 +148,15 @@ def bonuses(draw, problem):
                                     for _ in problem.graph.segments], dtype=np.uint32)
     if draw(st.integers(0, 4)) == 0:
         problem.double_best_large = 1
+    if n >= 1 and draw(st.integers(0, 2)) == 0:  # best-route bonuses: Mail Contract, named routes
+        k = draw(st.integers(1, 2))
+        problem.br_amount = np.array([draw(st.sampled_from([0, 20, 40])) for _ in range(k)], dtype=np.int32)
+        problem.br_per_stop = np.array([draw(st.sampled_from([0, 10])) for _ in range(k)], dtype=np.int32)
+        problem.br_mask = np.zeros((k, n), dtype=np.uint32)
+        groups = [draw(st.integers(0, 2)) for _ in range(k)]
+        for b in range(k):
+            for g in range(groups[b]):
+                for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2)):
+                    problem.br_mask[b, s] |= np.uint32(1 << g)
+        problem.br_full = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
     return problem

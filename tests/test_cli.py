@@ -142,8 +142,29 @@ def test_neighbours_on_some_hexes_is_a_one_line_error(tmp_path):
 def test_games_json(capsys):
     assert main(["games", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert {g["title"] for g in data["games"]} == {"1830", "1880", "1880 Romania", "1894", "18EU"}
+    assert {g["title"] for g in data["games"]} == {"1830", "1880", "1880 Romania", "1894", "18EU",
+                                                   "1889", "18Chesapeake", "1846", "18AL"}
     assert "express" in data["train_kinds"]
+    assert {g["title"]: g["rules"] for g in data["games"]}["1846"] == "data"
+    assert data["other_games"] == "generic"
+
+
+def test_games_text_says_where_rules_come_from(capsys):
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "1846 (pointy hexes; rules: data: assigned_stop_bonuses, group_pairs, best_route_bonuses)" in out
+    assert "any other game: the generic rules" in out
+
+
+def test_solve_text_says_generic_rules(tmp_path):
+    doc = state("1830/26855@553")
+    doc["game"] = "18Unknown"
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(doc))
+    out = run(["solve", str(path)])
+    assert out.returncode == 0
+    assert "rules: generic (no rules for 18Unknown here" in out.stdout
+    assert json.loads(run(["solve", "--json", str(path)]).stdout)["rules"] == "generic"
 
 
 @pytest.mark.parametrize("command", [c for c in SUBCOMMANDS if c in build_parser()._subparsers._group_actions[0].choices])

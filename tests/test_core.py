@@ -22,7 +22,7 @@ from optimizer.core.contract import KernelResult, prepare
 from optimizer.errors import OptimizerError
 from optimizer.graph.problem import build_problem
 from optimizer.rules.check import check_routes
-from optimizer.revenue import price_route
+from optimizer.revenue import best_route_awards, price_route
 
 from .boards import bonuses, small_boards
 from .corpus import ids, state, states
@@ -38,12 +38,16 @@ def _segments_pen(problem, route):
 
 
 def _assert_sound(problem, result):
-    """Every route is legal, edge-disjoint from the others, and priced as the reference prices it."""
+    """Every route is legal, edge-disjoint from the others, and priced as the reference prices it
+    (a best-route bonus on the route that earns it most)."""
     used = set()
-    for r in result.routes:
+    awards = {}
+    for i, amount in best_route_awards(problem, [r.stops for r in result.routes]):
+        awards[i] = awards.get(i, 0) + amount
+    for i, r in enumerate(result.routes):
         priced = price_route(problem, r.train, r.stops, _segments_pen(problem, r))
         assert priced.legal, priced.errors
-        assert priced.revenue == r.revenue
+        assert priced.revenue + awards.get(i, 0) == r.revenue
         for d in r.dsegs:
             seg = problem.graph.segments[problem.adj_seg[d]]
             assert not (seg.resources & used)
@@ -285,6 +289,33 @@ CORRUPT = {
     "n_track_words": lambda ki: dict(n_track_words=0),
     "n_locs": lambda ki: dict(n_locs=ki.n_stops + 1),
     "caps_by_train ": lambda ki: dict(caps_by_train=_set(ki.caps_by_train, (0, 2), -1)),
+    # best-route bonuses (1846 Mail Contract, 18AL named routes)
+    "n_best_route": lambda ki: dict(n_best_route=5, amount_by_best_route=np.zeros(5, np.int32),
+                                    per_stop_by_best_route=np.zeros(5, np.int32),
+                                    groups_by_best_route_stop=np.zeros((5, ki.n_stops), np.uint32),
+                                    full_by_best_route=np.zeros(5, np.uint32)),
+    "amount_by_best_route": lambda ki: dict(n_best_route=2, amount_by_best_route=np.zeros(1, np.int32),
+                                            per_stop_by_best_route=np.zeros(2, np.int32),
+                                            groups_by_best_route_stop=np.zeros((2, ki.n_stops), np.uint32),
+                                            full_by_best_route=np.zeros(2, np.uint32)),
+    "per_stop_by_best_route": lambda ki: dict(n_best_route=1, amount_by_best_route=np.zeros(1, np.int32),
+                                              per_stop_by_best_route=np.zeros(1, np.int64),
+                                              groups_by_best_route_stop=np.zeros((1, ki.n_stops), np.uint32),
+                                              full_by_best_route=np.zeros(1, np.uint32)),
+    "groups_by_best_route_stop": lambda ki: dict(n_best_route=1, amount_by_best_route=np.array([20], np.int32),
+                                                 per_stop_by_best_route=np.zeros(1, np.int32),
+                                                 groups_by_best_route_stop=np.zeros((1, ki.n_stops - 1), np.uint32),
+                                                 full_by_best_route=np.array([1], np.uint32)),
+    "groups_by_best_route_stop ": lambda ki: dict(n_best_route=1, amount_by_best_route=np.array([20], np.int32),
+                                                  per_stop_by_best_route=np.zeros(1, np.int32),
+                                                  groups_by_best_route_stop=_set(np.zeros((1, ki.n_stops), np.uint32),
+                                                                                 (0, 1), 4),
+                                                  full_by_best_route=np.array([3], np.uint32)),
+    "full_by_best_route": lambda ki: dict(n_best_route=1, amount_by_best_route=np.array([20], np.int32),
+                                          per_stop_by_best_route=np.zeros(1, np.int32),
+                                          groups_by_best_route_stop=np.zeros((1, ki.n_stops), np.uint32),
+                                          full_by_best_route=np.array([1], np.int32)),
+    "has_pullman": lambda ki: dict(has_pullman=2),
 }
 
 

@@ -26,6 +26,7 @@ from .test_grpc_e2e import STATE_IDS, ServerProcess, hard_board
 
 ORIGIN = "http://client.example"
 GAMES = {"1830", "1880", "1880 Romania", "1894", "18EU"}
+BEYOND_GAMES = {"1889", "18Chesapeake", "1846", "18AL"}  # built in, their rules declared as data
 TIMES = ("elapsedMs", "searchMs", "deadlineMs", "deadlineFrom")  # per call: without X-Deadline-Ms, the default
 
 
@@ -117,7 +118,8 @@ def test_board_document_as_it_is_reads_as_board(server, states):
 def test_list_games(server, stub):
     status, got = post(server, "/v1/games", None, method="GET")
     assert status == 200
-    assert {g["title"] for g in got["games"]} == GAMES
+    assert {g["title"] for g in got["games"]} == GAMES | BEYOND_GAMES
+    assert {g["title"]: g["rules"] for g in got["games"]}["1846"] == "data"
     assert got == as_json(stub.ListGames(pb.ListGamesRequest(), timeout=10))
 
 

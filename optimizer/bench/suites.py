@@ -17,6 +17,7 @@ from .synthetic import synthetic_board
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDORED = resources.files("optimizer.boards").joinpath("states.jsonl")  # real states shipped as package data
+VENDORED_BEYOND = resources.files("optimizer.boards").joinpath("beyond.jsonl")  # a few of the beyond games'
 
 
 @dataclass
@@ -91,6 +92,24 @@ def jsonl_cases(path) -> list:
 
 def corpus_cases() -> list:
     return [case for f in corpus_files() for case in jsonl_cases(f)]
+
+
+def beyond_files() -> list:
+    """The beyond corpus's JSONL files (1889, 18Chesapeake, 1846, 18AL: ``beyond/states`` in the
+    corpus), kept apart from :func:`corpus_files`; without a corpus the few vendored as package data,
+    and under ``CI=true`` a missing beyond corpus is an error."""
+    found = corpus_dir()
+    files = sorted((found / "beyond" / "states").glob("*/*.jsonl")) if found is not None else []
+    if files:
+        return files
+    if in_ci():
+        raise OptimizerError("the beyond corpus is missing (beyond/states in the corpus) and CI=true: its "
+                             "benchmarks must run on it", field="corpus")
+    return [VENDORED_BEYOND]
+
+
+def beyond_cases() -> list:
+    return [case for f in beyond_files() for case in jsonl_cases(f)]
 
 
 # ---- synthetic boards -----------------------------------------------------------------------------
@@ -188,9 +207,12 @@ HARD_BOARDS = ROOT / "benchmarks" / "hard_boards.jsonl"  # late real boards, lon
 
 
 def load_suite(name: str) -> list:
-    """The cases of a suite: ``corpus``, ``synthetic``, ``hard``, ``all`` or the path of a JSONL file."""
+    """The cases of a suite: ``corpus``, ``beyond``, ``synthetic``, ``hard``, ``all`` (corpus and
+    synthetic) or the path of a JSONL file."""
     if name == "corpus":
         return corpus_cases()
+    if name == "beyond":
+        return beyond_cases()
     if name == "hard":
         return jsonl_cases(HARD_BOARDS)
     if name == "synthetic":
@@ -199,7 +221,7 @@ def load_suite(name: str) -> list:
         return corpus_cases() + synthetic_cases()
     if Path(name).is_file():
         return jsonl_cases(name)
-    raise OptimizerError(f"unknown suite {name!r}: corpus, synthetic, hard, all, or a JSONL file of states",
+    raise OptimizerError(f"unknown suite {name!r}: corpus, beyond, synthetic, hard, all, or a JSONL file of states",
                          field="suite")
 
 

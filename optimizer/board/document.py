@@ -84,6 +84,7 @@ class CorporationDoc(Struct):
     president_companies: list[str] = []
     abilities: list[AbilityDoc] = []
     ferry_marker: bool | None = None
+    assignments: dict | None = None
 
 
 class RowDoc(Struct):

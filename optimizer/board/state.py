@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 
@@ -96,6 +96,7 @@ class Company:
     president_companies: list
     abilities: list
     ferry_marker: bool | None
+    assignments: dict = field(default_factory=dict)  # what the engine assigned to it (1846 privates' markers)
 
 
 @dataclass
@@ -251,7 +252,8 @@ def _read_rest(doc: dict, hexes: dict) -> Board:
         id=corp["id"], name=corp.get("name") or corp["id"], type=corp.get("type"), minor=bool(corp.get("minor")),
         owner=None if corp.get("owner") is None else str(corp.get("owner")),
         companies=list(corp.get("companies") or []), president_companies=list(corp.get("president_companies") or []),
-        abilities=list(corp.get("abilities") or []), ferry_marker=corp.get("ferry_marker"))
+        abilities=list(corp.get("abilities") or []), ferry_marker=corp.get("ferry_marker"),
+        assignments=dict(corp.get("assignments") or {}))
     trains = []
     for i, t in enumerate(doc["trains"]):
         trains.append(Train(

@@ -18,7 +18,8 @@ def add_parser(sub):
                     "proven optimal and the ratio to the 18xx.games auto router's recorded time. An answer below "
                     "the best known revenue is a failure (exit status 1).")
     p.add_argument("suite", nargs="?", default="all", metavar="SUITE",
-                   help="corpus, synthetic, hard (late boards, long trains), all (default), or a JSONL file of board states")
+                   help="corpus, beyond (1889, 18Chesapeake, 1846, 18AL), synthetic, hard (late boards, long "
+                        "trains), all (default: corpus and synthetic), or a JSONL file of board states")
     p.add_argument("--json", action="store_true", help="print one JSON object (groups, totals, failures, each state)")
     p.add_argument("--deadline-ms", type=float, metavar="MS",
                    help="each answer within MS milliseconds (default: none; synthetic boards 60 s)")

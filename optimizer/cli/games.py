@@ -17,11 +17,13 @@ def add_parser(sub):
 def run(args) -> int:
     games = api.games()
     if args.json:
-        print(json.dumps({"games": games, "train_kinds": list(api.TRAIN_KINDS)}))
+        print(json.dumps({"games": games, "train_kinds": list(api.TRAIN_KINDS), "other_games": "generic"}))
         return 0
     for g in games:
-        print(f"{g['title']} ({g['layout']} hexes)")
+        families = f": {', '.join(g['revenue_rules'])}" if g["revenue_rules"] else ""
+        print(f"{g['title']} ({g['layout']} hexes; rules: {g['rules']}{families})")
         print("  trains: " + ", ".join(f"{t['name']} (${t['price']}, x{t['count']})" for t in g["trains"]))
         print("  phases: " + ", ".join(f"{p['name']} [{'/'.join(p['tiles'])}]" for p in g["phases"]))
     print("train kinds: " + ", ".join(api.TRAIN_KINDS))
+    print("any other game: the generic rules (the plain sum of stop values; answers say \"rules\": \"generic\")")
     return 0

@@ -91,6 +91,8 @@ def table(state: dict, result: dict) -> str:
     status = "optimal" if result["optimal"] else f"not proven optimal (bound {result['bound']}, stopped by " \
                                                   f"{result['stats'].get('stopped_by')})"
     lines.append(f"  {status}; {result['elapsed_ms']:.1f} ms")
+    if result.get("rules") == "generic":
+        lines.append(f"  rules: generic (no rules for {state.get('game', '?')} here: the plain sum of stop values)")
     if any(set(r["stops"]) - set(r.get("paid", r["stops"])) for r in result["routes"]):
         lines.append("  * visited, not counted")
     return "\n".join(lines)

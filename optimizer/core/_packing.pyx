@@ -173,7 +173,7 @@ cdef int list_routes(Pack* p, int li, int64_t tau, Routes* R, int64_t cap) noexc
     c.run.hi = li + 1
     c.run.use_pullman = 0
     c.run.cur_best = tau - 1
-    init_level(c, li, 0, 0)
+    init_level(c, li, 0, 0, NULL, 0)
     while True:
         r = next_route(c, li)
         if r < 0:
@@ -638,7 +638,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     if K == 0:
         return 0
     if c.inp.pullman_cap > 0:
-        return run(c)  # the Pullman's bonus spans trains: the nested search prices it
+        return run(c)  # the Pullman's and best-route bonuses span trains: the nested search prices them
     for li in range(K):
         if li > 0 and c.inp.group_by_train[c.inp.train_by_level[li]] == c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
             c.bounds.alone_by_level[li] = c.bounds.alone_by_level[li - 1]

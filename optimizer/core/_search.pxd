@@ -9,9 +9,13 @@
 #
 # Index spaces: "stop" < n_stops, "dir" (directed segment) < n_dirs, "seg" (track segment)
 # < n_segs, "train" < n_trains, "level" < n_trains (level l places train train_by_level[l]),
-# "frame" <= n_stops (depth of a half on its stack), "rank" < a train's n_anchors.
+# "frame" <= n_stops (depth of a half on its stack), "rank" < a train's n_anchors,
+# "best_route" < n_best_route <= MAX_BEST_ROUTE (bonuses paid once, on the company's best route for each).
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+
+cdef enum:
+    MAX_BEST_ROUTE = 4                      # best-route bonuses per company (contract.MAX_BEST_ROUTE)
 
 
 cdef struct Input:
@@ -26,6 +30,7 @@ cdef struct Input:
     int n_pairs
     int n_largest
     int n_penalties
+    int n_best_route                        # <= MAX_BEST_ROUTE
     const uint8_t* large_by_stop
     const uint8_t* token_by_stop
     const uint8_t* red_by_stop
@@ -58,9 +63,15 @@ cdef struct Input:
     const uint8_t* visited_by_pair          # per pair: it counts when both are on the route, paid or not
     const int32_t* trigger_by_largest
     const uint8_t* excluded_by_largest_stop  # [n_largest * n_stops]
+    const int32_t* amount_by_best_route     # per best_route: paid when the route meets every group ...
+    const int32_t* per_stop_by_best_route   # ... plus this per stop it visits
+    const uint32_t* groups_by_best_route_stop  # [n_best_route * n_stops]: the groups each stop belongs to
+    const uint32_t* full_by_best_route      # per best_route: every group (a bitmask)
     int r2r_per_token
     int r2r_max_tokens
-    int pullman_cap                         # the most the Pullman can add (0 without one)
+    int has_pullman                         # the company has a Pullman (doubles its best paid large stop)
+    int pullman_cap                         # the most the company-level bonuses can add: the Pullman and
+    #                                         the best-route bonuses (0 without any)
     int reach_from                          # bound by reachable stops while a train may count this many more (0: never)
 
 cdef struct Bounds:
@@ -96,7 +107,9 @@ cdef struct Level:
     int64_t base                            # revenue of the levels above (the routes already placed)
     int base_large                          # largest paid large value above (for the Pullman)
     int64_t rev                             # revenue of the route just yielded
-    int best_large                          # its largest paid large value
+    int best_large                          # its largest paid large value (0 without a Pullman)
+    int64_t br_base[MAX_BEST_ROUTE]         # per best_route: the most the routes above earn it
+    int64_t br_rev[MAX_BEST_ROUTE]          # per best_route: what the route just yielded earns it
     Half half[2]
     uint64_t* locs                          # [n_loc_words]: locations visited by this route (bitset)
 
@@ -132,7 +145,7 @@ cdef struct Solve:
     int lo
     int hi
     int64_t cur_best                        # its best value (its pruning threshold)
-    int use_pullman                         # it counts the Pullman
+    int use_pullman                         # it counts the company-level bonuses (Pullman, best-route)
 
 cdef struct Express:
     # A route's stops split for pricing a train that may skip stops (views into Scratch.stops).
@@ -185,7 +198,7 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
                            int32_t* out_paid, int32_t* n_out) noexcept nogil
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil
 # ---- one level: the routes of one train
-cdef void init_level(Ctx* c, int li, int64_t base, int base_large) noexcept nogil
+cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above, int above_ran) noexcept nogil
 cdef int next_anchor(Ctx* c, int li) noexcept nogil
 cdef void start_half1(Ctx* c, Level* L) noexcept nogil
 cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil

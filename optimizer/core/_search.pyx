@@ -557,14 +557,40 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
     return best
 
 
+cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
+    """What each best-route bonus would pay on this route (L.br_rev)."""
+    cdef const Input* g = &c.inp
+    cdef int k, i
+    cdef uint32_t met
+    cdef const uint32_t* groups
+    for k in range(g.n_best_route):
+        groups = g.groups_by_best_route_stop + <int64_t>k * g.n_stops
+        met = 0
+        for i in range(nv):
+            met |= groups[visited[i]]
+        L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * nv \
+            + (g.amount_by_best_route[k] if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
+
+
+cdef inline int64_t best_route_sum(Ctx* c, Level* L) noexcept nogil:
+    """The best-route bonuses of the routes placed down to this level's: each its best route's."""
+    cdef int k
+    cdef int64_t total = 0
+    for k in range(c.inp.n_best_route):
+        total += L.br_base[k] if L.br_base[k] > L.br_rev[k] else L.br_rev[k]
+    return total
+
+
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
-    """Revenue of the route a level just yielded; sets L.rev and L.best_large."""
+    """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev."""
     cdef int t = L.t
     cdef int32_t* visited = c.work.stops
     cdef int nv = route_stops(c, L, visited)
     cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
     cdef int bl = 0
     cdef int64_t rev
+    if c.inp.n_best_route:
+        price_best_route(c, L, visited, nv)
     if c.inp.pays_all_by_train[t]:
         rev = L.vsum * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, visited, nv)
         bl = largest_paid(c, t, visited, nv)
@@ -572,7 +598,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         rev = price_express(c, t, visited, nv, &bl, NULL, NULL)
     rev -= penalty_of(c, pen)
     L.rev = rev
-    L.best_large = bl
+    L.best_large = bl if c.inp.has_pullman else 0
     return rev
 
 
@@ -584,8 +610,17 @@ cdef inline int same_as_previous(Ctx* c, int li) noexcept nogil:
         == c.inp.group_by_train[c.inp.train_by_level[li]] and not c.work.levels[li - 1].empty
 
 
-cdef void init_level(Ctx* c, int li, int64_t base, int base_large) noexcept nogil:
+cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above, int above_ran) noexcept nogil:
+    """Level li starts; ``above`` (or NULL) is the level before it, whose route counts if it ran."""
     cdef Level* L = &c.work.levels[li]
+    cdef int k
+    for k in range(c.inp.n_best_route):
+        L.br_rev[k] = 0
+        L.br_base[k] = 0
+        if above != NULL:
+            L.br_base[k] = above.br_base[k]
+            if above_ran and above.br_rev[k] > L.br_base[k]:
+                L.br_base[k] = above.br_rev[k]
     L.t = c.inp.train_by_level[li]
     L.anchors = c.inp.anchor_by_train_rank + <int64_t>L.t * c.inp.n_stops
     L.rank = c.inp.rank_by_train_stop + <int64_t>L.t * c.inp.n_stops
@@ -867,7 +902,7 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
     c.run.hi = hi
     c.run.cur_best = init_best
     c.run.use_pullman = use_pullman
-    init_level(c, lo, 0, 0)
+    init_level(c, lo, 0, 0, NULL, 0)
     while True:
         r = next_route(c, li)
         if r < 0:
@@ -880,14 +915,14 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
             bl = levels[li].base_large
             if levels[li].best_large > bl:
                 bl = levels[li].best_large
-            value = total + (bl if use_pullman else 0)
+            value = total + ((bl + best_route_sum(c, &levels[li])) if use_pullman else 0)
             if value > c.run.cur_best:
                 c.run.cur_best = value
                 if value > c.best.value:
                     record(c, li, value)
             j = li + 1
             if j < hi and total + c.bounds.from_level[j] + pull > c.run.cur_best:
-                init_level(c, j, total, bl)
+                init_level(c, j, total, bl, &levels[li], 1)
                 li = j
             continue
         # level li has no more routes: try it running nothing, if a later train could gain
@@ -899,7 +934,7 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
                 for r in range(li, j):
                     levels[r].empty = 1
                     levels[r].phase = 0
-                init_level(c, j, levels[li].base, levels[li].base_large)
+                init_level(c, j, levels[li].base, levels[li].base_large, &levels[li], 0)
                 li = j
                 continue
         # back up to the last level still walking its routes
@@ -1227,8 +1262,10 @@ cdef int borrow_sizes(Input* g, ki) except -1:
     g.n_pairs = size(ki, "n_pairs")
     g.n_largest = size(ki, "n_largest")
     g.n_penalties = size(ki, "n_penalties", 32)
+    g.n_best_route = size(ki, "n_best_route", MAX_BEST_ROUTE)
     g.r2r_per_token = size(ki, "r2r_per_token")
     g.r2r_max_tokens = size(ki, "r2r_max_tokens")
+    g.has_pullman = size(ki, "has_pullman", 1)
     g.pullman_cap = size(ki, "pullman_cap")
     g.reach_from = size(ki, "reach_from")
     return 0
@@ -1311,6 +1348,24 @@ cdef int borrow_bonuses(Input* g, ki) except -1:
     g.trigger_by_largest = <const int32_t*>take(ki, "trigger_by_largest", I32, g.n_largest)
     in_range(g.trigger_by_largest, g.n_largest, 0, n, "trigger_by_largest")
     g.excluded_by_largest_stop = <const uint8_t*>take(ki, "excluded_by_largest_stop", U8, g.n_largest, n)
+    borrow_best_route(g, ki)
+    return 0
+
+
+cdef int borrow_best_route(Input* g, ki) except -1:
+    """The best-route bonuses: each stop's groups among its bonus's groups."""
+    cdef int n = g.n_stops, B = g.n_best_route, k
+    cdef int64_t i, j
+    g.amount_by_best_route = <const int32_t*>take(ki, "amount_by_best_route", I32, B)
+    g.per_stop_by_best_route = <const int32_t*>take(ki, "per_stop_by_best_route", I32, B)
+    g.groups_by_best_route_stop = <const uint32_t*>take(ki, "groups_by_best_route_stop", U32, B, n)
+    g.full_by_best_route = <const uint32_t*>take(ki, "full_by_best_route", U32, B)
+    for k in range(B):
+        for i in range(n):
+            j = <int64_t>k * n + i
+            if g.groups_by_best_route_stop[j] & ~g.full_by_best_route[k]:
+                _refuse("groups_by_best_route_stop",
+                        f"entry [{k}, {i}] names a group beyond those of full_by_best_route[{k}]")
     return 0
 
 

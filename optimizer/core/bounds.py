@@ -22,10 +22,23 @@ def max_route_bonus(problem, t: int) -> int:
     """The most any one route's bonuses can add."""
     values = problem.values[t]
     top = int(values.max()) if values.size else 0
-    pairs = sum(max(int(a), 0) for a in problem.pair_amount)
+    pairs = pairs_bound(problem)
     largest = len(problem.largest_trigger) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
     return pairs + largest + r2r
+
+
+def pairs_bound(problem) -> int:
+    """The most pair bonuses can add to one route. A route reaches each location once, so of the
+    pairs joining the same two locations only those on one pair of stops can count together: per
+    pair of locations, the best pair of stops (1846 East-West: one east end, one west end)."""
+    best: dict = {}
+    for a, b, amount in zip(problem.pair_a, problem.pair_b, problem.pair_amount):
+        a, b = sorted((int(a), int(b)))
+        places = tuple(sorted((int(problem.loc[a]), int(problem.loc[b]))))
+        stops = best.setdefault(places, {})
+        stops[(a, b)] = stops.get((a, b), 0) + int(amount)
+    return sum(max(0, max(stops.values())) for stops in best.values())
 
 
 def train_bound(problem, t: int) -> int:
@@ -40,5 +53,19 @@ def pullman_cap(problem) -> int:
     return max(int(large.max()), 0) if large.size else 0
 
 
+def best_route_cap(problem) -> int:
+    """The most the best-route bonuses can add: each its amount plus its per-stop pay on the
+    longest route any train may run."""
+    if not len(problem.br_amount):
+        return 0
+    longest = max([min(int(c[2]), problem.n_stops) for c in problem.caps], default=0)
+    return sum(max(int(a), 0) + max(int(p), 0) * longest for a, p in zip(problem.br_amount, problem.br_per_stop))
+
+
+def company_cap(problem) -> int:
+    """The most the company-level bonuses (Pullman, best-route bonuses) can add to the routes."""
+    return pullman_cap(problem) + best_route_cap(problem)
+
+
 def static_bound(problem) -> int:
-    return sum(train_bound(problem, t) for t in range(len(problem.trains))) + pullman_cap(problem)
+    return sum(train_bound(problem, t) for t in range(len(problem.trains))) + company_cap(problem)

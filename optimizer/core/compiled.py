@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from ..revenue import pullman_bonus
+from ..revenue import award_best_route, pullman_bonus
 from .contract import REACH_FROM, KernelResult, prepare
 from .limits import STOPPED_BY, CancelToken
 from .result import FoundRoute, SearchResult
@@ -70,8 +70,9 @@ def search(problem, *, deadline_ms: float | None = None, node_budget: int | None
     if on_improve is not None:
         def callback(value, stops, segs, revenues, paid, bound, nodes):
             found = _routes(problem, order, stops, segs, revenues, paid)
-            revenue = sum(r.revenue for r in found)
             pull = pullman_bonus(problem, found)
+            award_best_route(problem, found)  # each best-route bonus onto the route that earns it
+            revenue = sum(r.revenue for r in found)
             on_improve(SearchResult(revenue + pull, False, max(revenue + pull, int(bound)), found, int(nodes),
                                     _ms(start), None, pull, NAME))
 
@@ -79,6 +80,7 @@ def search(problem, *, deadline_ms: float | None = None, node_budget: int | None
                                                cancel.flag if cancel is not None else None, callback, kernel)
     routes = _routes(problem, order, out.stops_by_level, out.segs_by_level, out.revenue_by_level, out.paid_by_level)
     pull = pullman_bonus(problem, routes)
+    award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
     revenue = sum(r.revenue for r in routes) + pull
     stopped = STOPPED_BY[out.stop_code]
     return SearchResult(revenue, stopped is None, _bound(ki, out, revenue) if stopped else revenue, routes,

@@ -18,8 +18,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .bounds import pullman_cap
+from .bounds import company_cap, pairs_bound
 
+MAX_BEST_ROUTE = 4  # best-route bonuses per company (as _search.pxd's MAX_BEST_ROUTE)
 REACH_FROM = 3  # bound a train by the stops it can still reach while it may count this many more
 
 I32, I64, U8, U32, U64 = (np.dtype(t) for t in (np.int32, np.int64, np.uint8, np.uint32, np.uint64))
@@ -44,6 +45,7 @@ class KernelInput:
     n_pairs: int
     n_largest: int
     n_penalties: int  # penalty hexes, at most 32 (one bit each)
+    n_best_route: int  # best-route bonuses, at most MAX_BEST_ROUTE
     # ---- per stop
     large_by_stop: np.ndarray  # city or off-board (else a town)
     token_by_stop: np.ndarray  # holds the company's token
@@ -85,9 +87,16 @@ class KernelInput:
     visited_by_pair: np.ndarray  # ... or, where set, when both are on the route, paid or not
     trigger_by_largest: np.ndarray  # paying it adds the largest other paid value ...
     excluded_by_largest_stop: np.ndarray  # [n_largest, n_stops]: ... except these stops
+    amount_by_best_route: np.ndarray  # paid once for the company, on its route that earns it most:
+    #   this when the route visits a stop of every group ...
+    per_stop_by_best_route: np.ndarray  # ... plus this per stop it visits (1846 Mail Contract)
+    groups_by_best_route_stop: np.ndarray  # uint32 [n_best_route, n_stops]: the groups each stop is in
+    full_by_best_route: np.ndarray  # uint32: every group of the bonus (a bitmask)
     r2r_per_token: int  # red to red: per token stop paid
     r2r_max_tokens: int
-    pullman_cap: int  # the most the Pullman can add (0 without one)
+    has_pullman: int  # 1: the company's Pullman doubles its best paid large stop
+    pullman_cap: int  # the most the company-level bonuses can add: the Pullman and the best-route
+    #   bonuses (0 without any)
     # ---- tuning
     reach_from: int = REACH_FROM  # bound by reachable stops while a train may count this many more
 
@@ -138,7 +147,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
     group = np.ascontiguousarray(problem.group, dtype=np.int32)
     requires_token = np.ascontiguousarray(problem.requires_token, dtype=np.uint8)
 
-    fixed_bonus = sum(max(int(a), 0) for a in problem.pair_amount) + problem.r2r_per_token * problem.r2r_max_tokens
+    fixed_bonus = pairs_bound(problem) + problem.r2r_per_token * problem.r2r_max_tokens
     max_bonus, prefix, bound, order, anchors, n_anchors, rank = _kernel().derive(
         values, large, token, caps, multiplier, group, requires_token, fixed_bonus, len(problem.largest_trigger))
 
@@ -153,10 +162,11 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
             interesting[idx[(idx >= 0) & (idx < n)]] = 1  # so are indexes out of range, by name
 
     n_pen = len(problem.pen_amount)
+    n_br = len(problem.br_amount)
     return KernelInput(
         n_stops=n, n_dirs=len(problem.adj_to), n_segs=problem.seg_res.shape[0],
         n_track_words=problem.seg_res.shape[1], n_locs=int(problem.n_locs), n_trains=K,
-        n_pairs=len(problem.pair_a), n_largest=len(problem.largest_trigger), n_penalties=n_pen,
+        n_pairs=len(problem.pair_a), n_largest=len(problem.largest_trigger), n_penalties=n_pen, n_best_route=n_br,
         large_by_stop=_pad(large, U8), token_by_stop=_pad(token, U8), red_by_stop=_pad(problem.red, U8),
         end_only_by_stop=_pad(problem.end_only, U8), loc_by_stop=_pad(problem.loc, I32),
         interesting_by_stop=_pad(interesting, U8),
@@ -177,7 +187,11 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
         amount_by_pair=_pad(problem.pair_amount, I32), visited_by_pair=_pad(problem.pair_visited, U8),
         trigger_by_largest=_pad(problem.largest_trigger, I32),
         excluded_by_largest_stop=_pad(np.asarray(problem.largest_exclude).reshape(len(problem.largest_trigger), n), U8),
+        amount_by_best_route=_pad(problem.br_amount, I32), per_stop_by_best_route=_pad(problem.br_per_stop, I32),
+        groups_by_best_route_stop=_pad(np.asarray(problem.br_mask).reshape(n_br, n), U32),
+        full_by_best_route=_pad(problem.br_full, U32),
         r2r_per_token=int(problem.r2r_per_token), r2r_max_tokens=int(problem.r2r_max_tokens),
-        pullman_cap=pullman_cap(problem), reach_from=int(reach_from),
+        has_pullman=1 if problem.double_best_large else 0,
+        pullman_cap=company_cap(problem), reach_from=int(reach_from),
     )
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import time
 
-from ..revenue import price_route, pullman_bonus
-from .bounds import pullman_cap as _pullman_cap, static_bound
+from ..revenue import award_best_route, best_route_awards, price_route, pullman_bonus
+from .bounds import company_cap, static_bound
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
 
@@ -100,20 +100,21 @@ def search(problem, *, deadline_ms: float | None = None, node_budget: int | None
     """
     start = time.monotonic()
     limits = _Limits(start, deadline_ms, node_budget, cancel)
-    pullman_cap = _pullman_cap(problem)
+    cap = company_cap(problem)  # the Pullman and the best-route bonuses
     per_train = []
-    best = [0, [], 0]  # revenue, chosen routes, Pullman
+    best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
     def combine(t, used, chosen, total):
         limits.tick()
         if t == len(per_train):
-            bonus = pullman_bonus(problem, [c[2] for c in chosen])
+            found = [c[2] for c in chosen]
+            bonus = pullman_bonus(problem, found) + sum(a for _, a in best_route_awards(problem, [f.stops for f in found]))
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]
                 if on_improve is not None:
                     on_improve(_result(problem, best, False, limits, start, None))
             return
-        if total + sum(max(b, 0) for b in best_alone[t:]) + pullman_cap <= best[0]:
+        if total + sum(max(b, 0) for b in best_alone[t:]) + cap <= best[0]:
             return
         for rev, bits, found, priced in per_train[t]:
             if not bits & used:
@@ -135,7 +136,10 @@ def search(problem, *, deadline_ms: float | None = None, node_budget: int | None
 
 
 def _result(problem, best, optimal: bool, limits: _Limits, start: float, stopped_by) -> SearchResult:
-    revenue, chosen, pullman = best
+    revenue, chosen, _ = best
     bound = revenue if optimal else max(revenue, static_bound(problem))
-    return SearchResult(revenue, optimal, bound, [c[2] for c in chosen], limits.nodes,
+    routes = [FoundRoute(f.train, list(f.stops), list(f.dsegs), f.revenue, list(f.paid)) for _, _, f, _ in chosen]
+    pullman = pullman_bonus(problem, routes)
+    award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
+    return SearchResult(revenue, optimal, bound, routes, limits.nodes,
                         (time.monotonic() - start) * 1000, stopped_by, pullman, NAME)

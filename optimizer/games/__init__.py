@@ -6,6 +6,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .base import Rules
+from .declared import DeclaredRules
 from .g1830 import Rules1830
 from .g1880 import Rules1880
 from .g1880_romania import Rules1880Romania
@@ -14,7 +15,9 @@ from .g18eu import Rules18EU
 
 RULES = {r.title: r for r in (Rules1830, Rules1880, Rules1880Romania, Rules1894, Rules18EU)}
 DATA_FILES = {"1830": "1830.json", "1880": "1880.json", "1880 Romania": "1880Romania.json",
-              "1894": "1894.json", "18EU": "18EU.json"}
+              "1894": "1894.json", "18EU": "18EU.json", "1889": "1889.json", "18Chesapeake": "18Chesapeake.json",
+              "1846": "1846.json", "18AL": "18AL.json"}
+DECLARED = ("1889", "18Chesapeake", "1846", "18AL")  # games whose data file's revenue_rules are their rules
 ALIASES = {"1880 china": "1880", "1880romania": "1880 Romania", "1880 romania": "1880 Romania", "18eu": "18EU"}
 
 
@@ -24,13 +27,41 @@ def canonical_name(name: str) -> str | None:
     return ALIASES.get(str(name).lower()) or next((g for g in DATA_FILES if g.lower() == str(name).lower()), None)
 
 
+def rules_class(game: str) -> type:
+    """The rules of a game by title; a game we have no rules for gets the generic ones
+    (their ``title`` is ``"generic"``, which answers report)."""
+    key = canonical_name(game) or game
+    if key in RULES:
+        return RULES[key]
+    if key in DECLARED:
+        return _declared(key)
+    return Rules
+
+
+@lru_cache(maxsize=None)
+def _declared(name: str) -> type:
+    return DeclaredRules.for_game(name, game_data(name))
+
+
 def rules_for(board) -> Rules:
     """The rules of the board's game; unknown games get the generic rules."""
-    return RULES.get(canonical_name(board.game) or board.game, Rules)(board)
+    return rules_class(board.game)(board)
 
 
 def game_names() -> list:
     return list(DATA_FILES)
+
+
+def rules_source(name: str) -> tuple:
+    """Where a built-in game's rules come from, and the revenue-rule families its data declares:
+    ("module", []) for a rules module of its own, ("data", families) for rules declared in its data
+    file, ("generic", []) where the generic rules suffice (1830, 18Chesapeake)."""
+    cls = rules_class(name)
+    if issubclass(cls, DeclaredRules):
+        families = [k for k in cls.declared if k != "source"]
+        return ("data" if families else "generic"), families
+    own = {name for name in vars(cls) if not name.startswith("__")} - {"title"}
+    return ("module" if own else "generic"), []
 
 
 @lru_cache(maxsize=8)

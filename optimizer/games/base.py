@@ -76,8 +76,14 @@ class Rules:
         return spec_from_train(train, where)
 
     def train_value(self, stop: Stop, spec: TrainSpec) -> int:
-        """What a stop pays to one train (a game with diesel values would differ by train)."""
-        return stop.value
+        """What a stop pays to one train: its value, times the multiplier of the train's row that
+        counts it (a game with diesel values differs by train too). A company's bonus on the stop
+        is added once: the engine adds such bonuses after the rows' multipliers (18AL 4D)."""
+        if spec.large_multiplier == 1 and spec.small_multiplier == 1:
+            return stop.value
+        hx = self.board.hexes[stop.hex]
+        bonus = self.value_bonus(hx, hx.tile.nodes[stop.node])
+        return spec.value_of(stop.value - bonus, stop.large) + bonus
 
     # ---- bonuses ---------------------------------------------------------------------------
     def bonuses(self) -> Bonuses:

@@ -17,6 +17,7 @@ from ..model import Bonuses
 from .track import TrackGraph, build_track_graph
 
 WORD = (1 << 64) - 1
+MAX_BEST_ROUTE = 4  # best-route bonuses per company (the search keeps each one's running best per level)
 
 
 @dataclass
@@ -62,6 +63,10 @@ class Problem:
     r2r_per_token: int
     r2r_max_tokens: int
     double_best_large: int
+    br_amount: np.ndarray  # int32 [n_best_route]: paid once for the company, on its best route for it,
+    br_per_stop: np.ndarray  # int32 [n_best_route]: (amount when the route meets every group, plus per stop visited)
+    br_mask: np.ndarray  # uint32 [n_best_route, n_stops]: the groups of the bonus each stop belongs to
+    br_full: np.ndarray  # uint32 [n_best_route]: every group (a group with no stop on the map is never met)
 
     @property
     def n_stops(self) -> int:
@@ -189,6 +194,15 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     for k, (_, excl) in enumerate(largest):
         largest_exclude[k, excl] = 1
     r2r = bonuses.red_to_red
+    best_route = list(bonuses.best_route)
+    if len(best_route) > MAX_BEST_ROUTE or any(len(b.require) > 32 for b in best_route):
+        raise BoardError(f"at most {MAX_BEST_ROUTE} best-route bonuses of at most 32 groups are supported", field="game")
+    br_mask = np.zeros((len(best_route), n), dtype=np.uint32)
+    for k, b in enumerate(best_route):
+        for g, members in enumerate(b.require):
+            for x in members:
+                if x in index:
+                    br_mask[k, index[x]] |= np.uint32(1 << g)
 
     def arr(xs, dtype=np.int32):
         return np.array(xs, dtype=dtype)
@@ -209,4 +223,6 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         largest_trigger=arr([x[0] for x in largest]), largest_exclude=largest_exclude,
         r2r_per_token=r2r.per_token if r2r else 0, r2r_max_tokens=r2r.max_tokens if r2r else 0,
         double_best_large=int(bonuses.double_best_large),
+        br_amount=arr([b.amount for b in best_route]), br_per_stop=arr([b.per_stop for b in best_route]),
+        br_mask=br_mask, br_full=arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
     )

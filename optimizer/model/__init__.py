@@ -6,9 +6,9 @@ knowing the other.
 """
 from __future__ import annotations
 
-from .bonuses import Bonuses, LargestStopBonus, PairBonus, RedToRedBonus
+from .bonuses import BestRouteBonus, Bonuses, LargestStopBonus, PairBonus, RedToRedBonus
 from .stop import Stop
 from .trains import TrainSpec, spec_from_rows, spec_from_train
 
-__all__ = ["Bonuses", "LargestStopBonus", "PairBonus", "RedToRedBonus", "Stop", "TrainSpec", "spec_from_rows",
+__all__ = ["BestRouteBonus", "Bonuses", "LargestStopBonus", "PairBonus", "RedToRedBonus", "Stop", "TrainSpec", "spec_from_rows",
            "spec_from_train"]

@@ -39,6 +39,17 @@ class RedToRedBonus:
     max_tokens: int
 
 
+@dataclass(frozen=True)
+class BestRouteBonus:
+    """Paid once for the company, on the one of its routes that earns it most: ``amount`` when the
+    route visits a stop of every group of ``require`` (stop ids), plus ``per_stop`` for each stop it
+    visits (1846 Mail Contract: 10 a stop; 18AL named routes: a route through both hexes)."""
+
+    amount: int = 0
+    per_stop: int = 0
+    require: tuple = ()  # tuples of stop ids
+
+
 @dataclass
 class Bonuses:
     pairs: list = field(default_factory=list)  # PairBonus
@@ -46,3 +57,4 @@ class Bonuses:
     red_to_red: RedToRedBonus | None = None
     hex_penalties: dict = field(default_factory=dict)  # hex id -> amount for a route whose track crosses it
     double_best_large: bool = False  # 18EU Pullman: one city or off-board of one other train counts twice
+    best_route: list = field(default_factory=list)  # BestRouteBonus: each paid once, on the company's best route for it

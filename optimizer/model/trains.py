@@ -34,6 +34,12 @@ class TrainSpec:
     multiplier: int = 1
     requires_token: bool = True  # a paid stop (or, when all are paid, a visited one) holds our token
     local: bool = False  # runs one stop with no track (18EU Pullman is priced as a bonus instead)
+    large_multiplier: int = 1  # a row's multiplier on the stops of one class (18AL 4D: cities and
+    small_multiplier: int = 1  # off-boards pay double, towns once)
+
+    def value_of(self, value: int, large: bool) -> int:
+        """What a stop worth ``value`` pays this train, its row's multiplier applied."""
+        return value * (self.large_multiplier if large else self.small_multiplier)
 
     @property
     def pays_all(self) -> bool:
@@ -66,21 +72,25 @@ def spec_from_rows(name: str, rows: list, multiplier: int = 1, requires_token: b
                    where: str = "trains") -> TrainSpec:
     v = {"L": 0, "S": 0, "A": 0}
     p = {"L": 0, "S": 0, "A": 0}
+    row_mult = {"L": set(), "S": set(), "A": set()}
     for row in rows:
         types = set(row["nodes"])
         large, small = bool(types & LARGE_TYPES), bool(types & SMALL_TYPES)
         key = "A" if large and small else ("L" if large else "S")
         v[key] += row["visit"]
         p[key] += row["pay"]
-        if row.get("multiplier") not in (None, 1):
-            raise BoardError(f"{where}: per-row multipliers are not supported", field=where)
+        row_mult[key].add(row.get("multiplier") or 1)
+    mult = {k: row_mult[k] | row_mult["A"] for k in ("L", "S")}
+    if any(len(m) > 1 for m in mult.values()):
+        raise BoardError(f"{where}: rows that may take the same stop have different multipliers", field=where)
+    large_mult, small_mult = (next(iter(mult[k]), 1) for k in ("L", "S"))
     if v["L"] + v["A"] == 0 and not local:
         raise BoardError(f"{where}: train {name!r} can visit no city", field=where)
     return TrainSpec(
         name,
         _cap(v["L"] + v["A"]), _cap(v["S"] + v["A"]), _cap(v["L"] + v["S"] + v["A"]),
         _cap(p["L"] + p["A"]), _cap(p["S"] + p["A"]), _cap(p["L"] + p["S"] + p["A"]),
-        multiplier, requires_token, local)
+        multiplier, requires_token, local, large_mult, small_mult)
 
 
 def spec_from_train(train, where: str = "trains") -> TrainSpec:

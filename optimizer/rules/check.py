@@ -10,7 +10,7 @@ from itertools import product
 
 from ..errors import RoutesError
 from ..graph.problem import build_problem
-from ..revenue import price_route, visit_errors
+from ..revenue import best_route_awards, price_route, visit_errors
 from .routes import readings
 
 
@@ -93,11 +93,14 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
             if priced.legal:
                 entry["revenue"] = priced.revenue
                 entry["paid"] = [problem.stop_id(s) for s in priced.paid]
-                priced_routes.append((i, priced, t))
+                priced_routes.append((i, priced, t, stops, entry))
         entry["errors"] = errors
         entry["legal"] = not errors
     for entry, reading in pullmen:
         _price_pullman(problem, entry, reading, priced_routes)
+    if all(entry["legal"] for entry in out_routes):  # each best-route bonus on the route earning it most
+        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes]):
+            priced_routes[k][4]["revenue"] += amount
     legal = all(r["legal"] for r in out_routes)
     return {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
 
@@ -152,7 +155,7 @@ def _price_pullman(problem, entry, reading, priced_routes):
     graph = problem.graph
     wanted = set(_local_stops(problem, reading))
     best = None
-    for _, priced, t in priced_routes:
+    for _, priced, t, *_ in priced_routes:
         for s in priced.paid:
             if s in wanted and problem.large[s]:
                 v = int(problem.values[t][s])

@@ -107,7 +107,7 @@ class Phase(_message.Message):
     def __init__(self, name: _Optional[str] = ..., tiles: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Corporation(_message.Message):
-    __slots__ = ("id", "name", "type", "minor", "owner", "companies", "president_companies", "abilities", "ferry_marker")
+    __slots__ = ("id", "name", "type", "minor", "owner", "companies", "president_companies", "abilities", "ferry_marker", "assignments")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
@@ -117,6 +117,7 @@ class Corporation(_message.Message):
     PRESIDENT_COMPANIES_FIELD_NUMBER: _ClassVar[int]
     ABILITIES_FIELD_NUMBER: _ClassVar[int]
     FERRY_MARKER_FIELD_NUMBER: _ClassVar[int]
+    ASSIGNMENTS_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     type: str
@@ -126,7 +127,8 @@ class Corporation(_message.Message):
     president_companies: _containers.RepeatedScalarFieldContainer[str]
     abilities: _containers.RepeatedCompositeFieldContainer[Ability]
     ferry_marker: bool
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., type: _Optional[str] = ..., minor: _Optional[bool] = ..., owner: _Optional[str] = ..., companies: _Optional[_Iterable[str]] = ..., president_companies: _Optional[_Iterable[str]] = ..., abilities: _Optional[_Iterable[_Union[Ability, _Mapping]]] = ..., ferry_marker: _Optional[bool] = ...) -> None: ...
+    assignments: _struct_pb2.Struct
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., type: _Optional[str] = ..., minor: _Optional[bool] = ..., owner: _Optional[str] = ..., companies: _Optional[_Iterable[str]] = ..., president_companies: _Optional[_Iterable[str]] = ..., abilities: _Optional[_Iterable[_Union[Ability, _Mapping]]] = ..., ferry_marker: _Optional[bool] = ..., assignments: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class Ability(_message.Message):
     __slots__ = ("type", "description", "owner", "hexes", "amount")
@@ -254,7 +256,7 @@ class RouteInput(_message.Message):
     def __init__(self, train: _Optional[str] = ..., stops: _Optional[_Iterable[str]] = ..., hexes: _Optional[_Iterable[_Union[HexChain, _Mapping]]] = ...) -> None: ...
 
 class Solution(_message.Message):
-    __slots__ = ("id", "revenue", "optimal", "bound", "routes", "elapsed_ms", "stats")
+    __slots__ = ("id", "revenue", "optimal", "bound", "routes", "elapsed_ms", "stats", "rules")
     ID_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     OPTIMAL_FIELD_NUMBER: _ClassVar[int]
@@ -262,6 +264,7 @@ class Solution(_message.Message):
     ROUTES_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
     id: str
     revenue: int
     optimal: bool
@@ -269,7 +272,8 @@ class Solution(_message.Message):
     routes: _containers.RepeatedCompositeFieldContainer[RouteResult]
     elapsed_ms: float
     stats: SearchStats
-    def __init__(self, id: _Optional[str] = ..., revenue: _Optional[int] = ..., optimal: _Optional[bool] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[RouteResult, _Mapping]]] = ..., elapsed_ms: _Optional[float] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ...) -> None: ...
+    rules: str
+    def __init__(self, id: _Optional[str] = ..., revenue: _Optional[int] = ..., optimal: _Optional[bool] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[RouteResult, _Mapping]]] = ..., elapsed_ms: _Optional[float] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., rules: _Optional[str] = ...) -> None: ...
 
 class RouteResult(_message.Message):
     __slots__ = ("train", "name", "revenue", "stops", "paid", "hexes")
@@ -332,16 +336,20 @@ class RouteCheck(_message.Message):
     def __init__(self, train: _Optional[str] = ..., legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., stops: _Optional[_Iterable[str]] = ..., paid: _Optional[_Iterable[str]] = ..., errors: _Optional[_Iterable[str]] = ..., hexes: _Optional[_Iterable[_Union[HexChain, _Mapping]]] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("title", "layout", "trains", "phases")
+    __slots__ = ("title", "layout", "trains", "phases", "rules", "revenue_rules")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     LAYOUT_FIELD_NUMBER: _ClassVar[int]
     TRAINS_FIELD_NUMBER: _ClassVar[int]
     PHASES_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_RULES_FIELD_NUMBER: _ClassVar[int]
     title: str
     layout: str
     trains: _containers.RepeatedCompositeFieldContainer[GameTrain]
     phases: _containers.RepeatedCompositeFieldContainer[GamePhase]
-    def __init__(self, title: _Optional[str] = ..., layout: _Optional[str] = ..., trains: _Optional[_Iterable[_Union[GameTrain, _Mapping]]] = ..., phases: _Optional[_Iterable[_Union[GamePhase, _Mapping]]] = ...) -> None: ...
+    rules: str
+    revenue_rules: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, title: _Optional[str] = ..., layout: _Optional[str] = ..., trains: _Optional[_Iterable[_Union[GameTrain, _Mapping]]] = ..., phases: _Optional[_Iterable[_Union[GamePhase, _Mapping]]] = ..., rules: _Optional[str] = ..., revenue_rules: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GameTrain(_message.Message):
     __slots__ = ("name", "distance", "price", "count")

@@ -1,0 +1,166 @@
+"""Revenue rules as data: a game described by the ``revenue_rules`` of its data file.
+
+Each key is one rule family the 18xx.games engine adds to the plain sum of stop values; a game
+is then a data file, and a new game needs code only for a family not seen yet:
+
+- ``train_values``: a train kind paid another entry of the stops' revenue tables
+  (``{"D": "diesel"}``: 1889's off-boards pay ``diesel_N`` to D trains).
+- ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?}]``: a route's stop on a hex
+  holding an assignment the company holds too earns ``amount`` once per route (times the
+  ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown).
+- ``ability_stop_bonuses``: ability types whose ``hexes`` pay ``amount`` for every stop of a
+  route on them (18AL Warrior Coal Field, ``hexes_bonus``).
+- ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
+  earns ``amount``; sets are ``{"group": G}`` (stops in group G) or ``{"label": L}`` (stops on
+  tiles labelled L); ``"icons"`` pays the numbers on both ends' icons (1846 East-West).
+- ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?}]``: paid once for
+  the company, on its route that earns it most: ``amount`` when the route visits a stop on every
+  hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract, 18AL named
+  routes); it applies when the company owns ``company`` or holds an ability of type ``ability``.
+
+Where the engine says "once per route" and a hex has several stops, pairs of those stops take
+the bonus back once, so that a route paying two of them is paid once.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from ..board.tiles import parse_code
+from ..model import BestRouteBonus, Bonuses, PairBonus, TrainSpec
+from .base import Rules
+
+
+@lru_cache(maxsize=4096)
+def icons_of(code: str) -> tuple:
+    """The icons of a tile code as (name, sticky): ``icon=image:1846/20,sticky:1`` is ``("20", True)``."""
+    out = []
+    for part in parse_code(code).cosmetic:
+        kind, _, body = part.partition("=")
+        if kind == "icon":
+            props = dict(p.partition(":")[::2] for p in body.split(","))
+            out.append((props.get("image", "").rsplit("/", 1)[-1], props.get("sticky") not in (None, "", "0")))
+    return tuple(out)
+
+
+def icon_number(name: str) -> int:
+    """What an icon says as a number (``20``), 0 for a picture (``port``), as the engine's ``to_i``."""
+    digits = ""
+    for ch in name:
+        if not ch.isdigit():
+            break
+        digits += ch
+    return int(digits) if digits else 0
+
+
+class DeclaredRules(Rules):
+    """The generic rules plus the families a game's data file declares."""
+
+    title = "generic"
+    declared: dict = {}
+    printed: dict = {}  # hex id -> the printed map's tile code (its sticky icons outlive upgrades)
+
+    @classmethod
+    def for_game(cls, title: str, data: dict) -> type:
+        printed = {h["id"]: h["code"] for h in data.get("hexes", ()) if h.get("code")}
+        return type(f"Rules{title}", (cls,), {"title": title, "declared": data.get("revenue_rules", {}),
+                                               "printed": printed})
+
+    def icon_names(self, hx) -> list:
+        """The icons on a hex: its tile's, and the printed map's sticky ones once it is upgraded (the
+        engine keeps those on the hex, but a laid tile's code does not list them)."""
+        names = [name for name, _ in icons_of(hx.tile.code)]
+        code = self.printed.get(hx.id)
+        if code is not None and code != hx.tile.code:
+            names += [name for name, sticky in icons_of(code) if sticky]
+        return names
+
+    # ---- stop values -----------------------------------------------------------------------
+    def stops_on(self, hx) -> list:
+        return [hx.node_id(n.index) for n in hx.tile.nodes if n.is_stop]
+
+    def assigned_bonus(self, hx) -> int:
+        """Assignments the company and the hex share (each paid once per route)."""
+        mine = self.company.assignments
+        total = 0
+        for rule in self.declared.get("assigned_stop_bonuses", ()):
+            key = rule["assignment"]
+            if mine.get(key) and hx.assignments.get(key):
+                count = self.icon_names(hx).count(rule["per_icon"]) if rule.get("per_icon") else 1
+                total += rule["amount"] * count
+        return total
+
+    def ability_bonus(self, hx) -> int:
+        kinds = set(self.declared.get("ability_stop_bonuses", ()))
+        return sum(int(a.get("amount") or 0) for a in self.company.abilities
+                   if a.get("type") in kinds and hx.id in (a.get("hexes") or ()))
+
+    def value_bonus(self, hx, node) -> int:
+        return self.assigned_bonus(hx) + self.ability_bonus(hx)
+
+    def train_value(self, stop, spec: TrainSpec) -> int:
+        """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
+        it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        key = self.declared.get("train_values", {}).get(spec.name)
+        hx = self.board.hexes[stop.hex]
+        node = hx.tile.nodes[stop.node]
+        table = dict(node.revenue)
+        if key is None or key not in table:
+            return super().train_value(stop, spec)
+        return spec.value_of(table[key], stop.large) + self.value_bonus(hx, node)
+
+    # ---- bonuses ---------------------------------------------------------------------------
+    def select(self, spec: dict) -> list:
+        """(stop id, hex) of the stops a group-pair set names."""
+        out = []
+        for hx in self.board.hexes.values():
+            for node in hx.tile.nodes:
+                if not node.is_stop:
+                    continue
+                if ("group" in spec and spec["group"] in node.groups) or \
+                        ("label" in spec and spec["label"] in hx.tile.labels):
+                    out.append((hx.node_id(node.index), hx))
+        return out
+
+    def pair_amount(self, amount, hx_a, hx_b) -> int:
+        if amount == "icons":
+            return sum(icon_number(n) for n in self.icon_names(hx_a) + self.icon_names(hx_b))
+        return int(amount)
+
+    def once_per_route(self) -> list:
+        """Pairs taking back a per-route bonus a route would otherwise be paid twice on one hex."""
+        pairs = []
+        for hx in self.board.hexes.values():
+            bonus = self.assigned_bonus(hx)
+            stops = self.stops_on(hx)
+            if bonus and len(stops) > 1:
+                pairs += [PairBonus(a, b, -bonus) for a, b in combinations(stops, 2)]
+        return pairs
+
+    def holds(self, rule: dict) -> bool:
+        owned = rule.get("company") and rule["company"] in self.company.companies
+        ability = rule.get("ability") and any(a.get("type") == rule["ability"] for a in self.company.abilities)
+        return bool(owned or ability)
+
+    def best_route_bonus(self, rule: dict) -> BestRouteBonus:
+        hexes = list(rule.get("hexes") or ())
+        amount = int(rule.get("amount") or 0)
+        for a in self.company.abilities:  # the ability's own hexes and amount, where it gives them
+            if rule.get("ability") and a.get("type") == rule["ability"]:
+                hexes = list(a.get("hexes") or hexes)
+                amount = int(a.get("amount") or amount)
+        groups = tuple(tuple(self.stop_ids_on(h)) for h in hexes)
+        return BestRouteBonus(amount=amount, per_stop=int(rule.get("per_stop") or 0), require=groups)
+
+    def bonuses(self) -> Bonuses:
+        bonuses = Bonuses()
+        for rule in self.declared.get("group_pairs", ()):
+            ends_a, ends_b = self.select(rule["a"]), self.select(rule["b"])
+            for a, hx_a in ends_a:
+                for b, hx_b in ends_b:
+                    if a != b:
+                        bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
+        bonuses.pairs += self.once_per_route()
+        bonuses.best_route = [self.best_route_bonus(r) for r in self.declared.get("best_route_bonuses", ())
+                              if self.holds(r)]
+        return bonuses

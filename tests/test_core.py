@@ -79,6 +79,73 @@ def test_compiled_equals_reference_with_several_trains(data):
     _assert_sound(problem, fast)
 
 
+@st.composite
+def _crowded_mail_contract(draw):
+    """A small board with more trains than it has room for (one or two token cities, few hexes),
+    under best-route bonuses that pay by the stop (the 1846 Mail Contract) and by group: the
+    optimum, or a branch the search weighs, has a train running nothing, so the level after it
+    must not inherit the bonus of that train's last, unplaced route."""
+    doc = draw(small_boards(max_hexes=6, min_trains=2, max_trains=4))
+    problem = build_problem(doc)
+    n = problem.n_stops
+    k = draw(st.integers(1, 2))
+    problem.br_amount = np.array([draw(st.sampled_from([0, 20, 60])) for _ in range(k)], dtype=np.int32)
+    problem.br_per_stop = np.array([draw(st.sampled_from([10, 20, 50])) for _ in range(k)], dtype=np.int32)
+    problem.br_mask = np.zeros((k, n), dtype=np.uint32)
+    groups = [draw(st.integers(0, 1)) if n else 0 for _ in range(k)]
+    for b in range(k):
+        for s in (draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2)) if groups[b] else []):
+            problem.br_mask[b, s] |= np.uint32(1)
+    problem.br_full = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
+    if draw(st.integers(0, 3)) == 0:
+        problem.double_best_large = 1
+    return problem
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(_crowded_mail_contract())
+def test_a_train_running_nothing_passes_on_no_best_route_bonus(problem):
+    """A level that runs nothing passes the best-route bonuses of the levels above it, not those
+    of its own last route (which is not placed): compiled == reference, and the reported revenue
+    is the routes' plus the company's Pullman, each best-route bonus on a placed route."""
+    ref = reference.search(problem)
+    for strategy in ("nested", "packing"):
+        fast = compiled.search(problem, strategy=strategy)
+        assert ref.optimal and fast.optimal
+        assert fast.revenue == ref.revenue, (strategy, fast.routes, ref.routes)
+        assert fast.revenue == sum(r.revenue for r in fast.routes) + fast.pullman, (strategy, fast.routes)
+        _assert_sound(problem, fast)
+    assert ref.revenue == sum(r.revenue for r in ref.routes) + ref.pullman
+
+
+# Found by the test above with the bug planted (an empty level passing on its stale bonus): one
+# token city, two trains that need no token and a Mail Contract paying 50 a stop.
+CROWDED_BOARD = {"id": "random", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": ["yellow"]},
+                 "corporation": {"id": "US"}, "trains": [{"name": "2", "distance": 2, "requires_token": False, "id": "2-0"}, {"name": "D", "distance": 999, "id": "D-1"}, {"name": "D", "distance": 999, "requires_token": False, "id": "D-2"}],
+                 "hexes": [
+    {"id": "A1", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []},
+    {"id": "A3", "tile": "A3", "color": "red", "rotation": 0, "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []},
+    {"id": "B2", "tile": "t", "color": "yellow", "rotation": 1, "code": "town=revenue:20;town=revenue:20;path=a:1,b:_0;path=a:5,b:_0;path=a:2,b:_1;path=a:3,b:_1", "cities": []},
+    {"id": "B4", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["US"]}]},
+    {"id": "C1", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}]},
+    {"id": "C3", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []}]}
+
+
+@pytest.mark.parametrize("strategy", ["nested", "packing"])
+def test_an_empty_train_leaves_the_mail_contract_to_the_routes_placed(strategy):
+    problem = build_problem(copy.deepcopy(CROWDED_BOARD))
+    problem.br_amount = np.array([0], np.int32)
+    problem.br_per_stop = np.array([50], np.int32)
+    problem.br_mask = np.zeros((1, problem.n_stops), np.uint32)
+    problem.br_full = np.array([0], np.uint32)
+    ref = reference.search(problem)
+    assert ref.revenue == 220  # one D from the token: 3 stops, 70 + 3 x 50 Mail Contract
+    fast = compiled.search(problem, strategy=strategy)
+    assert fast.optimal and fast.revenue == ref.revenue, (fast.routes, ref.routes)
+    assert fast.revenue == sum(r.revenue for r in fast.routes) + fast.pullman
+    _assert_sound(problem, fast)
+
+
 LONG_TRAINS = st.sampled_from([{"name": "D", "distance": 999}, {"name": "8", "distance": 8},
                                 {"name": "4E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": 4, "visit": 99}]}])
 

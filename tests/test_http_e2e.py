@@ -19,10 +19,8 @@ import pytest
 from google.protobuf import json_format
 
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
-from server.generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 
-from .corpus import state
-from .test_grpc_e2e import STATE_IDS, ServerProcess, hard_board
+from .test_grpc_e2e import STATE_IDS, ServerProcess, hard_board, states, stub  # noqa: F401 (fixtures)
 
 ORIGIN = "http://client.example"
 GAMES = {"1830", "1880", "1880 Romania", "1894", "18EU"}
@@ -37,16 +35,6 @@ def server(tmp_path_factory):
     srv.stop()
 
 
-@pytest.fixture(scope="module")
-def stub(server):
-    channel = grpc.insecure_channel(server.target)
-    yield pb_grpc.RouteOptimizerStub(channel)
-    channel.close()
-
-
-@pytest.fixture(scope="module")
-def states():
-    return {i: state(i) for i in STATE_IDS}
 
 
 def request(server, path: str, body=None, *, headers=None, method=None, raw: bytes | None = None):

@@ -55,30 +55,27 @@ def beyond_states() -> tuple:
     return tuple(out)
 
 
-def beyond_state(state_id: str) -> dict:
-    """One beyond state by id, from the corpus or the vendored copies."""
-    for s in beyond_states():
+def _find(state_id: str, corpus: tuple, vendored) -> dict:
+    """A state by id: a copy from the corpus, else from the vendored file."""
+    for s in corpus:
         if s["id"] == state_id:
             return json.loads(json.dumps(s))
-    with open(VENDORED_BEYOND) as handle:
+    with open(vendored) as handle:
         for line in handle:
             s = json.loads(line)
             if s["id"] == state_id:
                 return s
     raise KeyError(state_id)
+
+
+def beyond_state(state_id: str) -> dict:
+    """One beyond state by id, from the corpus or the vendored copies."""
+    return _find(state_id, beyond_states(), VENDORED_BEYOND)
 
 
 def state(state_id: str) -> dict:
     """One state by id, from the corpus or the vendored copies."""
-    for s in states():
-        if s["id"] == state_id:
-            return json.loads(json.dumps(s))
-    with open(VENDORED) as handle:
-        for line in handle:
-            s = json.loads(line)
-            if s["id"] == state_id:
-                return s
-    raise KeyError(state_id)
+    return _find(state_id, states(), VENDORED)
 
 
 def game_files() -> list:

@@ -162,6 +162,13 @@ cdef struct Express:
     int64_t head                            # value of the forced part of paid (before the greedy rest)
     int forced_tok                          # index into big then small of the token stop forced in, or -1
 
+cdef struct TopK:
+    # The k largest values seen, descending (an express: the best stops it could be paid for).
+    int k
+    int n                                   # values held (<= k)
+    int64_t sum                             # their sum
+    int32_t* vals                           # [k]
+
 cdef struct Keyed:
     # An item sorted by key (then by item), for deriving the input.
     int64_t key
@@ -181,11 +188,13 @@ cdef int check_limits(Ctx* c) noexcept nogil
 cdef int tick(Ctx* c) noexcept nogil
 # ---- bounds
 cdef int64_t rem_bound(Ctx* c, int t, int r_large, int r_small, int r_total) noexcept nogil
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
-                         int32_t* out=*, int* n_out=*) noexcept nogil
-cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor, int64_t enough,
+                         TopK* best=*) noexcept nogil
+cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
+                                 int64_t enough) noexcept nogil
 cdef int64_t proven_bound(Ctx* c) noexcept nogil
 cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil
+cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil
 # ---- pricing
 cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil
 cdef int route_segs(Ctx* c, Level* L, int32_t* out) noexcept nogil

@@ -44,6 +44,8 @@ cdef enum:
     ERR_MEMORY = -1
     MAX_INTERESTING = 12    # interesting stops of one route tried in and out (2**12 subsets)
 
+cdef int64_t INT64_MAX_ = 0x3FFFFFFFFFFFFFFF  # "no limit" where a sum is compared against it
+
 
 # ---- limits ---------------------------------------------------------------------------------
 
@@ -148,14 +150,34 @@ cdef inline int64_t rest_bound(Ctx* c, int li) noexcept nogil:
     return 0
 
 
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
-                         int32_t* out=NULL, int* n_out=NULL) noexcept nogil:
+cdef inline void topk_add(TopK* T, int32_t v) noexcept nogil:
+    """Offer v to the k largest values held."""
+    cdef int i
+    if T.n < T.k:
+        i = T.n
+        T.n += 1
+        T.sum += v
+    elif T.k > 0 and v > T.vals[T.k - 1]:
+        i = T.k - 1
+        T.sum += v - T.vals[i]
+    else:
+        return
+    while i > 0 and T.vals[i - 1] < v:
+        T.vals[i] = T.vals[i - 1]
+        i -= 1
+    T.vals[i] = v
+
+
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor, int64_t enough,
+                         TopK* best=NULL) noexcept nogil:
     """What the stops a route could still reach are worth: a walk over free track from the
     route's open ends, never into a location it holds (negative stops never counted).
 
-    Called with w pushed (its location and track taken). The anchor is an open end too while
-    half 0 grows and the route may still pass through it. With ``out``, the positive values
-    reached are appended there too (``n_out`` counts them).
+    Called with w pushed (its location and track taken), or with d = -1 for a route that is
+    only its anchor w, not pushed yet. The anchor is an open end too while
+    half 0 grows and the route may still pass through it. With ``best``, the positive values
+    reached are offered to it and its sum is the answer. The walk stops as soon as the answer
+    passes ``enough`` (a bound above the caller's cut-off cannot cut: the rest is not needed).
     """
     cdef const Input* g = &c.inp
     cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
@@ -163,8 +185,10 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
     cdef int32_t* seen = c.work.stops + g.n_stops
     cdef uint8_t* mark = c.work.reach_mark
     cdef int top = 0, n_seen = 0, u, e, v, i
-    cdef int64_t total = 0
-    if not g.end_only_by_stop[w] and not g.to_terminal_by_dir[d]:
+    cdef int64_t total = best.sum if best != NULL else 0
+    if total > enough:
+        return total
+    if d < 0 or (not g.end_only_by_stop[w] and not g.to_terminal_by_dir[d]):
         stack[top] = w
         top += 1
     mark[w] = 1
@@ -183,16 +207,21 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
         u = stack[top]
         for e in range(g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
             v = g.to_stop_by_dir[e]
-            if mark[v] or loc_has(L, g.loc_by_stop[v]) or not res_free(c, g.seg_by_dir[e]):
-                continue
+            if mark[v] or loc_has(L, g.loc_by_stop[v]) or (L.rank[v] >= 0 and L.rank[v] < L.anchor_i) \
+                    or not res_free(c, g.seg_by_dir[e]):
+                continue  # (an anchor richer than the route's is never on it)
             mark[v] = 1
             seen[n_seen] = v
             n_seen += 1
             if values[v] > 0:
-                total += values[v]
-                if out != NULL:
-                    out[n_out[0]] = values[v]
-                    n_out[0] += 1
+                if best != NULL:
+                    topk_add(best, values[v])
+                    total = best.sum
+                else:
+                    total += values[v]
+                if total > enough:
+                    top = 0
+                    break
             if not g.end_only_by_stop[v] and not g.to_terminal_by_dir[e]:
                 stack[top] = v
                 top += 1
@@ -201,38 +230,38 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
     return total
 
 
-cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil:
+cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
+                                 int64_t enough) noexcept nogil:
     """The most a train that pays only its best stops can earn on a route growing to w: its best
-    ``pay_total`` stop values among the stops visited and those it could still reach."""
+    ``pay_total`` stop values among the stops visited and those it could still reach (or, once
+    that passes ``enough``, some value above it)."""
     cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
-    cdef int32_t* vals = c.work.stops + 2 * c.inp.n_stops
-    cdef int n = 0, k, i, j, pay = c.inp.caps_by_train[t * 6 + 5], x
-    cdef int64_t top = 0
-    reach_bound(c, L, t, w, d, extend_anchor, vals, &n)
+    cdef TopK top
+    cdef int k
+    top.k = c.inp.caps_by_train[t * 6 + 5]
+    if top.k > c.inp.n_stops:
+        top.k = c.inp.n_stops
+    top.n = 0
+    top.sum = 0
+    top.vals = c.work.stops + 2 * c.inp.n_stops
     for k in range(L.half[0].h + 1):
         if values[L.half[0].stop[k]] > 0:
-            vals[n] = values[L.half[0].stop[k]]
-            n += 1
+            topk_add(&top, values[L.half[0].stop[k]])
     if L.phase == 2:
         for k in range(1, L.half[1].h + 1):
             if values[L.half[1].stop[k]] > 0:
-                vals[n] = values[L.half[1].stop[k]]
-                n += 1
+                topk_add(&top, values[L.half[1].stop[k]])
     if values[w] > 0:
-        vals[n] = values[w]
-        n += 1
-    if pay > n:
-        pay = n
-    for i in range(pay):  # selection of the best pay values (pay is small)
-        j = i
-        for k in range(i + 1, n):
-            if vals[k] > vals[j]:
-                j = k
-        x = vals[i]
-        vals[i] = vals[j]
-        vals[j] = x
-        top += vals[i]
-    return top
+        topk_add(&top, values[w])
+    return reach_bound(c, L, t, w, d, extend_anchor, enough, &top)
+
+
+cdef inline int64_t floor_div(int64_t a, int64_t b) noexcept nogil:
+    """a // b rounded down (b > 0), as C division is not for negative a."""
+    cdef int64_t q = a / b
+    if q * b > a:
+        q -= 1
+    return q
 
 
 cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil:
@@ -244,7 +273,7 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
     cdef int nl = L.n_large + g.large_by_stop[w]
     cdef int ns = L.n_small + 1 - g.large_by_stop[w]
     cdef int64_t pull = c.inp.pullman_cap if c.run.use_pullman else 0
-    cdef int64_t ub, reach
+    cdef int64_t ub, reach, room, mult = g.multiplier_by_train[t]
     cdef int seg, T
     if g.pays_all_by_train[t]:
         ub = (L.vsum + value_w + rem_bound(c, t, caps[0] - nl, caps[1] - ns, caps[2] - nl - ns)) \
@@ -255,6 +284,9 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
         ub = c.bounds.alone_by_level[li]
     if L.base + ub + rest_bound(c, li) + pull <= c.run.cur_best:
         return 1
+    # the most the stop values below may add up to and still cut (past it, the walks stop early)
+    room = c.run.cur_best - L.base - g.max_bonus_by_train[t] - rest_bound(c, li) - pull
+    room = floor_div(room, mult) if mult > 0 else INT64_MAX_
     if g.reach_from and g.pays_all_by_train[t] and caps[2] - nl - ns >= g.reach_from:
         # a long train: bound it by what it can still reach, not by the whole map
         seg = g.seg_by_dir[d]
@@ -262,7 +294,7 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
         reach = reach_bound(c, L, t, w, d, L.phase == 1 and not g.end_only_by_stop[T]
-                            and not g.from_terminal_by_dir[d if H.h == 0 else L.d1])
+                            and not g.from_terminal_by_dir[d if H.h == 0 else L.d1], room - L.vsum - value_w)
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
         if L.base + (L.vsum + value_w + reach) * g.multiplier_by_train[t] + g.max_bonus_by_train[t] \
@@ -275,13 +307,43 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
         reach = express_reach_bound(c, L, t, w, d, L.phase == 1 and not g.end_only_by_stop[T]
-                                    and not g.from_terminal_by_dir[d if H.h == 0 else L.d1])
+                                    and not g.from_terminal_by_dir[d if H.h == 0 else L.d1], room)
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
         if L.base + reach * g.multiplier_by_train[t] + g.max_bonus_by_train[t] + rest_bound(c, li) + pull \
                 <= c.run.cur_best:
             return 1
     return 0
+
+
+cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil:
+    """1 if no route of level li's train out of anchor T can beat the best found: its best paid
+    stops (all a train that pays every stop can visit) among T and the stops T reaches over free
+    track cannot. One walk per anchor where the per-extension bounds would walk once per first
+    step (a later train's routes, on a board mostly taken by the earlier ones, end here)."""
+    cdef const Input* g = &c.inp
+    cdef int t = L.t
+    cdef const int32_t* caps = g.caps_by_train + t * 6
+    cdef int64_t pull = g.pullman_cap if c.run.use_pullman else 0
+    cdef int64_t room, mult = g.multiplier_by_train[t], value_t = g.values_by_train_stop[<int64_t>t * g.n_stops + T]
+    cdef TopK top
+    if not g.reach_from or (g.pays_all_by_train[t] and caps[2] - 1 < g.reach_from):
+        return 0
+    room = c.run.cur_best - L.base - g.max_bonus_by_train[t] - rest_bound(c, li) - pull
+    if room < 0:
+        return 0  # even a route worth nothing would beat the best
+    if mult == 0:
+        return 1
+    top.k = caps[2] if g.pays_all_by_train[t] else caps[5]
+    if top.k > g.n_stops:
+        top.k = g.n_stops
+    top.n = 0
+    top.sum = 0
+    top.vals = c.work.stops + 2 * g.n_stops
+    if value_t > 0:
+        topk_add(&top, <int32_t>value_t)
+    room = floor_div(room, mult)
+    return reach_bound(c, L, t, T, -1, 0, room, &top) <= room
 
 
 # ---- pricing --------------------------------------------------------------------------------
@@ -668,6 +730,9 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     L.n_small = 1 - g.large_by_stop[T]
     L.vsum = g.values_by_train_stop[<int64_t>L.t * g.n_stops + T]
     loc_flip(L, g.loc_by_stop[T])
+    if cut_anchor(c, li, L, T):
+        loc_flip(L, g.loc_by_stop[T])
+        L.phase = 0
     return 1
 
 

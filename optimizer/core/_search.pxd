@@ -190,6 +190,7 @@ cdef int tick(Ctx* c) noexcept nogil
 cdef int64_t rem_bound(Ctx* c, int t, int r_large, int r_small, int r_total) noexcept nogil
 cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor, int64_t enough,
                          TopK* best=*) noexcept nogil
+cdef void route_top(Ctx* c, Level* L, int t, int k, TopK* top) noexcept nogil
 cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
                                  int64_t enough) noexcept nogil
 cdef int64_t proven_bound(Ctx* c) noexcept nogil
@@ -219,6 +220,7 @@ cdef void unwind_level(Ctx* c, int li) noexcept nogil
 cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil
 cdef void call_improve(Ctx* c, int64_t value) noexcept with gil
 cdef object _best_lists(Ctx* c)
+cdef int cannot_win(Ctx* c, Level* L, int64_t extra) noexcept nogil
 cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) noexcept nogil
 cdef int run(Ctx* c) noexcept nogil
 

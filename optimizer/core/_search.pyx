@@ -230,29 +230,33 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
     return total
 
 
+cdef void route_top(Ctx* c, Level* L, int t, int k, TopK* top) noexcept nogil:
+    """Start ``top`` (the k best) with the positive values of the stops on level L's route."""
+    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
+    cdef int i
+    top.k = k if k < c.inp.n_stops else c.inp.n_stops
+    top.n = 0
+    top.sum = 0
+    top.vals = c.work.stops + 2 * c.inp.n_stops
+    for i in range(L.half[0].h + 1):
+        if values[L.half[0].stop[i]] > 0:
+            topk_add(top, values[L.half[0].stop[i]])
+    if L.phase == 2:
+        for i in range(1, L.half[1].h + 1):
+            if values[L.half[1].stop[i]] > 0:
+                topk_add(top, values[L.half[1].stop[i]])
+
+
 cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
                                  int64_t enough) noexcept nogil:
     """The most a train that pays only its best stops can earn on a route growing to w: its best
     ``pay_total`` stop values among the stops visited and those it could still reach (or, once
     that passes ``enough``, some value above it)."""
-    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
+    cdef int32_t value_w = c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + w]
     cdef TopK top
-    cdef int k
-    top.k = c.inp.caps_by_train[t * 6 + 5]
-    if top.k > c.inp.n_stops:
-        top.k = c.inp.n_stops
-    top.n = 0
-    top.sum = 0
-    top.vals = c.work.stops + 2 * c.inp.n_stops
-    for k in range(L.half[0].h + 1):
-        if values[L.half[0].stop[k]] > 0:
-            topk_add(&top, values[L.half[0].stop[k]])
-    if L.phase == 2:
-        for k in range(1, L.half[1].h + 1):
-            if values[L.half[1].stop[k]] > 0:
-                topk_add(&top, values[L.half[1].stop[k]])
-    if values[w] > 0:
-        topk_add(&top, values[w])
+    route_top(c, L, t, c.inp.caps_by_train[t * 6 + 5], &top)
+    if value_w > 0:
+        topk_add(&top, value_w)
     return reach_bound(c, L, t, w, d, extend_anchor, enough, &top)
 
 
@@ -325,7 +329,7 @@ cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil:
     cdef int t = L.t
     cdef const int32_t* caps = g.caps_by_train + t * 6
     cdef int64_t pull = g.pullman_cap if c.run.use_pullman else 0
-    cdef int64_t room, mult = g.multiplier_by_train[t], value_t = g.values_by_train_stop[<int64_t>t * g.n_stops + T]
+    cdef int64_t room, mult = g.multiplier_by_train[t]
     cdef TopK top
     if not g.reach_from or (g.pays_all_by_train[t] and caps[2] - 1 < g.reach_from):
         return 0
@@ -334,14 +338,7 @@ cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil:
         return 0  # even a route worth nothing would beat the best
     if mult == 0:
         return 1
-    top.k = caps[2] if g.pays_all_by_train[t] else caps[5]
-    if top.k > g.n_stops:
-        top.k = g.n_stops
-    top.n = 0
-    top.sum = 0
-    top.vals = c.work.stops + 2 * g.n_stops
-    if value_t > 0:
-        topk_add(&top, <int32_t>value_t)
+    route_top(c, L, t, caps[2] if g.pays_all_by_train[t] else caps[5], &top)  # the route is T alone
     room = floor_div(room, mult)
     return reach_bound(c, L, t, T, -1, 0, room, &top) <= room
 
@@ -954,6 +951,19 @@ cdef object _best_lists(Ctx* c):
     return stops, segs, revs, paid
 
 
+cdef int cannot_win(Ctx* c, Level* L, int64_t extra) noexcept nogil:
+    """1 if the route a level just yielded, with the routes above it and ``extra`` more, cannot beat
+    the best found: its stops' values (an express: its best paid ones) at most, times its
+    multiplier, plus every bonus it could earn."""
+    cdef int t = L.t
+    cdef int64_t v = L.vsum
+    cdef TopK top
+    if not c.inp.pays_all_by_train[t]:
+        route_top(c, L, t, c.inp.caps_by_train[t * 6 + 5], &top)
+        v = top.sum
+    return L.base + v * c.inp.multiplier_by_train[t] + c.inp.max_bonus_by_train[t] + extra <= c.run.cur_best
+
+
 cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) noexcept nogil:
     """Best total of the trains of levels lo..hi-1 (the others run nothing); -1 if stopped."""
     cdef int li = lo, j, r
@@ -975,6 +985,8 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
                 unwind_level(c, j)
             return -1
         if r == 1:
+            if cannot_win(c, &levels[li], pull + rest_bound(c, li)):
+                continue  # neither it nor the later trains can make it win: it needs no pricing
             price_route(c, &levels[li])
             total = levels[li].base + levels[li].rev
             bl = levels[li].base_large

@@ -47,6 +47,14 @@ def load_routes(source, field: str = "routes") -> list:
     return routes_document(source, field)
 
 
+def read_state_text(text, check=None) -> Board | None:
+    """A board-state document's JSON text read in one step in C (msgspec), or None when it needs
+    the long way (:func:`load_state`): a tile-lay board, or one the fast reader leaves to the
+    reference reader to read or refuse. ``check(rest, hex_texts)`` sees it before its hexes are
+    read (see :func:`optimizer.board.state.read_board_text`)."""
+    return read_board_text(text, check)
+
+
 def _board(source) -> Board:
     if isinstance(source, (str, bytes)):  # JSON text goes straight to the fast reader, when it can
         board = read_board_text(source)

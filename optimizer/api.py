@@ -141,7 +141,10 @@ def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = 
         For a malformed board, naming the field and hex.
     """
     start = time.monotonic()
-    problem = shared_problem(_board(state))
+    board = _board(state)
+    read = time.monotonic()
+    problem = shared_problem(board)
+    built = time.monotonic()
     remaining = None
     if deadline_ms is not None:
         remaining = max(0.0, deadline_ms - (time.monotonic() - start) * 1000)
@@ -153,7 +156,8 @@ def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = 
                          on_improve=callback, core=core)
     out = result_json(problem, result)
     out["elapsed_ms"] = round((time.monotonic() - start) * 1000, 3)
-    out["stats"]["search_ms"] = round(result.elapsed_ms, 3)
+    out["stats"].update(read_ms=round((read - start) * 1000, 3), graph_ms=round((built - read) * 1000, 3),
+                        search_ms=round(result.elapsed_ms, 3))
     return out
 
 

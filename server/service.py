@@ -151,6 +151,14 @@ def read_routes(request, bounds: limits.Limits = limits.Limits()) -> list:
     return routes
 
 
+def encoded(result: dict) -> pb.Solution:
+    """The answer as a message, with the time that took in its stats."""
+    start = time.monotonic()
+    solution = convert.solution_to_proto(result)
+    solution.stats.encode_ms = round((time.monotonic() - start) * 1000, 3)
+    return solution
+
+
 def _source(request) -> str:
     return request.WhichOneof("source") or "source"
 
@@ -211,13 +219,17 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
             node_budget = self._node_budget(request)
 
             def work():
-                doc = read_state(request, self.limits)
-                return api.solve(doc, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
-                                 cancel=call.token)
+                start = time.monotonic()
+                board = read_state(request, self.limits)
+                read_ms = (time.monotonic() - start) * 1000
+                result = api.solve(board, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
+                                   cancel=call.token)
+                result["stats"]["read_ms"] = round(read_ms + result["stats"]["read_ms"], 3)
+                return result
 
             result = self._on_work_thread(context, call, work)
             _no_route_in_time(context, result, call)
-            return pb.OptimizeResponse(solution=call.stamp(convert.solution_to_proto(result)))
+            return pb.OptimizeResponse(solution=call.stamp(encoded(result)))
 
     def OptimizeStream(self, request, context):
         with guard(context, _source(request)), self._admitted(context) as call:
@@ -227,10 +239,13 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
             def run():  # reading and search, on their own thread, so that this one can send as it goes
                 try:
                     with self._bounded(context, call):
-                        doc = read_state(request, self.limits)
-                        result = api.solve(doc, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
+                        start = time.monotonic()
+                        board = read_state(request, self.limits)
+                        read_ms = (time.monotonic() - start) * 1000
+                        result = api.solve(board, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
                                            cancel=call.token,
                                            on_improve=lambda partial: updates.put(("partial", partial)))
+                        result["stats"]["read_ms"] = round(read_ms + result["stats"]["read_ms"], 3)
                     updates.put(("final", result))
                 except BaseException as err:  # handed to the caller's thread, raised there
                     updates.put(("error", err))
@@ -242,7 +257,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
                     raise item
                 if kind == "final":
                     _no_route_in_time(context, item, call)
-                    yield pb.OptimizeStreamResponse(solution=call.stamp(convert.solution_to_proto(item)), final=True)
+                    yield pb.OptimizeStreamResponse(solution=call.stamp(encoded(item)), final=True)
                     return
                 yield pb.OptimizeStreamResponse(solution=call.stamp(convert.solution_to_proto(item)), final=False)
 

@@ -89,6 +89,8 @@ cdef struct Half:
     int32_t* pos                            # per frame: the next dir to try out of it
     int32_t* dseg                           # per frame: the dir that reached it (-1 at frame 0)
     uint32_t* pen                           # per frame: penalty hexes crossed so far (mask)
+    int64_t* later                          # per frame: the most the later levels can add on the track
+    #                                         then in use (-1: not looked at yet)
 
 cdef struct Level:
     # One train's routes, walked one at a time.
@@ -194,6 +196,7 @@ cdef void route_top(Ctx* c, Level* L, int t, int k, TopK* top) noexcept nogil
 cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
                                  int64_t enough) noexcept nogil
 cdef int64_t proven_bound(Ctx* c) noexcept nogil
+cdef int64_t later_bound(Ctx* c, int li, int64_t rest, int64_t useful) noexcept nogil
 cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil
 cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil
 # ---- pricing
@@ -211,6 +214,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil
 cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above, int above_ran) noexcept nogil
 cdef int next_anchor(Ctx* c, int li) noexcept nogil
 cdef void start_half1(Ctx* c, Level* L) noexcept nogil
+cdef int64_t frame_later(Ctx* c, int li, Level* L, Half* H, int h) noexcept nogil
 cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil
 cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil
 cdef void step_back(Ctx* c, Level* L, Half* H) noexcept nogil

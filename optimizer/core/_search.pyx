@@ -43,6 +43,8 @@ cdef enum:
     STOP_CALLBACK = 4       # on_improve raised: the error is re-raised by search()
     ERR_MEMORY = -1
     MAX_INTERESTING = 12    # interesting stops of one route tried in and out (2**12 subsets)
+    LATER_EVERY = 3         # frames between looks at what the later trains can still reach (every
+    #                         frame: fewer nodes but more time; every 4th: fewer cuts)
 
 cdef int64_t INT64_MAX_ = 0x3FFFFFFFFFFFFFFF  # "no limit" where a sum is compared against it
 
@@ -268,6 +270,69 @@ cdef inline int64_t floor_div(int64_t a, int64_t b) noexcept nogil:
     return q
 
 
+cdef int64_t later_bound(Ctx* c, int li, int64_t rest, int64_t useful) noexcept nogil:
+    """At most what the levels after li can add on the track in use, if less than ``rest``: the
+    next train's best paid stops among those one of its anchors reaches over free track (never
+    through a richer anchor: its routes do not), plus the proven optimum of the trains after it.
+    The walks stop (``rest`` then) once one passes ``useful``."""
+    cdef const Input* g = &c.inp
+    cdef int lj = li + 1, t2 = g.train_by_level[lj], n = g.n_stops, i, u, e, v, top_, n_seen, a
+    cdef const int32_t* caps = g.caps_by_train + t2 * 6
+    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t2 * n
+    cdef const int32_t* anchors = g.anchor_by_train_rank + <int64_t>t2 * n
+    cdef const int32_t* rank = g.rank_by_train_stop + <int64_t>t2 * n
+    cdef int32_t* stack = c.work.stops
+    cdef int32_t* seen = c.work.stops + n
+    cdef uint8_t* mark = c.work.reach_mark
+    cdef int64_t after = c.bounds.from_level[lj + 1] if lj + 1 < c.run.hi else 0
+    cdef int64_t mult = g.multiplier_by_train[t2], enough, most = 0
+    cdef TopK top
+    if mult <= 0 or (g.pays_all_by_train[t2] and caps[2] - 1 < g.reach_from):
+        return rest
+    enough = floor_div((rest if rest < useful else useful) - after - g.max_bonus_by_train[t2], mult)
+    if enough < 0:
+        return rest
+    for a in range(g.n_anchors_by_train[t2]):
+        top.k = caps[2] if g.pays_all_by_train[t2] else caps[5]
+        if top.k > n:
+            top.k = n
+        top.n = 0
+        top.sum = 0
+        top.vals = c.work.stops + 2 * n
+        u = anchors[a]
+        mark[u] = 1
+        seen[0] = u
+        n_seen = 1
+        stack[0] = u
+        top_ = 1
+        if values[u] > 0:
+            topk_add(&top, values[u])
+        while top_ > 0 and top.sum <= enough:
+            top_ -= 1
+            u = stack[top_]
+            for e in range(g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
+                v = g.to_stop_by_dir[e]
+                if mark[v] or (rank[v] >= 0 and rank[v] < a) or not res_free(c, g.seg_by_dir[e]):
+                    continue
+                mark[v] = 1
+                seen[n_seen] = v
+                n_seen += 1
+                if values[v] > 0:
+                    topk_add(&top, values[v])
+                    if top.sum > enough:
+                        break
+                if not g.end_only_by_stop[v] and not g.to_terminal_by_dir[e]:
+                    stack[top_] = v
+                    top_ += 1
+        for i in range(n_seen):
+            mark[seen[i]] = 0
+        if top.sum > enough:
+            return rest
+        if top.sum > most:
+            most = top.sum
+    return most * mult + g.max_bonus_by_train[t2] + after
+
+
 cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil:
     """1 if extending level li's route by dir d (to w) cannot beat the best found."""
     cdef const Input* g = &c.inp
@@ -277,7 +342,7 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
     cdef int nl = L.n_large + g.large_by_stop[w]
     cdef int ns = L.n_small + 1 - g.large_by_stop[w]
     cdef int64_t pull = c.inp.pullman_cap if c.run.use_pullman else 0
-    cdef int64_t ub, reach, room, mult = g.multiplier_by_train[t]
+    cdef int64_t ub, reach, room, rest, mult = g.multiplier_by_train[t]
     cdef int seg, T
     if g.pays_all_by_train[t]:
         ub = (L.vsum + value_w + rem_bound(c, t, caps[0] - nl, caps[1] - ns, caps[2] - nl - ns)) \
@@ -286,10 +351,11 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
             ub = c.bounds.alone_by_level[li]
     else:
         ub = c.bounds.alone_by_level[li]
-    if L.base + ub + rest_bound(c, li) + pull <= c.run.cur_best:
+    rest = H.later[H.h]
+    if L.base + ub + rest + pull <= c.run.cur_best:
         return 1
     # the most the stop values below may add up to and still cut (past it, the walks stop early)
-    room = c.run.cur_best - L.base - g.max_bonus_by_train[t] - rest_bound(c, li) - pull
+    room = c.run.cur_best - L.base - g.max_bonus_by_train[t] - rest - pull
     room = floor_div(room, mult) if mult > 0 else INT64_MAX_
     if g.reach_from and g.pays_all_by_train[t] and caps[2] - nl - ns >= g.reach_from:
         # a long train: bound it by what it can still reach, not by the whole map
@@ -302,7 +368,7 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
         if L.base + (L.vsum + value_w + reach) * g.multiplier_by_train[t] + g.max_bonus_by_train[t] \
-                + rest_bound(c, li) + pull <= c.run.cur_best:
+                + rest + pull <= c.run.cur_best:
             return 1
     elif g.reach_from and not g.pays_all_by_train[t]:
         # an express: bound it by the best stops it has or can still reach
@@ -314,7 +380,7 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
                                     and not g.from_terminal_by_dir[d if H.h == 0 else L.d1], room)
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
-        if L.base + reach * g.multiplier_by_train[t] + g.max_bonus_by_train[t] + rest_bound(c, li) + pull \
+        if L.base + reach * g.multiplier_by_train[t] + g.max_bonus_by_train[t] + rest + pull \
                 <= c.run.cur_best:
             return 1
     return 0
@@ -718,6 +784,7 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
         H.pos[0] = c.work.levels[li - 1].d1 + 1
     H.dseg[0] = -1
     H.pen[0] = 0
+    H.later[0] = rest_bound(c, li)
     H.h = 0
     L.half[1].h = 0
     L.d1 = -1
@@ -746,6 +813,23 @@ cdef void start_half1(Ctx* c, Level* L) noexcept nogil:
     H.pos[0] = L.d1 + 1
     H.dseg[0] = -1
     H.pen[0] = 0
+    H.later[0] = L.half[0].later[L.half[0].h]
+
+
+cdef int64_t frame_later(Ctx* c, int li, Level* L, Half* H, int h) noexcept nogil:
+    """H.later[h] (h >= 1), looked at once: its parent frame's, tightened by later_bound every
+    LATER_EVERY frames where a tighter value could cut an extension (one earns what the route
+    earns at least)."""
+    cdef int t = L.t
+    cdef int64_t useful
+    if H.later[h] < 0:
+        H.later[h] = H.later[h - 1]
+        if li + 1 < c.run.hi and c.inp.reach_from and h % LATER_EVERY == 0:
+            useful = c.run.cur_best - L.base - (c.inp.pullman_cap if c.run.use_pullman else 0)
+            if c.inp.pays_all_by_train[t] and L.vsum > 0:
+                useful -= L.vsum * c.inp.multiplier_by_train[t]
+            H.later[h] = later_bound(c, li, H.later[h], useful)
+    return H.later[h]
 
 
 cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
@@ -760,6 +844,11 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
     cdef int w, nl, ns
     if h > 0 and (g.end_only_by_stop[v] or g.to_terminal_by_dir[H.dseg[h]]):
         return -1  # v ends the route
+    if H.later[h] < 0:  # a new frame: what the later trains can add, once for all its extensions
+        if h == 0:  # half 1 starts where half 0 is
+            H.later[0] = frame_later(c, li, L, &L.half[0], L.half[0].h)
+        else:
+            frame_later(c, li, L, H, h)
     while d < end:
         if not first and g.from_terminal_by_dir[d]:
             d += 1
@@ -793,6 +882,7 @@ cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
     H.pos[h] = g.adj_ptr_by_stop[w]
     H.pen[h] = H.pen[h - 1] | g.penalty_mask_by_seg[seg]
     H.h = h
+    H.later[h] = -1
     res_flip(c, seg)
     loc_flip(L, g.loc_by_stop[w])
     L.vsum += g.values_by_train_stop[<int64_t>L.t * g.n_stops + w]
@@ -1092,7 +1182,8 @@ cdef int setup(Ctx* c) noexcept nogil:
             L.half[k].pos = <int32_t*>calloc(n + 1, sizeof(int32_t))
             L.half[k].dseg = <int32_t*>calloc(n + 1, sizeof(int32_t))
             L.half[k].pen = <uint32_t*>calloc(n + 1, sizeof(uint32_t))
-            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen):
+            L.half[k].later = <int64_t*>calloc(n + 1, sizeof(int64_t))
+            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen and L.half[k].later):
                 return ERR_MEMORY
         L.locs = <uint64_t*>calloc(c.inp.n_loc_words, sizeof(uint64_t))
         if not L.locs:
@@ -1110,6 +1201,7 @@ cdef void teardown(Ctx* c) noexcept nogil:
             L = &w.levels[li]
             for k in range(2):
                 free(L.half[k].stop); free(L.half[k].pos); free(L.half[k].dseg); free(L.half[k].pen)
+                free(L.half[k].later)
             free(L.locs)
         free(w.levels)
     free(w.used); free(w.mark); free(w.reach_mark); free(w.stops)

@@ -190,10 +190,10 @@ cdef int check_limits(Ctx* c) noexcept nogil
 cdef int tick(Ctx* c) noexcept nogil
 # ---- bounds
 cdef int64_t rem_bound(Ctx* c, int t, int r_large, int r_small, int r_total) noexcept nogil
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor, int64_t enough,
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from, int64_t enough,
                          TopK* best=*) noexcept nogil
 cdef void route_top(Ctx* c, Level* L, int t, int k, TopK* top) noexcept nogil
-cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
+cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from,
                                  int64_t enough) noexcept nogil
 cdef int64_t proven_bound(Ctx* c) noexcept nogil
 cdef int64_t later_bound(Ctx* c, int li, int64_t rest, int64_t useful) noexcept nogil

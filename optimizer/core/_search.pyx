@@ -170,14 +170,15 @@ cdef inline void topk_add(TopK* T, int32_t v) noexcept nogil:
     T.vals[i] = v
 
 
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor, int64_t enough,
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from, int64_t enough,
                          TopK* best=NULL) noexcept nogil:
     """What the stops a route could still reach are worth: a walk over free track from the
     route's open ends, never into a location it holds (negative stops never counted).
 
     Called with w pushed (its location and track taken), or with d = -1 for a route that is
-    only its anchor w, not pushed yet. The anchor is an open end too while
-    half 0 grows and the route may still pass through it. With ``best``, the positive values
+    only its anchor w, not pushed yet. The anchor is an open end too while half 0 grows and the
+    route may still pass through it (``anchor_from`` >= 0, else -1): half 1 then leaves it by a dir
+    after ``anchor_from``, half 0's first (every route is made once). With ``best``, the positive values
     reached are offered to it and its sum is the answer. The walk stops as soon as the answer
     passes ``enough`` (a bound above the caller's cut-off cannot cut: the rest is not needed).
     """
@@ -186,7 +187,7 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
     cdef int32_t* stack = c.work.stops
     cdef int32_t* seen = c.work.stops + g.n_stops
     cdef uint8_t* mark = c.work.reach_mark
-    cdef int top = 0, n_seen = 0, u, e, v, i
+    cdef int top = 0, n_seen = 0, u, e, v, i, T = -1
     cdef int64_t total = best.sum if best != NULL else 0
     if total > enough:
         return total
@@ -196,8 +197,8 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
     mark[w] = 1
     seen[n_seen] = w
     n_seen += 1
-    if extend_anchor:
-        u = L.half[0].stop[0]
+    if anchor_from >= 0:
+        u = T = L.half[0].stop[0]
         if not mark[u]:
             mark[u] = 1
             seen[n_seen] = u
@@ -207,7 +208,7 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
     while top > 0:
         top -= 1
         u = stack[top]
-        for e in range(g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
+        for e in range(anchor_from + 1 if u == T else g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
             v = g.to_stop_by_dir[e]
             if mark[v] or loc_has(L, g.loc_by_stop[v]) or (L.rank[v] >= 0 and L.rank[v] < L.anchor_i) \
                     or not res_free(c, g.seg_by_dir[e]):
@@ -249,7 +250,7 @@ cdef void route_top(Ctx* c, Level* L, int t, int k, TopK* top) noexcept nogil:
                 topk_add(top, values[L.half[1].stop[i]])
 
 
-cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
+cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from,
                                  int64_t enough) noexcept nogil:
     """The most a train that pays only its best stops can earn on a route growing to w: its best
     ``pay_total`` stop values among the stops visited and those it could still reach (or, once
@@ -259,7 +260,7 @@ cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int exte
     route_top(c, L, t, c.inp.caps_by_train[t * 6 + 5], &top)
     if value_w > 0:
         topk_add(&top, value_w)
-    return reach_bound(c, L, t, w, d, extend_anchor, enough, &top)
+    return reach_bound(c, L, t, w, d, anchor_from, enough, &top)
 
 
 cdef inline int64_t floor_div(int64_t a, int64_t b) noexcept nogil:
@@ -343,7 +344,7 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
     cdef int ns = L.n_small + 1 - g.large_by_stop[w]
     cdef int64_t pull = c.inp.pullman_cap if c.run.use_pullman else 0
     cdef int64_t ub, reach, room, rest, mult = g.multiplier_by_train[t]
-    cdef int seg, T
+    cdef int seg, T, first, anchor_from
     if g.pays_all_by_train[t]:
         ub = (L.vsum + value_w + rem_bound(c, t, caps[0] - nl, caps[1] - ns, caps[2] - nl - ns)) \
             * g.multiplier_by_train[t] + g.max_bonus_by_train[t]
@@ -357,14 +358,15 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
     # the most the stop values below may add up to and still cut (past it, the walks stop early)
     room = c.run.cur_best - L.base - g.max_bonus_by_train[t] - rest - pull
     room = floor_div(room, mult) if mult > 0 else INT64_MAX_
+    T = L.half[0].stop[0]
+    first = d if H.h == 0 else L.d1  # half 0's first dir
+    anchor_from = first if L.phase == 1 and not g.end_only_by_stop[T] and not g.from_terminal_by_dir[first] else -1
     if g.reach_from and g.pays_all_by_train[t] and caps[2] - nl - ns >= g.reach_from:
         # a long train: bound it by what it can still reach, not by the whole map
         seg = g.seg_by_dir[d]
-        T = L.half[0].stop[0]
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
-        reach = reach_bound(c, L, t, w, d, L.phase == 1 and not g.end_only_by_stop[T]
-                            and not g.from_terminal_by_dir[d if H.h == 0 else L.d1], room - L.vsum - value_w)
+        reach = reach_bound(c, L, t, w, d, anchor_from, room - L.vsum - value_w)
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
         if L.base + (L.vsum + value_w + reach) * g.multiplier_by_train[t] + g.max_bonus_by_train[t] \
@@ -373,11 +375,9 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
     elif g.reach_from and not g.pays_all_by_train[t]:
         # an express: bound it by the best stops it has or can still reach
         seg = g.seg_by_dir[d]
-        T = L.half[0].stop[0]
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
-        reach = express_reach_bound(c, L, t, w, d, L.phase == 1 and not g.end_only_by_stop[T]
-                                    and not g.from_terminal_by_dir[d if H.h == 0 else L.d1], room)
+        reach = express_reach_bound(c, L, t, w, d, anchor_from, room)
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
         if L.base + reach * g.multiplier_by_train[t] + g.max_bonus_by_train[t] + rest + pull \
@@ -406,7 +406,7 @@ cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil:
         return 1
     route_top(c, L, t, caps[2] if g.pays_all_by_train[t] else caps[5], &top)  # the route is T alone
     room = floor_div(room, mult)
-    return reach_bound(c, L, t, T, -1, 0, room, &top) <= room
+    return reach_bound(c, L, t, T, -1, -1, room, &top) <= room
 
 
 # ---- pricing --------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ the same graph, segment for segment.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain, count
+from operator import attrgetter, is_
 
 from ..board.geometry import opposite
 from ..board.state import FAST_PATH
@@ -18,6 +20,8 @@ from .track import Segment, TrackGraph, build_track_graph_reference
 
 
 EMPTY = frozenset()
+_SIDE_OBJECTS: dict = {}  # side key -> the one object for it
+_SIDE_OBJECTS_MAX = 100_000  # ~1,500 for the whole public corpus
 
 
 @dataclass(frozen=True, eq=False)
@@ -29,9 +33,35 @@ class Walks:
     inner: tuple  # ((hex id, path index), ...): side-less paths used, in order of first use
     found: tuple  # (end (hex, node), side keys, inner keys, paths, hexes, a_terminal, b_terminal)
 
+    def __post_init__(self):
+        # The touched hexes' ids and objects apart, so that the usual check (every hex the very
+        # object read before: the fast reader shares unchanged hexes) runs in C.
+        object.__setattr__(self, "ids", tuple(t[0] for t in self.touched))
+        object.__setattr__(self, "seen", tuple(t[1] for t in self.touched))
+        object.__setattr__(self, "side_keys", tuple(side for side, _ in self.sides))
+
+    def same_hexes(self, hexes_of: dict) -> bool:
+        """Every hex read is the very object read before (the fast reader shares unchanged hexes)."""
+        return all(map(is_, map(hexes_of.get, self.ids), self.seen))
+
+    def same_track(self, hexes_of: dict) -> bool:
+        """Every hex read has the same track on this board (its tokens may differ)."""
+        for h, seen, track in self.touched:
+            hx = hexes_of.get(h)
+            if hx is not seen and (hx is None or hx.track != track):
+                return False
+        return True
+
+    def seen_on(self, hexes_of: dict) -> None:
+        """Remember this board's hexes as the ones to compare in C (same track, other tokens): the
+        walks stay the same object, so that the graph built from them is found again."""
+        object.__setattr__(self, "seen", tuple(map(hexes_of.__getitem__, self.ids)))
+
 
 def walks_from(board, hex_id: str, n: int) -> Walks:
     """Walk the track from node ``n`` of ``hex_id``; the reference walk with symbolic track."""
+    if len(_SIDE_OBJECTS) >= _SIDE_OBJECTS_MAX:
+        _SIDE_OBJECTS.clear()
     start = (hex_id, n)
     touched = {hex_id}
     sides: dict = {}
@@ -71,6 +101,7 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
         if other is None:
             return
         side = frozenset(((hex_id, edge), (other, opposite(edge))))
+        side = _SIDE_OBJECTS.setdefault(side, side)  # one object per side: walks compare them by identity first
         sides.setdefault(side, f"{hex_id}/{other}")
         if side in used_sides:
             return
@@ -88,7 +119,7 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
                  tuple(inner), tuple(found))
 
 
-# Walks by (hex id, node, track of that hex): a few variants each (boards of several games in
+# Walks by (hex id, node, tile and rotation of that hex): a few variants each (boards of several games in
 # play), checked against the board before use.
 _WALKS: dict = {}
 _WALKS_MAX = 10_000  # ~730 for the whole public corpus
@@ -98,18 +129,19 @@ _VARIANTS = 16
 def cached_walks(board, hex_id: str, n: int) -> Walks:
     """The walks from a stop, from the cache while every hex they read is unchanged."""
     hexes_of = board.hexes
-    cache_key = (hex_id, n, hexes_of[hex_id].track)
+    hx = hexes_of[hex_id]
+    cache_key = (hex_id, n, hx.tile.code, hx.rotation)  # (its neighbours: checked with the other hexes read)
     variants = _WALKS.get(cache_key)
     if variants is None:
         if len(_WALKS) >= _WALKS_MAX:
             _WALKS.clear()
         variants = _WALKS[cache_key] = []
     for walks in variants:
-        for h, seen, track in walks.touched:
-            hx = hexes_of.get(h)
-            if hx is not seen and (hx is None or hx.track != track):
-                break
-        else:
+        if walks.same_hexes(hexes_of):
+            return walks
+    for walks in variants:
+        if walks.same_track(hexes_of):
+            walks.seen_on(hexes_of)
             return walks
     walks = walks_from(board, hex_id, n)
     variants.insert(0, walks)
@@ -163,49 +195,48 @@ def build_track_graph_fast(board, rules, reachable_only: bool = True) -> TrackGr
 
 
 def _numbered(stop_at: dict, walks: tuple) -> tuple:
-    """Replay the walks in stop order: track numbered, segments deduplicated as the reference does."""
-    side_ids: dict = {}
-    side_names: list = []
-    inner_ids: dict = {}
-    inner_names: list = []
+    """Replay the walks in stop order: track numbered, segments deduplicated as the reference does.
+
+    Track is numbered in the order the walks first meet it; segments are told apart by their
+    symbolic track (one-to-one with the numbers), so that only the segments kept are numbered."""
+    side_ids = dict(zip(dict.fromkeys(chain.from_iterable(map(_SIDE_KEYS, walks))), count()))
+    first_names = dict(reversed(list(chain.from_iterable(map(_SIDES, walks)))))  # each side's name as first met
+    side_names = tuple(map(first_names.__getitem__, side_ids))
+    inner_ids = dict(zip(dict.fromkeys(chain.from_iterable(map(_INNER, walks))), count(len(side_ids))))
+    inner_names = tuple(f"{key[0]} path {key[1]}" for key in inner_ids)  # numbered after the sides
     raw_segments: dict = {}
+    get_end = stop_at.get
     for s, walks_from_s in enumerate(walks):
-        for side, name in walks_from_s.sides:
-            if side not in side_ids:
-                side_ids[side] = len(side_names)
-                side_names.append(name)
-        for key in walks_from_s.inner:
-            if key not in inner_ids:
-                inner_ids[key] = len(inner_names)
-                inner_names.append(f"{key[0]} path {key[1]}")
         for end_key, side_keys, inner_keys, paths, hexes, a_terminal, b_terminal in walks_from_s.found:
-            end = stop_at.get(end_key)
-            if end is None:
-                continue
-            sides = frozenset(map(side_ids.__getitem__, side_keys))
-            inner = frozenset(map(inner_ids.__getitem__, inner_keys)) if inner_keys else EMPTY
-            raw_segments.setdefault((s, end, sides, inner, a_terminal, b_terminal), (paths, hexes))
+            end = get_end(end_key)
+            if end is not None:
+                raw_segments.setdefault((s, end, side_keys, inner_keys, a_terminal, b_terminal), (paths, hexes))
     segments = []
     seen = set()
-    offset = len(side_names)
+    side_id = side_ids.__getitem__
     for key, (paths, hexes) in raw_segments.items():
-        a, b, sides, inner, a_terminal, b_terminal = key
-        if (b, a, sides, inner, b_terminal, a_terminal) in seen:
+        a, b, side_keys, inner_keys, a_terminal, b_terminal = key
+        if (b, a, side_keys, inner_keys, b_terminal, a_terminal) in seen:
             continue
         seen.add(key)
-        segments.append(Segment(a, b, sides, frozenset(offset + i for i in inner) if inner else EMPTY, paths, hexes,
-                                a_terminal, b_terminal))
+        segments.append(Segment(a, b, frozenset(map(side_id, side_keys)),
+                                frozenset(map(inner_ids.__getitem__, inner_keys)) if inner_keys else EMPTY, paths,
+                                hexes, a_terminal, b_terminal))
     adjacent = [[] for _ in stop_at]
     for seg in segments:
         adjacent[seg.a].append((seg.b, seg.b_terminal))
         adjacent[seg.b].append((seg.a, seg.a_terminal))
-    return tuple(segments), tuple(side_names), tuple(inner_names), adjacent
+    return tuple(segments), side_names, inner_names, adjacent
+
+
+_SIDE_KEYS, _SIDES, _INNER = attrgetter("side_keys"), attrgetter("sides"), attrgetter("inner")
 
 
 def clear_cache() -> None:
     """Forget the walks and graphs built so far (to measure a first board)."""
     _WALKS.clear()
     _GRAPHS.clear()
+    _SIDE_OBJECTS.clear()
 
 
 # The builder, chosen once with the reader (``OPTIMIZER_NO_FAST_PATH=1``: the reference walk).

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain, count
-from operator import attrgetter, is_
+from operator import attrgetter
 
 from ..board.geometry import opposite
 from ..board.state import FAST_PATH
 from ..board.tiles import placed
+from ..games.base import Rules
 from .track import Segment, TrackGraph, build_track_graph_reference
 
 
 EMPTY = frozenset()
-_SIDE_OBJECTS: dict = {}  # side key -> the one object for it
-_SIDE_OBJECTS_MAX = 100_000  # ~1,500 for the whole public corpus
 
 
 @dataclass(frozen=True, eq=False)
@@ -30,38 +29,14 @@ class Walks:
 
     touched: tuple  # ((hex id, hex, its track), ...): every hex read, as it was
     sides: tuple  # ((side key, name), ...): sides met, in the order the walk first met them
+    side_keys: tuple  # the side keys of ``sides``
+    read: frozenset  # the ids of the hexes touched
     inner: tuple  # ((hex id, path index), ...): side-less paths used, in order of first use
     found: tuple  # (end (hex, node), side keys, inner keys, paths, hexes, a_terminal, b_terminal)
-
-    def __post_init__(self):
-        # The touched hexes' ids and objects apart, so that the usual check (every hex the very
-        # object read before: the fast reader shares unchanged hexes) runs in C.
-        object.__setattr__(self, "ids", tuple(t[0] for t in self.touched))
-        object.__setattr__(self, "seen", tuple(t[1] for t in self.touched))
-        object.__setattr__(self, "side_keys", tuple(side for side, _ in self.sides))
-
-    def same_hexes(self, hexes_of: dict) -> bool:
-        """Every hex read is the very object read before (the fast reader shares unchanged hexes)."""
-        return all(map(is_, map(hexes_of.get, self.ids), self.seen))
-
-    def same_track(self, hexes_of: dict) -> bool:
-        """Every hex read has the same track on this board (its tokens may differ)."""
-        for h, seen, track in self.touched:
-            hx = hexes_of.get(h)
-            if hx is not seen and (hx is None or hx.track != track):
-                return False
-        return True
-
-    def seen_on(self, hexes_of: dict) -> None:
-        """Remember this board's hexes as the ones to compare in C (same track, other tokens): the
-        walks stay the same object, so that the graph built from them is found again."""
-        object.__setattr__(self, "seen", tuple(map(hexes_of.__getitem__, self.ids)))
 
 
 def walks_from(board, hex_id: str, n: int) -> Walks:
     """Walk the track from node ``n`` of ``hex_id``; the reference walk with symbolic track."""
-    if len(_SIDE_OBJECTS) >= _SIDE_OBJECTS_MAX:
-        _SIDE_OBJECTS.clear()
     start = (hex_id, n)
     touched = {hex_id}
     sides: dict = {}
@@ -101,7 +76,6 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
         if other is None:
             return
         side = frozenset(((hex_id, edge), (other, opposite(edge))))
-        side = _SIDE_OBJECTS.setdefault(side, side)  # one object per side: walks compare them by identity first
         sides.setdefault(side, f"{hex_id}/{other}")
         if side in used_sides:
             return
@@ -116,10 +90,10 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
     for i in view.by_end.get(("node", n), ()):
         walk(hex_id, i, ("node", n), frozenset(), frozenset(), (), (), view.paths[i].terminal)
     return Walks(tuple((h, hexes_of[h], hexes_of[h].track) for h in sorted(touched)), tuple(sides.items()),
-                 tuple(inner), tuple(found))
+                 tuple(sides), frozenset(touched), tuple(inner), tuple(found))
 
 
-# Walks by (hex id, node, tile and rotation of that hex): a few variants each (boards of several games in
+# Walks by (hex id, node, track of that hex): a few variants each (boards of several games in
 # play), checked against the board before use.
 _WALKS: dict = {}
 _WALKS_MAX = 10_000  # ~730 for the whole public corpus
@@ -129,19 +103,18 @@ _VARIANTS = 16
 def cached_walks(board, hex_id: str, n: int) -> Walks:
     """The walks from a stop, from the cache while every hex they read is unchanged."""
     hexes_of = board.hexes
-    hx = hexes_of[hex_id]
-    cache_key = (hex_id, n, hx.tile.code, hx.rotation)  # (its neighbours: checked with the other hexes read)
+    cache_key = (hex_id, n, hexes_of[hex_id].track)
     variants = _WALKS.get(cache_key)
     if variants is None:
         if len(_WALKS) >= _WALKS_MAX:
             _WALKS.clear()
         variants = _WALKS[cache_key] = []
     for walks in variants:
-        if walks.same_hexes(hexes_of):
-            return walks
-    for walks in variants:
-        if walks.same_track(hexes_of):
-            walks.seen_on(hexes_of)
+        for h, seen, track in walks.touched:
+            hx = hexes_of.get(h)
+            if hx is not seen and (hx is None or hx.track != track):
+                break
+        else:
             return walks
     walks = walks_from(board, hex_id, n)
     variants.insert(0, walks)
@@ -149,35 +122,117 @@ def cached_walks(board, hex_id: str, n: int) -> Walks:
     return walks
 
 
-# Whole track graphs by their stops and walks: a board whose walks all come from the cache (the
-# same board again, another company on it) reuses the numbering and the segments.
+# The numbered track of a board's stops, by their stops and walks: a board whose walks all come
+# from the cache (the same board again, another company on it) reuses it.
 _GRAPHS: dict = {}
-_GRAPHS_MAX = 512  # ~340 for the whole public corpus (a graph holds its segments)
+_GRAPHS_MAX = 512  # ~340 for the whole public corpus
+
+
+@dataclass(frozen=True, eq=False)
+class NumberedTrack:
+    """The walks from every stop of a board, track numbered as the reference numbers it: what every
+    company on the board shares. Segments are made only for the stops a company keeps."""
+
+    side_ids: dict  # side key -> id, in the order the walks first meet the sides
+    side_names: tuple
+    inner_ids: dict  # (hex id, path index) -> id, after the sides
+    inner_names: tuple
+    found: list  # per stop: [(end stop, side keys, inner keys, paths, hexes, a_terminal, b_terminal)]
+    adjacent: list  # per stop: [(stop, arrives there by a terminal path)], both ways round
+
+    def segments(self, keep) -> list:
+        """The segments joining the stops ``keep`` (indexes, in order), deduplicated as the
+        reference does (one per pair of mirror walks), their ends numbered by place in ``keep``."""
+        renumber = {old: new for new, old in enumerate(keep)}
+        raw_segments: dict = {}
+        for s in keep:
+            for end, side_keys, inner_keys, paths, hexes, a_terminal, b_terminal in self.found[s]:
+                if end in renumber:
+                    raw_segments.setdefault((s, end, side_keys, inner_keys, a_terminal, b_terminal), (paths, hexes))
+        segments = []
+        seen = set()
+        side_id, inner_id = self.side_ids.__getitem__, self.inner_ids.__getitem__
+        for key, (paths, hexes) in raw_segments.items():
+            a, b, side_keys, inner_keys, a_terminal, b_terminal = key
+            if (b, a, side_keys, inner_keys, b_terminal, a_terminal) in seen:
+                continue
+            seen.add(key)
+            segments.append(Segment(renumber[a], renumber[b], frozenset(map(side_id, side_keys)),
+                                    frozenset(map(inner_id, inner_keys)) if inner_keys else EMPTY, paths, hexes,
+                                    a_terminal, b_terminal))
+        return segments
+
+
+@dataclass(frozen=True, eq=False)
+class _Last:
+    """The last board read on one map (its hex ids): its hexes, stops, walks and numbered track."""
+
+    hexes: tuple  # Hex, in board order
+    stops: tuple  # (hex id, node index) of each stop
+    walks: tuple  # Walks, per stop
+    by_stop: dict  # (hex id, node index) -> Walks
+    track: NumberedTrack
+
+
+# The last board per map: a game's next board compares its hexes with those of the board before
+# and looks again only at the walks that read a hex whose track changed (a tile laid); a board whose
+# track did not change at all (another company, tokens placed) takes the numbered track as it was.
+# Other games on the same map take turns here; the walks cache behind it keeps every game's walks.
+_LAST: dict = {}
+_LAST_MAX = 64
+
+
+def board_track(board, rules) -> tuple:
+    """The board's stops (hex, node) and their numbered track, from the walks cached."""
+    forbidden = None if type(rules).forbidden is Rules.forbidden else rules.forbidden  # (the generic one: none)
+    nodes = [(hx, node) for hx in board.hexes.values() for node in hx.stop_nodes
+             if forbidden is None or not forbidden(hx, node)]
+    stops = tuple([(hx.id, node.index) for hx, node in nodes])
+    hexes = tuple(board.hexes.values())
+    map_key = tuple(board.hexes)
+    last = _LAST.get(map_key)
+    if last is None:
+        walks = tuple([cached_walks(board, hex_id, n) for hex_id, n in stops])
+    else:
+        changed = {hx.id for hx, was in zip(hexes, last.hexes) if hx is not was and hx.track != was.track}
+        if not changed and stops == last.stops:
+            walks = last.walks
+        else:
+            before = last.by_stop.get
+            walks = tuple([w if (w := before(stop)) is not None and changed.isdisjoint(w.read)
+                           else cached_walks(board, *stop) for stop in stops])
+    if last is not None and walks is last.walks:
+        track = last.track
+    else:
+        key = (stops, walks)
+        track = _GRAPHS.get(key)
+        if track is None:
+            track = _numbered(stops, walks)
+            if len(_GRAPHS) >= _GRAPHS_MAX:
+                _GRAPHS.clear()
+            _GRAPHS[key] = track
+    if last is None and len(_LAST) >= _LAST_MAX:
+        _LAST.clear()
+    _LAST[map_key] = _Last(hexes, stops, walks, last.by_stop if walks is last.walks else dict(zip(stops, walks)), track) \
+        if last is not None else _Last(hexes, stops, walks, dict(zip(stops, walks)), track)
+    return nodes, track
 
 
 def build_track_graph_fast(board, rules, reachable_only: bool = True) -> TrackGraph:
     """:func:`~optimizer.graph.track.build_track_graph_reference`, from cached walks.
 
     For the reachable part, the rules make only the stops a route can reach (found by the rules'
-    ``has_token`` and ``end_only``, which are what :meth:`make_stop` records).
+    ``has_token`` and ``end_only``, which are what :meth:`make_stop` records), and only the
+    segments between those are made.
     """
-    nodes = [(hx, node) for hx in board.hexes.values() for node in hx.stop_nodes if not rules.forbidden(hx, node)]
-    stop_at = {(hx.id, node.index): i for i, (hx, node) in enumerate(nodes)}
-    walks = tuple(cached_walks(board, hex_id, n) for hex_id, n in stop_at)
-    key = (tuple(stop_at), walks)
-    found = _GRAPHS.get(key)
-    if found is None:
-        found = _numbered(stop_at, walks)
-        if len(_GRAPHS) >= _GRAPHS_MAX:
-            _GRAPHS.clear()
-        _GRAPHS[key] = found
-    segments, side_names, inner_names, adjacent = found
+    nodes, track = board_track(board, rules)
     if not reachable_only:
-        return TrackGraph([rules.make_stop(hx, node) for hx, node in nodes], list(segments), list(side_names),
-                          list(inner_names))
+        return TrackGraph([rules.make_stop(hx, node) for hx, node in nodes], track.segments(range(len(nodes))),
+                          list(track.side_names), list(track.inner_names))
     start = [i for i, (hx, node) in enumerate(nodes) if rules.has_token(hx, node)]
     seen = set(start)
     frontier = list(start)
+    adjacent = track.adjacent
     while frontier:
         i = frontier.pop()
         for j, arrive_terminal in adjacent[i]:
@@ -187,46 +242,32 @@ def build_track_graph_fast(board, rules, reachable_only: bool = True) -> TrackGr
             if not arrive_terminal and not rules.end_only(*nodes[j]):
                 frontier.append(j)
     keep = sorted(seen)
-    renumber = {old: new for new, old in enumerate(keep)}
-    stops = [rules.make_stop(*nodes[i]) for i in keep]
-    kept = [Segment(renumber[s.a], renumber[s.b], s.sides, s.inner, s.paths, s.hexes, s.a_terminal, s.b_terminal)
-            for s in segments if s.a in renumber and s.b in renumber]
-    return TrackGraph(stops, kept, list(side_names), list(inner_names))
+    return TrackGraph([rules.make_stop(*nodes[i]) for i in keep], track.segments(keep), list(track.side_names),
+                      list(track.inner_names))
 
 
-def _numbered(stop_at: dict, walks: tuple) -> tuple:
-    """Replay the walks in stop order: track numbered, segments deduplicated as the reference does.
-
-    Track is numbered in the order the walks first meet it; segments are told apart by their
-    symbolic track (one-to-one with the numbers), so that only the segments kept are numbered."""
+def _numbered(stops: tuple, walks: tuple) -> NumberedTrack:
+    """Replay the walks in stop order: track numbered in the order the walks first meet it (as the
+    reference numbers it), each walk's end resolved to its stop."""
+    stop_at = {stop: i for i, stop in enumerate(stops)}
     side_ids = dict(zip(dict.fromkeys(chain.from_iterable(map(_SIDE_KEYS, walks))), count()))
     first_names = dict(reversed(list(chain.from_iterable(map(_SIDES, walks)))))  # each side's name as first met
-    side_names = tuple(map(first_names.__getitem__, side_ids))
     inner_ids = dict(zip(dict.fromkeys(chain.from_iterable(map(_INNER, walks))), count(len(side_ids))))
-    inner_names = tuple(f"{key[0]} path {key[1]}" for key in inner_ids)  # numbered after the sides
-    raw_segments: dict = {}
+    found = []
+    adjacent = [[] for _ in walks]
     get_end = stop_at.get
     for s, walks_from_s in enumerate(walks):
+        mine = []
+        here = adjacent[s]
         for end_key, side_keys, inner_keys, paths, hexes, a_terminal, b_terminal in walks_from_s.found:
             end = get_end(end_key)
             if end is not None:
-                raw_segments.setdefault((s, end, side_keys, inner_keys, a_terminal, b_terminal), (paths, hexes))
-    segments = []
-    seen = set()
-    side_id = side_ids.__getitem__
-    for key, (paths, hexes) in raw_segments.items():
-        a, b, side_keys, inner_keys, a_terminal, b_terminal = key
-        if (b, a, side_keys, inner_keys, b_terminal, a_terminal) in seen:
-            continue
-        seen.add(key)
-        segments.append(Segment(a, b, frozenset(map(side_id, side_keys)),
-                                frozenset(map(inner_ids.__getitem__, inner_keys)) if inner_keys else EMPTY, paths,
-                                hexes, a_terminal, b_terminal))
-    adjacent = [[] for _ in stop_at]
-    for seg in segments:
-        adjacent[seg.a].append((seg.b, seg.b_terminal))
-        adjacent[seg.b].append((seg.a, seg.a_terminal))
-    return tuple(segments), side_names, inner_names, adjacent
+                mine.append((end, side_keys, inner_keys, paths, hexes, a_terminal, b_terminal))
+                here.append((end, b_terminal))
+                adjacent[end].append((s, a_terminal))
+        found.append(mine)
+    return NumberedTrack(side_ids, tuple(map(first_names.__getitem__, side_ids)), inner_ids,
+                         tuple(f"{key[0]} path {key[1]}" for key in inner_ids), found, adjacent)
 
 
 _SIDE_KEYS, _SIDES, _INNER = attrgetter("side_keys"), attrgetter("sides"), attrgetter("inner")
@@ -236,7 +277,7 @@ def clear_cache() -> None:
     """Forget the walks and graphs built so far (to measure a first board)."""
     _WALKS.clear()
     _GRAPHS.clear()
-    _SIDE_OBJECTS.clear()
+    _LAST.clear()
 
 
 # The builder, chosen once with the reader (``OPTIMIZER_NO_FAST_PATH=1``: the reference walk).

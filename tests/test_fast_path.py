@@ -243,3 +243,22 @@ def test_json_text_of_a_tile_lay_board_or_not_an_object_takes_the_long_way():
     with pytest.raises(OptimizerError, match="a board state is a JSON object") as err:
         api.solve("[1]")
     assert err.value.field == "(document)"
+
+
+def test_stops_are_kept_only_where_the_game_says_what_its_stop_hooks_read():
+    """A game that overrides a stop hook without a stop_context of its own has its stops made every
+    time: nothing it reads can be missed by the key."""
+    from optimizer.games import rules_class
+    from optimizer.games.base import Rules
+
+    class Quiet(Rules):
+        def value_bonus(self, hx, node):
+            return 5
+
+    class Said(Quiet):
+        def stop_context(self):
+            return super().stop_context() + ("five more",)
+
+    assert Rules.stops_keyed() and not Quiet.stops_keyed() and Said.stops_keyed()
+    assert all(rules_class(game).stops_keyed() for game in ("1830", "1880", "1880 Romania", "1894", "18EU"))
+    assert not rules_class("1846").stops_keyed()  # declared rules read the company's assignments and abilities

@@ -21,6 +21,8 @@ from .track import Segment, TrackGraph, build_track_graph_reference
 
 
 EMPTY = frozenset()
+_SIDES_MET: dict = {}  # side key -> the one object for it, so that walks' keys compare by identity
+_SIDES_MET_MAX = 100_000  # ~1,500 for the whole public corpus
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,6 +39,8 @@ class Walks:
 
 def walks_from(board, hex_id: str, n: int) -> Walks:
     """Walk the track from node ``n`` of ``hex_id``; the reference walk with symbolic track."""
+    if len(_SIDES_MET) >= _SIDES_MET_MAX:
+        _SIDES_MET.clear()
     start = (hex_id, n)
     touched = {hex_id}
     sides: dict = {}
@@ -76,6 +80,7 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
         if other is None:
             return
         side = frozenset(((hex_id, edge), (other, opposite(edge))))
+        side = _SIDES_MET.setdefault(side, side)
         sides.setdefault(side, f"{hex_id}/{other}")
         if side in used_sides:
             return
@@ -242,8 +247,33 @@ def build_track_graph_fast(board, rules, reachable_only: bool = True) -> TrackGr
             if not arrive_terminal and not rules.end_only(*nodes[j]):
                 frontier.append(j)
     keep = sorted(seen)
-    return TrackGraph([rules.make_stop(*nodes[i]) for i in keep], track.segments(keep), list(track.side_names),
+    return TrackGraph(made_stops(rules, [nodes[i] for i in keep]), track.segments(keep), list(track.side_names),
                       list(track.inner_names))
+
+
+# Stops made before, by the rules, their context (what the stop hooks read beyond the hex: see
+# Rules.stop_context), the hex and the node, each with the hex it was made from: the next board of
+# a game makes again only the stops on hexes that changed. Read-only, shared between problems.
+_STOPS: dict = {}
+_STOPS_MAX = 20_000  # ~6,000 for the whole public corpus
+
+
+def made_stops(rules, nodes: list) -> list:
+    """``rules.make_stop`` of each (hex, node), from the cache where the game's stop hooks say what
+    they read."""
+    if not rules.stops_keyed():
+        return [rules.make_stop(hx, node) for hx, node in nodes]
+    context = (type(rules), rules.stop_context())
+    out = []
+    for hx, node in nodes:
+        key = (context, hx.id, node.index)
+        found = _STOPS.get(key)
+        if found is None or found[0] is not hx:
+            if len(_STOPS) >= _STOPS_MAX:
+                _STOPS.clear()
+            found = _STOPS[key] = (hx, rules.make_stop(hx, node))
+        out.append(found[1])
+    return out
 
 
 def _numbered(stops: tuple, walks: tuple) -> NumberedTrack:
@@ -278,6 +308,8 @@ def clear_cache() -> None:
     _WALKS.clear()
     _GRAPHS.clear()
     _LAST.clear()
+    _SIDES_MET.clear()
+    _STOPS.clear()
 
 
 # The builder, chosen once with the reader (``OPTIMIZER_NO_FAST_PATH=1``: the reference walk).

@@ -35,6 +35,7 @@ class Walks:
     read: frozenset  # the ids of the hexes touched
     inner: tuple  # ((hex id, path index), ...): side-less paths used, in order of first use
     found: tuple  # (end (hex, node), side keys, inner keys, paths, hexes, a_terminal, b_terminal)
+    ends: tuple  # the ends (hex, node) of ``found``
 
 
 def walks_from(board, hex_id: str, n: int) -> Walks:
@@ -95,7 +96,7 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
     for i in view.by_end.get(("node", n), ()):
         walk(hex_id, i, ("node", n), frozenset(), frozenset(), (), (), view.paths[i].terminal)
     return Walks(tuple((h, hexes_of[h], hexes_of[h].track) for h in sorted(touched)), tuple(sides.items()),
-                 tuple(sides), frozenset(touched), tuple(inner), tuple(found))
+                 tuple(sides), frozenset(touched), tuple(inner), tuple(found), tuple(f[0] for f in found))
 
 
 # Walks by (hex id, node, track of that hex): a few variants each (boards of several games in
@@ -142,7 +143,8 @@ class NumberedTrack:
     side_names: tuple
     inner_ids: dict  # (hex id, path index) -> id, after the sides
     inner_names: tuple
-    found: list  # per stop: [(end stop, side keys, inner keys, paths, hexes, a_terminal, b_terminal)]
+    walks: tuple  # Walks, per stop
+    ends: list  # per stop: the stop each of its walks ends at (None: not a stop of this board)
     adjacent: list  # per stop: [(stop, arrives there by a terminal path)], both ways round
 
     def segments(self, keep) -> list:
@@ -151,7 +153,8 @@ class NumberedTrack:
         renumber = {old: new for new, old in enumerate(keep)}
         raw_segments: dict = {}
         for s in keep:
-            for end, side_keys, inner_keys, paths, hexes, a_terminal, b_terminal in self.found[s]:
+            for end, (_, side_keys, inner_keys, paths, hexes, a_terminal, b_terminal) in zip(self.ends[s],
+                                                                                              self.walks[s].found):
                 if end in renumber:
                     raw_segments.setdefault((s, end, side_keys, inner_keys, a_terminal, b_terminal), (paths, hexes))
         segments = []
@@ -283,21 +286,16 @@ def _numbered(stops: tuple, walks: tuple) -> NumberedTrack:
     side_ids = dict(zip(dict.fromkeys(chain.from_iterable(map(_SIDE_KEYS, walks))), count()))
     first_names = dict(reversed(list(chain.from_iterable(map(_SIDES, walks)))))  # each side's name as first met
     inner_ids = dict(zip(dict.fromkeys(chain.from_iterable(map(_INNER, walks))), count(len(side_ids))))
-    found = []
+    ends = [tuple(map(stop_at.get, walks_from_s.ends)) for walks_from_s in walks]
     adjacent = [[] for _ in walks]
-    get_end = stop_at.get
     for s, walks_from_s in enumerate(walks):
-        mine = []
         here = adjacent[s]
-        for end_key, side_keys, inner_keys, paths, hexes, a_terminal, b_terminal in walks_from_s.found:
-            end = get_end(end_key)
+        for end, found in zip(ends[s], walks_from_s.found):
             if end is not None:
-                mine.append((end, side_keys, inner_keys, paths, hexes, a_terminal, b_terminal))
-                here.append((end, b_terminal))
-                adjacent[end].append((s, a_terminal))
-        found.append(mine)
+                here.append((end, found[6]))  # (b_terminal)
+                adjacent[end].append((s, found[5]))  # (a_terminal)
     return NumberedTrack(side_ids, tuple(map(first_names.__getitem__, side_ids)), inner_ids,
-                         tuple(f"{key[0]} path {key[1]}" for key in inner_ids), found, adjacent)
+                         tuple(f"{key[0]} path {key[1]}" for key in inner_ids), walks, ends, adjacent)
 
 
 _SIDE_KEYS, _SIDES, _INNER = attrgetter("side_keys"), attrgetter("sides"), attrgetter("inner")

@@ -239,15 +239,15 @@ def build_track_graph_fast(board, rules, reachable_only: bool = True) -> TrackGr
                           list(track.side_names), list(track.inner_names))
     start = [i for i, (hx, node) in enumerate(nodes) if rules.has_token(hx, node)]
     seen = set(start)
+    passed = set(start)  # as the reference: whichever way reaches a stop first
     frontier = list(start)
     adjacent = track.adjacent
     while frontier:
         i = frontier.pop()
         for j, arrive_terminal in adjacent[i]:
-            if j in seen:
-                continue
             seen.add(j)
-            if not arrive_terminal and not rules.end_only(*nodes[j]):
+            if j not in passed and not arrive_terminal and not rules.end_only(*nodes[j]):
+                passed.add(j)
                 frontier.append(j)
     keep = sorted(seen)
     return TrackGraph(made_stops(rules, [nodes[i] for i in keep]), track.segments(keep), list(track.side_names),

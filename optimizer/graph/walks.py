@@ -143,6 +143,8 @@ class NumberedTrack:
     side_names: tuple
     inner_ids: dict  # (hex id, path index) -> id, after the sides
     inner_names: tuple
+    stops: tuple  # (hex id, node index) per stop
+    stop_at: dict  # (hex id, node index) -> stop
     walks: tuple  # Walks, per stop
     ends: list  # per stop: the stop each of its walks ends at (None: not a stop of this board)
     adjacent: list  # per stop: [(stop, arrives there by a terminal path)], both ways round
@@ -215,7 +217,7 @@ def board_track(board, rules) -> tuple:
         key = (stops, walks)
         track = _GRAPHS.get(key)
         if track is None:
-            track = _numbered(stops, walks)
+            track = _numbered(stops, walks, last.track if last is not None else None)
             if len(_GRAPHS) >= _GRAPHS_MAX:
                 _GRAPHS.clear()
             _GRAPHS[key] = track
@@ -279,23 +281,45 @@ def made_stops(rules, nodes: list) -> list:
     return out
 
 
-def _numbered(stops: tuple, walks: tuple) -> NumberedTrack:
+def _numbered(stops: tuple, walks: tuple, before: NumberedTrack | None = None) -> NumberedTrack:
     """Replay the walks in stop order: track numbered in the order the walks first meet it (as the
-    reference numbers it), each walk's end resolved to its stop."""
-    stop_at = {stop: i for i, stop in enumerate(stops)}
+    reference numbers it), each walk's end resolved to its stop. Given the numbered track of the
+    board before with the same stops, only the walks that changed are resolved again."""
     side_ids = dict(zip(dict.fromkeys(chain.from_iterable(map(_SIDE_KEYS, walks))), count()))
     first_names = dict(reversed(list(chain.from_iterable(map(_SIDES, walks)))))  # each side's name as first met
     inner_ids = dict(zip(dict.fromkeys(chain.from_iterable(map(_INNER, walks))), count(len(side_ids))))
-    ends = [tuple(map(stop_at.get, walks_from_s.ends)) for walks_from_s in walks]
-    adjacent = [[] for _ in walks]
-    for s, walks_from_s in enumerate(walks):
-        here = adjacent[s]
-        for end, found in zip(ends[s], walks_from_s.found):
-            if end is not None:
-                here.append((end, found[6]))  # (b_terminal)
-                adjacent[end].append((s, found[5]))  # (a_terminal)
+    if before is not None and before.stops == stops:
+        stop_at = before.stop_at
+        ends = list(before.ends)
+        adjacent = [list(a) for a in before.adjacent]
+        for s, walks_from_s in enumerate(walks):
+            was = before.walks[s]
+            if walks_from_s is was:
+                continue
+            for end, found in zip(ends[s], was.found):  # what the walks before added, taken back
+                if end is not None:
+                    adjacent[s].remove((end, found[6]))
+                    adjacent[end].remove((s, found[5]))
+            ends[s] = tuple(map(stop_at.get, walks_from_s.ends))
+            _add_adjacent(adjacent, s, ends[s], walks_from_s)
+    else:
+        stop_at = {stop: i for i, stop in enumerate(stops)}
+        ends = [tuple(map(stop_at.get, walks_from_s.ends)) for walks_from_s in walks]
+        adjacent = [[] for _ in walks]
+        for s, walks_from_s in enumerate(walks):
+            _add_adjacent(adjacent, s, ends[s], walks_from_s)
     return NumberedTrack(side_ids, tuple(map(first_names.__getitem__, side_ids)), inner_ids,
-                         tuple(f"{key[0]} path {key[1]}" for key in inner_ids), walks, ends, adjacent)
+                         tuple(f"{key[0]} path {key[1]}" for key in inner_ids), stops, stop_at, walks, ends, adjacent)
+
+
+def _add_adjacent(adjacent: list, s: int, ends: tuple, walks_from_s: Walks) -> None:
+    """Each walk from stop s joins it to the stop it ends at, both ways (a stop's adjacency is a
+    multiset: reachability does not depend on its order)."""
+    here = adjacent[s]
+    for end, found in zip(ends, walks_from_s.found):
+        if end is not None:
+            here.append((end, found[6]))  # (b_terminal)
+            adjacent[end].append((s, found[5]))  # (a_terminal)
 
 
 _SIDE_KEYS, _SIDES, _INNER = attrgetter("side_keys"), attrgetter("sides"), attrgetter("inner")

@@ -25,9 +25,10 @@ _SIDES_MET: dict = {}  # side key -> the one object for it, so that walks' keys 
 _SIDES_MET_MAX = 100_000  # ~1,500 for the whole public corpus
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Walks:
-    """Every walk from one stop, with what it read (compared by identity: one object per walk)."""
+    """Every walk from one stop, with what it read (compared by identity: one object per walk;
+    never changed once made, shared between boards)."""
 
     touched: tuple  # ((hex id, hex, its track), ...): every hex read, as it was
     sides: tuple  # ((side key, name), ...): sides met, in the order the walk first met them

@@ -146,6 +146,42 @@ def test_an_empty_train_leaves_the_mail_contract_to_the_routes_placed(strategy):
     _assert_sound(problem, fast)
 
 
+# Found by the twin test on random boards: a 2E on a city (stop 0) that triggers a largest-stop
+# bonus excluding itself and stop 1. The greedy rest paid the richest other stop (1, excluded);
+# the bonus pays on stop 4, so stops 0 and 4 pay more.
+LARGEST_BONUS_BOARD = {"id": "random", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": ["yellow"]},
+                       "corporation": {"id": "US"}, "trains": [{"name": "2E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": 2, "visit": 99}], "requires_token": False, "id": "2E-0"}],
+                       "hexes": [
+    {"id": "A1", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []},
+    {"id": "A3", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["US"]}]},
+    {"id": "A5", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []},
+    {"id": "B2", "tile": "t", "color": "green", "rotation": 2, "code": "city=revenue:50;upgrade=cost:60,terrain:water;path=a:0,b:_0;path=a:1,b:_0;path=a:4,b:_0;label=L", "cities": [{"index": 0, "slots": 1, "tokens": [None]}]},
+    {"id": "B4", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []},
+    {"id": "B6", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []},
+    {"id": "C1", "tile": "t", "color": "brown", "rotation": 0, "code": "path=a:0,b:3;path=a:3,b:5;path=a:0,b:5", "cities": []},
+    {"id": "C3", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}]},
+    {"id": "C5", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}]},
+    {"id": "D2", "tile": "t", "color": "green", "rotation": 0, "code": "city=revenue:30,slots:2;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0", "cities": [{"index": 0, "slots": 2, "tokens": ["THEM", "THEM"]}]}]}
+
+
+@pytest.mark.parametrize("strategy", ["nested", "packing"])
+def test_an_express_pays_the_stop_its_largest_stop_bonus_pays_for(strategy):
+    problem = build_problem(copy.deepcopy(LARGEST_BONUS_BOARD))
+    problem.pair_a = np.array([0], np.int32)
+    problem.pair_b = np.array([0], np.int32)
+    problem.pair_amount = np.array([20], np.int32)
+    problem.pair_visited = np.array([0], np.uint8)
+    problem.largest_trigger = np.array([0], np.int32)
+    problem.largest_exclude = np.zeros((1, problem.n_stops), np.uint8)
+    problem.largest_exclude[0, [0, 1]] = 1
+    ref = reference.search(problem)
+    assert ref.revenue == 100 and [r.paid for r in ref.routes] == [[0, 4]]
+    fast = compiled.search(problem, strategy=strategy)
+    assert fast.optimal and fast.revenue == ref.revenue, (fast.routes, ref.routes)
+    assert [r.paid for r in fast.routes] == [[0, 4]]
+    _assert_sound(problem, fast)
+
+
 LONG_TRAINS = st.sampled_from([{"name": "D", "distance": 999}, {"name": "8", "distance": 8},
                                 {"name": "4E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": 4, "visit": 99}]}])
 

@@ -163,6 +163,8 @@ cdef struct Express:
     int n_small
     int64_t head                            # value of the forced part of paid (before the greedy rest)
     int forced_tok                          # index into big then small of the token stop forced in, or -1
+    int32_t forced[4]                       # indexes into big then small of the stops a largest-stop bonus
+    int n_forced                            # may pay for, forced in (at most MAX_FORCED)
 
 cdef struct TopK:
     # The k largest values seen, descending (an express: the best stops it could be paid for).

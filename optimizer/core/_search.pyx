@@ -43,6 +43,7 @@ cdef enum:
     STOP_CALLBACK = 4       # on_improve raised: the error is re-raised by search()
     ERR_MEMORY = -1
     MAX_INTERESTING = 12    # interesting stops of one route tried in and out (2**12 subsets)
+    MAX_FORCED = 4          # stops forced into an express's paid subset for its largest-stop bonuses
     LATER_EVERY = 3         # frames between looks at what the later trains can still reach (every
     #                         frame: fewer nodes but more time; every 4th: fewer cuts)
 
@@ -547,6 +548,15 @@ cdef void express_split(Ctx* c, int t, const int32_t* visited, int nv, Express* 
     sort_by_value(values, E.small, E.ns)
 
 
+cdef inline int express_skip(Express* E, int pos) noexcept nogil:
+    """The stop at ``pos`` (into big then small) is already in the head, not for the greedy rest."""
+    return pos == E.forced_tok or (E.n_forced and _in(E.forced, E.n_forced, pos))
+
+
+cdef inline int express_at(Express* E, int pos) noexcept nogil:
+    return E.big[pos] if pos < E.nb else E.small[pos - E.nb]
+
+
 cdef inline void express_add(Ctx* c, const int32_t* values, Express* E, int s) noexcept nogil:
     E.paid[E.n_paid] = s
     E.n_paid += 1
@@ -558,8 +568,8 @@ cdef inline void express_add(Ctx* c, const int32_t* values, Express* E, int s) n
 
 
 cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
-    """Start the paid subset: the interesting stops in ``mask``, and the richest token stop when
-    the train must count one and none is in. 0 when that breaks the train's pay caps."""
+    """Start the paid subset: the interesting stops in ``mask``, the forced ones, and the richest
+    token stop when the train must count one and none is in. 0 when that breaks the pay caps."""
     cdef const Input* g = &c.inp
     cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
     cdef const int32_t* caps = g.caps_by_train + t * 6
@@ -574,6 +584,10 @@ cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
             express_add(c, values, E, E.inter[i])
             if g.token_by_stop[E.inter[i]]:
                 tok = 1
+    for i in range(E.n_forced):
+        express_add(c, values, E, express_at(E, E.forced[i]))
+        if g.token_by_stop[express_at(E, E.forced[i])]:
+            tok = 1
     if not tok and g.requires_token_by_train[t]:  # count one of our cities: the richest
         for i in range(E.nb):
             if g.token_by_stop[E.big[i]]:
@@ -607,7 +621,7 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best)
         sum_small = 0
         k = 0
         while k < E.ns and ks < pay_small and ks < room:
-            if E.forced_tok != E.nb + k:
+            if not express_skip(E, E.nb + k):
                 if values[E.small[k]] <= 0:
                     break
                 sum_small += values[E.small[k]]
@@ -618,7 +632,7 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best)
             kl_best[0] = kl
             ks_best[0] = ks
         # take one more large stop
-        while i < E.nb and i == E.forced_tok:
+        while i < E.nb and express_skip(E, i):
             i += 1
         if i >= E.nb or values[E.big[i]] <= 0 or kl + 1 > pay_large or kl + 1 > pay_total:
             break
@@ -632,7 +646,7 @@ cdef void express_take(Express* E, int kl_best, int ks_best) noexcept nogil:
     """Append the greedy rest to the paid subset."""
     cdef int k = 0, i = 0
     while k < kl_best:
-        if i != E.forced_tok:
+        if not express_skip(E, i):
             E.paid[E.n_paid] = E.big[i]
             E.n_paid += 1
             k += 1
@@ -640,11 +654,72 @@ cdef void express_take(Express* E, int kl_best, int ks_best) noexcept nogil:
     k = 0
     i = 0
     while k < ks_best:
-        if E.nb + i != E.forced_tok:
+        if not express_skip(E, E.nb + i):
             E.paid[E.n_paid] = E.small[i]
             E.n_paid += 1
             k += 1
         i += 1
+
+
+cdef void express_try(Ctx* c, int t, const int32_t* visited, int nv, Express* E, int mask, int64_t* best,
+                      int* best_large, int32_t* out_paid, int32_t* n_out) noexcept nogil:
+    """Price one paid subset: the head for ``mask`` (with E's forced stops), then the greedy rest;
+    keep it in ``best`` if it pays more (ties: the richer city for a Pullman to double)."""
+    cdef int k, kl_best, ks_best, bl
+    cdef int64_t v
+    if not express_head(c, t, E, mask):
+        return
+    v = express_rest(c, t, E, &kl_best, &ks_best)
+    express_take(E, kl_best, ks_best)
+    v = (E.head + v) * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, E.paid, E.n_paid)
+    if v < best[0]:
+        return
+    bl = largest_paid(c, t, E.paid, E.n_paid)
+    if v > best[0] or bl > best_large[0]:
+        best[0] = v
+        best_large[0] = bl
+        if out_paid != NULL:
+            for k in range(E.n_paid):
+                out_paid[k] = E.paid[k]
+            n_out[0] = E.n_paid
+
+
+cdef inline int largest_active(Ctx* c, Express* E, int mask, int k) noexcept nogil:
+    """Largest-stop bonus k is triggered by an interesting stop in ``mask``."""
+    cdef int i
+    for i in range(E.m):
+        if mask >> i & 1 and E.inter[i] == c.inp.trigger_by_largest[k]:
+            return 1
+    return 0
+
+
+cdef int largest_pays_for(Ctx* c, int t, Express* E, int mask, int s) noexcept nogil:
+    """A largest-stop bonus triggered in ``mask`` could pay for stop s (worth something)."""
+    cdef const Input* g = &c.inp
+    cdef int k
+    if g.values_by_train_stop[<int64_t>t * g.n_stops + s] <= 0:
+        return 0
+    for k in range(g.n_largest):
+        if s != g.trigger_by_largest[k] and not g.excluded_by_largest_stop[<int64_t>k * g.n_stops + s] \
+                and largest_active(c, E, mask, k):
+            return 1
+    return 0
+
+
+cdef void express_force(Ctx* c, int t, const int32_t* visited, int nv, Express* E, int mask, int start,
+                        int depth, int64_t* best, int* best_large, int32_t* out_paid, int32_t* n_out) noexcept nogil:
+    """Try the paid subsets with up to ``depth`` more of the rest's stops forced in, each one a
+    largest-stop bonus could pay for: the greedy rest alone would miss the stop a bonus pays on."""
+    cdef int pos
+    for pos in range(start, E.nb + E.ns):
+        if not largest_pays_for(c, t, E, mask, express_at(E, pos)):
+            continue
+        E.forced[E.n_forced] = pos
+        E.n_forced += 1
+        express_try(c, t, visited, nv, E, mask, best, best_large, out_paid, n_out)
+        if depth > 1:
+            express_force(c, t, visited, nv, E, mask, pos + 1, depth - 1, best, best_large, out_paid, n_out)
+        E.n_forced -= 1
 
 
 cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large,
@@ -653,32 +728,28 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
 
     The stops that bonuses depend on are tried in and out in every combination; the rest are
     chosen greedily, richest first per class, within the pay caps, with the richest token city
-    forced in where the train must count one of ours.
+    forced in where the train must count one of ours. Where largest-stop bonuses are triggered,
+    so is each choice of the stops (one per bonus) they pay for: exact, as the best subset pays
+    each bonus on some stop and is, besides those, the greedy rest.
     """
     cdef Express E
-    cdef int n = c.inp.n_stops, mask, k, kl_best, ks_best, bl
-    cdef int64_t best = -(<int64_t>1 << 62), v
+    cdef int n = c.inp.n_stops, mask, k, n_active
+    cdef int64_t best = -(<int64_t>1 << 62)
     E.inter = c.work.stops + n
     E.big = c.work.stops + 2 * n
     E.paid = c.work.stops + 3 * n
+    E.n_forced = 0
     express_split(c, t, visited, nv, &E)
     best_large[0] = 0
     for mask in range(1 << E.m):
-        if not express_head(c, t, &E, mask):
-            continue
-        v = express_rest(c, t, &E, &kl_best, &ks_best)
-        express_take(&E, kl_best, ks_best)
-        v = (E.head + v) * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, E.paid, E.n_paid)
-        if v < best:
-            continue
-        bl = largest_paid(c, t, E.paid, E.n_paid)
-        if v > best or bl > best_large[0]:  # ties: the richer city for a Pullman to double
-            best = v
-            best_large[0] = bl
-            if out_paid != NULL:
-                for k in range(E.n_paid):
-                    out_paid[k] = E.paid[k]
-                n_out[0] = E.n_paid
+        express_try(c, t, visited, nv, &E, mask, &best, best_large, out_paid, n_out)
+        if c.inp.n_largest:
+            n_active = 0
+            for k in range(c.inp.n_largest):
+                n_active += largest_active(c, &E, mask, k)
+            if n_active:
+                express_force(c, t, visited, nv, &E, mask, 0, min(n_active, MAX_FORCED),
+                              &best, best_large, out_paid, n_out)
     return best
 
 

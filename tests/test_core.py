@@ -182,6 +182,57 @@ def test_an_express_pays_the_stop_its_largest_stop_bonus_pays_for(strategy):
     _assert_sound(problem, fast)
 
 
+
+
+@pytest.mark.parametrize("strategy", ["nested", "packing"])
+def test_an_express_paid_one_of_equal_stops_takes_the_city_a_pullman_doubles(strategy):
+    """18EU rules: the Pullman "doubles the value of any one City or Off-Map Location on one
+    train's run". A 1E between a town and an off-board of 20 each is paid 20 either way; paid for
+    the off-board, the Pullman adds 20 more (the greedy rest took the town, found by the test below)."""
+    doc = {"id": "random", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": ["yellow"]},
+           "corporation": {"id": "US"}, "trains": [{"name": "1E", "id": "1E-0", "requires_token": False, "distance": [
+               {"nodes": ["city", "offboard", "town"], "pay": 1, "visit": 99}]}],
+           "hexes": [{"id": "A1", "tile": "t", "color": "yellow", "rotation": 0, "cities": [], "code":
+                      "town=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0"},
+                     {"id": "A3", "tile": "A3", "color": "red", "rotation": 0, "cities": [], "code":
+                      "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0"}]}
+    problem = build_problem(doc)
+    problem.double_best_large = 1
+    ref = reference.search(problem)
+    assert ref.revenue == 40 and ref.pullman == 20
+    fast = compiled.search(problem, strategy=strategy)
+    assert fast.optimal and fast.revenue == ref.revenue and fast.pullman == 20, (fast.routes, ref.routes)
+    assert [r.paid for r in fast.routes] == [r.paid for r in ref.routes]
+    _assert_sound(problem, fast)
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_an_express_under_largest_stop_bonuses_equals_reference(data):
+    """An express under one or two largest-stop bonuses (as 1894's Luxembourg and London, which
+    can both pay on one route), each excluding a few stops: the paid subset it picks (the stops
+    the bonuses pay for among them) against the reference's every subset, both strategies."""
+    doc = data.draw(small_boards(max_hexes=10, min_trains=0, max_trains=1))
+    pay = data.draw(st.integers(1, 3))
+    doc["trains"] = [dict(t, id=f"t-{i}") for i, t in enumerate(
+        [{"name": f"{pay}E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": pay, "visit": 99}],
+          "requires_token": data.draw(st.booleans())}] + doc["trains"])]
+    problem = build_problem(doc)
+    data.draw(bonuses(problem))
+    n = problem.n_stops
+    k = data.draw(st.integers(1, 2))
+    problem.largest_trigger = np.array([data.draw(st.integers(0, n - 1)) for _ in range(k)], np.int32)
+    problem.largest_exclude = np.zeros((k, n), np.uint8)
+    for b in range(k):
+        problem.largest_exclude[b, problem.largest_trigger[b]] = 1
+        for s in data.draw(st.lists(st.integers(0, n - 1), max_size=3)):
+            problem.largest_exclude[b, s] = 1
+    ref = reference.search(problem)
+    for strategy in ("nested", "packing"):
+        fast = compiled.search(problem, strategy=strategy)
+        assert ref.optimal and fast.optimal
+        assert fast.revenue == ref.revenue, (strategy, fast.routes, ref.routes)
+        _assert_sound(problem, fast)
+
 LONG_TRAINS = st.sampled_from([{"name": "D", "distance": 999}, {"name": "8", "distance": 8},
                                 {"name": "4E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": 4, "visit": 99}]}])
 

@@ -606,7 +606,8 @@ cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
 
 cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best) noexcept nogil:
     """The best greedy rest within the pay caps: kl large and ks small stops, richest first,
-    positive only; returns their value."""
+    positive only (on a tie, a large stop rather than none: the city a Pullman would double);
+    returns their value."""
     cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
     cdef const int32_t* caps = c.inp.caps_by_train + t * 6
     cdef int pay_large = caps[3] - E.n_large, pay_small = caps[4] - E.n_small
@@ -627,7 +628,7 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best)
                 sum_small += values[E.small[k]]
                 ks += 1
             k += 1
-        if sum_big + sum_small > v:
+        if sum_big + sum_small > v or (sum_big + sum_small == v and kl == 1):  # ties: a city for a Pullman
             v = sum_big + sum_small
             kl_best[0] = kl
             ks_best[0] = ks

@@ -1,8 +1,9 @@
 """Protocol messages <-> the plain dicts of :mod:`optimizer.api`, both ways.
 
-The server turns a structured ``Board`` into the same board-state document a client could have
-sent as JSON, so both forms go through one reader and give the same answers and the same error
-paths; answers go back the other way. The reverse directions (document -> ``Board``, messages ->
+A structured ``Board`` is read straight into a board (:func:`read_board`: each hex keyed by its
+message's bytes, so that a hex seen before costs one lookup); anything that path does not take goes
+the long way, as the same board-state document a client could have sent as JSON, so both forms give
+the same answers and the same errors. Answers go back the other way. The reverse directions (document -> ``Board``, messages ->
 answer dicts) serve the client and the tests.
 
 Proto3 cannot say "null": an empty string stands for a null token, reservation or token type, and
@@ -10,10 +11,14 @@ Proto3 cannot say "null": an empty string stands for a null token, reservation o
 """
 from __future__ import annotations
 
+import re
+
 from google.protobuf import json_format, struct_pb2
 
-from optimizer.errors import BoardError
+from optimizer.board.state import Board, board_from_keyed_hexes
+from optimizer.errors import BoardError, OptimizerError
 
+from . import limits
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
 
 
@@ -33,15 +38,31 @@ def _optional(message, name: str, out: dict, key: str | None = None, convert=Non
 
 # --- board: message -> document -----------------------------------------------------------------
 
+def read_board(board: pb.Board, bounds: limits.Limits) -> Board | None:
+    """A ``Board`` message read as :func:`board_to_state` then the reader would read it, without
+    the document: each hex keyed by its message's bytes (a hex seen before costs one lookup, a new
+    one is converted alone), the small rest converted directly, and the limits' number checks made
+    on the rest and the hexes' bytes. None for anything else (a bad or odd board, a number over
+    the limits): the caller takes the long way, which reads it or raises the error it always raised.
+    """
+    try:
+        rest = _rest_of(board)
+        limits.check_numbers(rest, bounds)
+    except OptimizerError:
+        return None
+    hexes = board.hexes
+    keys = [h.SerializeToString(deterministic=True) for h in hexes]
+    if _LONG_NUMBER.search(b"".join(keys)):  # maybe a tile code over the limits: the long way checks it
+        return None
+    return board_from_keyed_hexes(rest, keys, lambda i: hex_to_json(hexes[i], bool(hexes[i].neighbors)))
+
+
+_LONG_NUMBER = re.compile(rb"\d{6,}")  # the only numbers limits.check_numbers may refuse in a tile code
+
+
 def board_to_state(board: pb.Board) -> dict:
     """The board-state document (see ``optimizer/schema/board.schema.json``) of a ``Board``."""
-    doc = {}
-    _optional(board, "id", doc)
-    doc["game"] = board.game
-    doc["layout"] = board.layout
-    doc["phase"] = ({"name": board.phase.name} if board.phase.name else {}) | {"tiles": list(board.phase.tiles)}
-    doc["corporation"] = corporation_to_json(board.corporation)
-    doc["trains"] = [train_to_json(t, i) for i, t in enumerate(board.trains)]
+    doc = _rest_of(board)
     # Neighbours are given for the whole board or computed for the whole board (see the proto).
     with_neighbors = any(h.neighbors for h in board.hexes)
     if with_neighbors and not all(h.neighbors for h in board.hexes):
@@ -49,6 +70,18 @@ def board_to_state(board: pb.Board) -> dict:
         raise BoardError(f"hexes[{i}].neighbors: missing on hex {board.hexes[i].id} but given on others; give "
                          "neighbors on every hex or on none", field=f"hexes[{i}].neighbors", hex=board.hexes[i].id)
     doc["hexes"] = [hex_to_json(h, with_neighbors) for h in board.hexes]
+    return doc
+
+
+def _rest_of(board: pb.Board) -> dict:
+    """The document less its hexes: id, game, layout, phase, company and trains."""
+    doc = {}
+    _optional(board, "id", doc)
+    doc["game"] = board.game
+    doc["layout"] = board.layout
+    doc["phase"] = ({"name": board.phase.name} if board.phase.name else {}) | {"tiles": list(board.phase.tiles)}
+    doc["corporation"] = corporation_to_json(board.corporation)
+    doc["trains"] = [train_to_json(t, i) for i, t in enumerate(board.trains)]
     return doc
 
 

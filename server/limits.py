@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from optimizer.errors import OptimizerError
@@ -90,7 +91,7 @@ def check_counts(doc: dict, limits: Limits) -> None:
     """Hexes and trains within the limits (a tile-lay document counts its lays)."""
     for key, most in (("hexes", limits.max_hexes), ("lays", limits.max_hexes), ("trains", limits.max_trains)):
         items = doc.get(key)
-        if isinstance(items, list) and len(items) > most:
+        if isinstance(items, Sequence) and not isinstance(items, str) and len(items) > most:  # a message's too
             raise LimitExceeded(f"{key}: {len(items)} given; this server takes at most {most}", field=key)
 
 

@@ -67,7 +67,10 @@ def read_state(request, bounds: limits.Limits = limits.Limits()):
     if source == "board":
         limits.check_state_size(request.board.ByteSize(), bounds, "board")
         limits.check_counts({"hexes": request.board.hexes, "trains": request.board.trains}, bounds)
-        doc = convert.board_to_state(request.board)
+        board = convert.read_board(request.board, bounds)
+        if board is not None:
+            return board
+        doc = convert.board_to_state(request.board)  # the long way: reads it, or raises the error
     elif source == "state_json":
         limits.check_state_size(len(request.state_json), bounds, "state_json")
         doc = json_object(request.state_json)

@@ -1,21 +1,21 @@
 """Protocol messages <-> the plain dicts of :mod:`optimizer.api`, both ways.
 
-A structured ``Board`` is read straight into a board (:func:`read_board`: each hex keyed by its
-message's bytes, so that a hex seen before costs one lookup); anything that path does not take goes
-the long way, as the same board-state document a client could have sent as JSON, so both forms give
-the same answers and the same errors. Answers go back the other way. The reverse directions (document -> ``Board``, messages ->
-answer dicts) serve the client and the tests.
+A structured ``Board`` is read straight into a board (:func:`read_board`: the board and each hex
+keyed by their message's bytes, so that what was seen before costs one lookup); anything that path
+does not take goes the long way, as the same board-state document a client could have sent as
+JSON, so both forms give the same answers and the same errors. Answers go back the other way. The
+reverse directions (document -> ``Board``, messages -> answer dicts) serve the client and the tests.
 
 Proto3 cannot say "null": an empty string stands for a null token, reservation or token type, and
 ``optional`` fields that are unset are left out of the document (as a JSON client would).
 """
 from __future__ import annotations
 
-import re
+import hashlib
 
 from google.protobuf import json_format, struct_pb2
 
-from optimizer.board.state import Board, board_from_keyed_hexes
+from optimizer.board.state import Board, board_by_key, board_from_keyed_hexes
 from optimizer.errors import BoardError, OptimizerError
 
 from . import limits
@@ -38,26 +38,36 @@ def _optional(message, name: str, out: dict, key: str | None = None, convert=Non
 
 # --- board: message -> document -----------------------------------------------------------------
 
-def read_board(board: pb.Board, bounds: limits.Limits) -> Board | None:
-    """A ``Board`` message read as :func:`board_to_state` then the reader would read it, without
-    the document: each hex keyed by its message's bytes (a hex seen before costs one lookup, a new
-    one is converted alone), the small rest converted directly, and the limits' number checks made
-    on the rest and the hexes' bytes. None for anything else (a bad or odd board, a number over
-    the limits): the caller takes the long way, which reads it or raises the error it always raised.
+def read_board(board: pb.Board, wire: bytes, bounds: limits.Limits) -> Board | None:
+    """A ``Board`` message (``wire``: its deterministic bytes) read as :func:`board_to_state` then
+    the reader would read it, without the document: the same board again costs a digest and one
+    lookup; a new one reads each hex keyed by its message's bytes (a hex seen before costs one
+    lookup, a new one is converted alone), the small rest converted directly, and the limits'
+    number checks made on the rest and on the hexes' bytes. None for anything else (a bad or odd
+    board, a long number in a hex): the caller takes the long way, which reads it or raises the
+    error it always raised.
     """
+    key = (hashlib.blake2b(wire, digest_size=16).digest(), bounds)  # the limits it passed are part of it
+    return board_by_key(key, lambda: _read_new_board(board, bounds))
+
+
+def _read_new_board(board: pb.Board, bounds: limits.Limits) -> Board | None:
     try:
         rest = _rest_of(board)
         limits.check_numbers(rest, bounds)
     except OptimizerError:
         return None
     hexes = board.hexes
+    codes = "\n".join([h.code for h in hexes])
+    if not codes.isascii() or codes.encode().translate(_DIGITS).find(b"000000") >= 0:
+        return None  # maybe a number in a tile code that limits.check_numbers refuses: it says so
     keys = [h.SerializeToString(deterministic=True) for h in hexes]
-    if _LONG_NUMBER.search(b"".join(keys)):  # maybe a tile code over the limits: the long way checks it
-        return None
     return board_from_keyed_hexes(rest, keys, lambda i: hex_to_json(hexes[i], bool(hexes[i].neighbors)))
 
 
-_LONG_NUMBER = re.compile(rb"\d{6,}")  # the only numbers limits.check_numbers may refuse in a tile code
+# ASCII digits to "0", any other byte to " ": a number of six digits or more (the shortest that
+# limits.check_numbers looks for in a tile code) is a run of six "0"s, found in C.
+_DIGITS = bytes(ord("0") if chr(c) in "0123456789" else ord(" ") for c in range(256))
 
 
 def board_to_state(board: pb.Board) -> dict:

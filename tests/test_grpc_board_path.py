@@ -51,7 +51,7 @@ def outcome(read, board: pb.Board):
 @pytest.mark.parametrize("doc", STATES, ids=ids(STATES))
 def test_every_corpus_board_takes_the_fast_path_to_the_same_board(doc):
     board = over_the_wire(doc)
-    fast = convert.read_board(board, BOUNDS)
+    fast = convert.read_board(board, board.SerializeToString(deterministic=True), BOUNDS)
     assert fast is not None, "the fast path should take every real state"
     assert fast == the_long_way(board)
     assert service.read_state(pb.OptimizeRequest(board=board), BOUNDS) is fast  # the same board again: one lookup
@@ -72,15 +72,25 @@ def test_every_corpus_board_answers_as_its_document():
 def test_a_hex_seen_before_is_not_converted_again(monkeypatch):
     """The second board of a game costs its changed hexes: one rotation, one hex converted."""
     board = over_the_wire(state("1830/26855@553"))
-    convert.read_board(board, BOUNDS)
+    convert.read_board(board, board.SerializeToString(deterministic=True), BOUNDS)
     converted = []
     original = convert.hex_to_json
     monkeypatch.setattr(convert, "hex_to_json", lambda h, n: converted.append(h.id) or original(h, n))
     i = next(i for i, h in enumerate(board.hexes) if h.cities and h.code)
     board.hexes[i].rotation = (board.hexes[i].rotation + 1) % 6
-    changed = convert.read_board(board, BOUNDS)
+    changed = convert.read_board(board, board.SerializeToString(deterministic=True), BOUNDS)
     assert converted == [board.hexes[i].id]
     assert changed == the_long_way(board)
+
+
+def test_a_board_read_before_is_read_again_under_other_limits():
+    """The same message on a stricter server in the same process: its limits, not the first one's."""
+    board = over_the_wire(state("1830/26855@553"))
+    board.trains[0].multiplier = 50
+    assert isinstance(service.read_state(pb.OptimizeRequest(board=board), BOUNDS), Board)
+    with pytest.raises(OptimizerError) as err:
+        service.read_state(pb.OptimizeRequest(board=board), limits.Limits(max_multiplier=10))
+    assert err.value.field == "trains[0].multiplier"
 
 
 def test_counts_are_checked_on_the_message_before_reading():

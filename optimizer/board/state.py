@@ -364,6 +364,26 @@ def board_from_keyed_hexes(rest: dict, keys, hex_document) -> Board | None:
     return _assemble(rest, entries)
 
 
+# Boards read before, by a key their caller gives for the whole board (a digest of a structured
+# message's bytes): the same board again costs one lookup, before any of it is converted. Every
+# board in it is in _SHARED (it is cleared with _BOARDS).
+_KEYED_BOARDS: dict = {}
+
+
+def board_by_key(key, read) -> Board | None:
+    """The board read before under ``key`` (equal keys for equal boards), else ``read()``'s (a
+    Board, or None as the fast readers answer), remembered when it is a shared one."""
+    found = _KEYED_BOARDS.get(key)
+    if found is not None:
+        return found
+    board = read()
+    if board is not None and is_shared(board):
+        if len(_KEYED_BOARDS) >= _BOARDS_MAX:
+            _KEYED_BOARDS.clear()
+        _KEYED_BOARDS[key] = board
+    return board
+
+
 def _hex_entry(h) -> tuple | None:
     """What a hex struct reads as: (Hex, neighbours given, ids of its neighbours); None as in
     :func:`_read_hex`."""
@@ -405,6 +425,7 @@ def _assemble(doc: dict, entries: list) -> Board | None:
         if len(_BOARDS) >= _BOARDS_MAX:
             _BOARDS.clear()
             _SHARED.clear()
+            _KEYED_BOARDS.clear()
         _BOARDS[key] = (entries, board)
         _SHARED[id(board)] = board
     return board
@@ -488,6 +509,7 @@ def clear_cache() -> None:
     """Forget the hexes and boards read so far (to measure a first board)."""
     _HEXES.clear()
     _KEYED.clear()
+    _KEYED_BOARDS.clear()
     _BOARDS.clear()
     _SHARED.clear()
 

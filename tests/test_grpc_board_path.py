@@ -93,6 +93,18 @@ def test_a_board_read_before_is_read_again_under_other_limits():
     assert err.value.field == "trains[0].multiplier"
 
 
+def test_a_hex_read_before_is_checked_again_under_a_lower_number_limit():
+    board = over_the_wire(state("1830/26855@553"))
+    i = next(i for i, h in enumerate(board.hexes) if h.code.startswith("city=revenue:"))
+    board.hexes[i].code = board.hexes[i].code.replace("city=revenue:", "city=revenue:15000", 1)
+    lenient = limits.Limits(max_number=10**7)
+    assert isinstance(service.read_state(pb.OptimizeRequest(board=board), lenient), Board)
+    board.trains[0].price = 1  # another board, with that hex
+    with pytest.raises(OptimizerError) as err:
+        service.read_state(pb.OptimizeRequest(board=board), BOUNDS)
+    assert err.value.field == f"hexes[{i}].code"
+
+
 def test_counts_are_checked_on_the_message_before_reading():
     board = over_the_wire(state("1830/26855@553"))
     with pytest.raises(limits.LimitExceeded) as err:

@@ -346,9 +346,10 @@ _KEYED: dict = {}
 def board_from_keyed_hexes(rest: dict, keys, hex_document) -> Board | None:
     """A board whose hexes come with a key each, equal keys for equal hexes (the bytes of a hex's
     message): a hex seen before costs one lookup, a new one ``hex_document(i)``, the i-th hex's
-    document dict, read as :func:`board_from_structs` reads it. ``rest`` is the document's plain
-    values less its hexes. None for anything the reference reader must decide (it raises the
-    error, or reads what this one does not), as for the other fast readers.
+    document dict (None: this hex is for the caller's long way), read as :func:`board_from_structs`
+    reads it. ``rest`` is the document's plain values less its hexes. None for anything the
+    reference reader must decide (it raises the error, or reads what this one does not), as for
+    the other fast readers.
     """
     if not FAST_PATH or not keys or not document.rest_is_valid(rest):
         return None
@@ -356,7 +357,8 @@ def board_from_keyed_hexes(rest: dict, keys, hex_document) -> Board | None:
     for i, key in enumerate(keys):
         entry = _KEYED.get(key)
         if entry is None:
-            h = document.convert_hex(hex_document(i))
+            doc = hex_document(i)
+            h = document.convert_hex(doc) if doc is not None else None
             entry = _remember(key, _hex_entry(h), _KEYED) if h is not None else None
             if entry is None:
                 return None

@@ -13,6 +13,7 @@ grace period); and starts a new worker in place of one that dies unasked.
 from __future__ import annotations
 
 import ctypes
+import gc
 import logging
 import multiprocessing
 import os
@@ -69,6 +70,7 @@ def _preload() -> None:
     from optimizer import api
     api.games()
     api.solve(api.load_state(_default_board()))
+    gc.freeze()  # shared with the workers, untouched by their collectors (copy-on-write stays shared)
 
 
 def _default_board() -> str:

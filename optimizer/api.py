@@ -179,6 +179,21 @@ def check(state, routes, *, with_optimum: bool = False, deadline_ms: float | Non
     return out
 
 
+def warm_up() -> list:
+    """Solve one shipped example board of each game that has one (the package's vendored states);
+    returns the games warmed. A service does this once at start, so that no client's first board
+    of a game pays for compiling the game's static data (map, tiles, walks)."""
+    from importlib import resources
+    warmed = []
+    for name in ("states.jsonl", "beyond.jsonl"):
+        for line in filter(str.strip, resources.files("optimizer.boards").joinpath(name).read_text().splitlines()):
+            game = json.loads(line).get("game")
+            if game not in warmed:
+                solve(line)
+                warmed.append(game)
+    return warmed
+
+
 def games() -> list:
     """The built-in games: their trains, phases and where their rules come from ("module", "data" or
     "generic"; any other game is answered with the generic rules)."""

@@ -92,7 +92,7 @@ def check_counts(doc: dict, limits: Limits) -> None:
     """Hexes and trains within the limits (a tile-lay document counts its lays)."""
     for key, most in (("hexes", limits.max_hexes), ("lays", limits.max_hexes), ("trains", limits.max_trains)):
         items = doc.get(key)
-        if isinstance(items, Sequence) and not isinstance(items, str) and len(items) > most:  # a message's too
+        if isinstance(items, Sequence) and not isinstance(items, str) and len(items) > most:  # or a repeated field
             raise LimitExceeded(f"{key}: {len(items)} given; this server takes at most {most}", field=key)
 
 

@@ -11,8 +11,6 @@ Proto3 cannot say "null": an empty string stands for a null token, reservation o
 """
 from __future__ import annotations
 
-import hashlib
-
 from google.protobuf import json_format, struct_pb2
 
 from optimizer.board.state import Board, board_by_key, board_from_keyed_hexes
@@ -40,15 +38,21 @@ def _optional(message, name: str, out: dict, key: str | None = None, convert=Non
 
 def read_board(board: pb.Board, wire: bytes, bounds: limits.Limits) -> Board | None:
     """A ``Board`` message (``wire``: its deterministic bytes) read as :func:`board_to_state` then
-    the reader would read it, without the document: the same board again costs a digest and one
-    lookup; a new one reads each hex keyed by its message's bytes (a hex seen before costs one
-    lookup, a new one is converted alone), the small rest converted directly, and the limits'
-    number checks made on the rest and on each new hex. None for anything else (a bad or odd
+    the reader would read it, without the document: the same board again costs one lookup (its
+    bytes are the key); a new one reads each hex keyed by its message's bytes (a hex seen before
+    costs one lookup, a new one is converted alone), the small rest converted directly, and the
+    limits' number checks made on the rest and on each new hex. None for anything else (a bad or odd
     board, a number over the limits): the caller takes the long way, which reads it or raises the
     error it always raised.
     """
-    key = (hashlib.blake2b(wire, digest_size=16).digest(), bounds)  # the limits it passed are part of it
-    return board_by_key(key, lambda: _read_new_board(board, bounds))
+    if len(wire) > WHOLE_KEY_MAX_BYTES:
+        return _read_new_board(board, bounds)
+    return board_by_key((wire, bounds), lambda: _read_new_board(board, bounds))  # with the limits it passed
+
+
+# The most of a board's bytes kept as its key: a real board is at most ~15 KB; larger ones are read
+# without the whole-board lookup, so that the boards remembered hold at most ~32 MB of keys.
+WHOLE_KEY_MAX_BYTES = 64 * 1024
 
 
 def _read_new_board(board: pb.Board, bounds: limits.Limits) -> Board | None:

@@ -374,8 +374,8 @@ def board_from_keyed_hexes(rest: dict, keys, hex_document) -> Board | None:
     return _assemble(rest, entries)
 
 
-# Boards read before, by a key their caller gives for the whole board (a digest of a structured
-# message's bytes): the same board again costs one lookup, before any of it is converted. Every
+# Boards read before, by a key their caller gives for the whole board (a structured message's
+# bytes): the same board again costs one lookup, before any of it is converted. Every
 # board in it is in _SHARED (it is cleared with _BOARDS).
 _KEYED_BOARDS: dict = {}
 

@@ -465,9 +465,10 @@ cdef inline int64_t top_free(Pack* p, int depth, int j) noexcept nogil:
 
 
 cdef void first_free(Pack* p, int depth, int j) noexcept nogil:
-    """Move level j's first free route at this depth down from the parent's."""
+    """Move level j's first free route at this depth down from where it stands (the parent's,
+    until scanned)."""
     cdef Routes* R = &p.lists[p.list_of[j]]
-    cdef int64_t i = p.fc[(depth - 1) * p.K + j] if depth > 0 else 0
+    cdef int64_t i = p.fc[depth * p.K + j]
     cdef int W = p.W
     while i < R.n and clash(R.res + i * W, p.used, W):
         i += 1
@@ -483,35 +484,42 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     """
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, j, same
-    cdef int64_t rest = 0, slot
+    cdef int64_t bound, top, slot
     cdef Routes* R
     if k == K:
         if base > c.best.value:
             record_packing(p, base)
         return 0
-    for j in range(k, K):
-        first_free(p, k, j)
-        if j > k:
-            rest += top_free(p, k, j)
-    rest += free_price
-    if base + top_free(p, k, k) + rest <= c.best.value:
-        return 0
     R = &p.lists[p.list_of[k]]
     same = k > 0 and c.inp.group_by_train[c.inp.train_by_level[k]] == c.inp.group_by_train[c.inp.train_by_level[k - 1]]
     slot = -1
     if k >= 2 and not same and p.memo_k != NULL:
-        # the same track in use at the same level, reached another way (trains swapping routes)
+        # the same track in use at the same level, reached another way (trains swapping routes):
+        # looked up first, since most revisits end here without scanning a list
         slot = memo_slot(p, k)
-        if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, p.used, W):
-            if base + p.memo_val[slot] <= c.best.value:
-                return 0
-        j = dfs_node(p, k, base, free_price, rest, R, same)
-        if j == 0:
-            p.memo_k[slot] = k
-            memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
-            p.memo_val[slot] = c.best.value - base
-        return j
-    return dfs_node(p, k, base, free_price, rest, R, same)
+        if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, p.used, W) \
+                and base + p.memo_val[slot] <= c.best.value:
+            return 0
+    # The bound with each level's first free route where the parent left it (it can only get
+    # smaller), then tightened level by level as each is scanned, stopping once it cannot win.
+    bound = base + free_price
+    for j in range(k, K):
+        p.fc[k * K + j] = p.fc[(k - 1) * K + j] if k > 0 else 0
+        bound += top_free(p, k, j)
+    for j in range(k, K):
+        if bound <= c.best.value:
+            return 0
+        top = top_free(p, k, j)
+        first_free(p, k, j)
+        bound -= top - top_free(p, k, j)
+    if bound <= c.best.value:
+        return 0
+    j = dfs_node(p, k, base, free_price, bound - base - top_free(p, k, k), R, same)
+    if j == 0 and slot >= 0:
+        p.memo_k[slot] = k
+        memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
+        p.memo_val[slot] = c.best.value - base
+    return j
 
 
 cdef inline int differs(const uint64_t* a, const uint64_t* b, int W) noexcept nogil:

@@ -7,7 +7,8 @@ the nested search's own ``next_route``, so legality and revenue are the same cod
 track as a bitset. A route worth less than the best answer known minus the best every other
 train can earn alone cannot be part of a better answer, nor can one whose one-segment-shorter
 prefix earns as much; neither is listed. Past ``MAX_ROUTES`` routes for a train (a full map with
-a D train) the kernel hands over to the nested search's later rounds.
+a D train; ``MAX_ROUTES_MANY`` from three trains on) the kernel hands over to the nested search's
+later rounds.
 
 The answer is a packing: one route (or none) per train, pairwise track-disjoint, by branch and
 bound where a conflict is an AND of a few words. The bound sees the conflict between trains: every
@@ -49,6 +50,7 @@ cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker b
 cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
 cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
+cdef int64_t MAX_ROUTES_MANY = 300000  # the same from three trains on, where nested rounds are far slower
 
 
 cdef struct Routes:
@@ -627,7 +629,7 @@ cdef int build_lists(Pack* p, int64_t* tau_of) noexcept nogil:
                 tau = tau_of[j]
             j += 1
         R = &p.lists[g]
-        code = list_routes(p, li, tau, R, MAX_ROUTES)
+        code = list_routes(p, li, tau, R, MAX_ROUTES if K < 3 else MAX_ROUTES_MANY)
         if code == 0:
             code = sort_routes(R, p.W)
         if code:
@@ -746,8 +748,10 @@ cdef int nested_rest(Ctx* c) noexcept nogil:
 KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 
-def _tune(int iterations, long long max_routes):
-    """Experiments only: the pricing effort and the longest list before handing over."""
-    global LAGRANGE_ITERATIONS, MAX_ROUTES
+def _tune(int iterations, long long max_routes, long long max_routes_many=300000):
+    """Experiments only: the pricing effort and the longest list before handing over (with two
+    trains, and with more)."""
+    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
+    MAX_ROUTES_MANY = max_routes_many

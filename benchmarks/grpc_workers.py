@@ -9,7 +9,9 @@ default), then 8 client threads (each its own channel) send every corpus state `
 second, p50/p99/max latency per call, errors, answers below the best known revenue, the router's
 recorded time for those states over the wall time, the server's CPU time per answer and the cores
 it kept busy (what other load on the machine cannot change much), and each server process's memory
-(RSS now and its peak). Exit status 1 if any call failed or answered below the best known revenue.
+(RSS now and its peak). Then where a call's time goes: the server's stages (read, graph, search,
+encode: each answer's stats) and the rest of the client's wait (queueing and transport), p50 and
+p99. Exit status 1 if any call failed or answered below the best known revenue.
 """
 from __future__ import annotations
 
@@ -30,6 +32,10 @@ sys.path.insert(0, str(ROOT))
 
 from optimizer.bench.suites import corpus_cases  # noqa: E402
 from server.client import OptimizerClient  # noqa: E402
+
+
+# The server's stages of one answer, as its stats report them (milliseconds of wall time).
+SERVER_STAGES = ("read", "graph", "search", "encode")
 
 
 def cpu_name() -> str:
@@ -76,7 +82,7 @@ def memory_mb(pid: int) -> tuple:
 def run(target: str, payloads: list, cases: list, clients: int, repeat: int, pids: list) -> dict:
     jobs = [i for _ in range(repeat) for i in range(len(cases))]
     lock, position = threading.Lock(), [0]
-    latencies, errors, below = [], [], []
+    latencies, errors, below, stages = [], [], [], []
 
     def client_thread():
         with OptimizerClient(target) as client:
@@ -98,6 +104,9 @@ def run(target: str, payloads: list, cases: list, clients: int, repeat: int, pid
                 elapsed = time.perf_counter() - start
                 with lock:
                     latencies.append(elapsed * 1000)
+                    server = {k: answer["stats"].get(f"{k}_ms") or 0.0 for k in SERVER_STAGES}
+                    server["queue + transport"] = elapsed * 1000 - sum(server.values())
+                    stages.append(server)
                     best = cases[i].best_known
                     if best is not None and answer["revenue"] < best:
                         below.append(cases[i].id)
@@ -115,7 +124,13 @@ def run(target: str, payloads: list, cases: list, clients: int, repeat: int, pid
     q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
     return {"answers": len(latencies), "wall_s": wall, "per_s": len(latencies) / wall, "p50": q[49], "p99": q[98],
             "max": max(latencies, default=0.0), "errors": errors, "below": below, "vs_router": router_s / wall,
-            "cpu_ms": cpu * 1000 / max(1, len(latencies)), "cores": cpu / wall}
+            "cpu_ms": cpu * 1000 / max(1, len(latencies)), "cores": cpu / wall,
+            "stages": {k: _p50_p99([s[k] for s in stages]) for k in (*SERVER_STAGES, "queue + transport")}}
+
+
+def _p50_p99(values: list) -> tuple:
+    q = statistics.quantiles(values, n=100) if len(values) > 1 else [0.0] * 99
+    return q[49], q[98]
 
 
 def main(argv=None) -> int:
@@ -151,6 +166,13 @@ def main(argv=None) -> int:
               f"{len(r['below']):>7}{r['vs_router']:>10.1f}x{r['cpu_ms']:>15.2f}{r['cores']:>12.2f}  {memory}")
         for line in r["errors"][:3] + [f"below best: {i}" for i in r["below"][:3]]:
             print(f"    {line}")
+    print("\nwhere a call's time goes, p50 / p99 ms (the server's stages from each answer's stats; the rest of "
+          "the client's wait is queueing and transport)")
+    names = (*SERVER_STAGES, "queue + transport")
+    print(f"{'serve':<22}" + "".join(f"{n:>20}" for n in names))
+    for config, r in results.items():
+        name = "--workers " + config if config != "default" else "default options"
+        print(f"{name:<22}" + "".join(f"{r['stages'][n][0]:>11.2f} / {r['stages'][n][1]:>6.2f}" for n in names))
     return 1 if any(r["errors"] or r["below"] for r in results.values()) else 0
 
 

@@ -47,6 +47,14 @@ def load_routes(source, field: str = "routes") -> list:
     return routes_document(source, field)
 
 
+def read_state_text(text, check=None) -> Board | None:
+    """A board-state document's JSON text read in one step in C (msgspec), or None when it needs
+    the long way (:func:`load_state`): a tile-lay board, or one the fast reader leaves to the
+    reference reader to read or refuse. ``check(rest, hex_texts)`` sees it before its hexes are
+    read (see :func:`optimizer.board.state.read_board_text`)."""
+    return read_board_text(text, check)
+
+
 def _board(source) -> Board:
     if isinstance(source, (str, bytes)):  # JSON text goes straight to the fast reader, when it can
         board = read_board_text(source)
@@ -133,7 +141,10 @@ def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = 
         For a malformed board, naming the field and hex.
     """
     start = time.monotonic()
-    problem = shared_problem(_board(state))
+    board = _board(state)
+    read = time.monotonic()
+    problem = shared_problem(board)
+    built = time.monotonic()
     remaining = None
     if deadline_ms is not None:
         remaining = max(0.0, deadline_ms - (time.monotonic() - start) * 1000)
@@ -145,7 +156,8 @@ def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = 
                          on_improve=callback, core=core)
     out = result_json(problem, result)
     out["elapsed_ms"] = round((time.monotonic() - start) * 1000, 3)
-    out["stats"]["search_ms"] = round(result.elapsed_ms, 3)
+    out["stats"].update(read_ms=round((read - start) * 1000, 3), graph_ms=round((built - read) * 1000, 3),
+                        search_ms=round(result.elapsed_ms, 3))
     return out
 
 
@@ -165,6 +177,21 @@ def check(state, routes, *, with_optimum: bool = False, deadline_ms: float | Non
         remaining = None if deadline_ms is None else max(0.0, deadline_ms - (time.monotonic() - start) * 1000)
         out["optimum"] = solve(board, deadline_ms=remaining, cancel=cancel)
     return out
+
+
+def warm_up() -> list:
+    """Solve one shipped example board of each game that has one (the package's vendored states);
+    returns the games warmed. A service does this once at start, so that no client's first board
+    of a game pays for compiling the game's static data (map, tiles, walks)."""
+    from importlib import resources
+    warmed = []
+    for name in ("states.jsonl", "beyond.jsonl"):
+        for line in filter(str.strip, resources.files("optimizer.boards").joinpath(name).read_text().splitlines()):
+            game = json.loads(line).get("game")
+            if game not in warmed:
+                solve(line)
+                warmed.append(game)
+    return warmed
 
 
 def games() -> list:

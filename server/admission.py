@@ -13,10 +13,10 @@ work that has run long, so that the operating system gives the cores to short ca
 """
 from __future__ import annotations
 
+import bisect
 import contextlib
 import ctypes
-import heapq
-import itertools
+import math
 import os
 import sys
 import threading
@@ -86,22 +86,27 @@ DEMOTED_NICENESS = 10  # a long call's thread yields the CPU to newer, shorter c
 
 
 class _Watch:
-    __slots__ = ("thread_id", "native_id", "token", "deadline", "reason", "active", "fired")
+    __slots__ = ("thread_id", "native_id", "token", "reason", "active", "fired", "events")
 
-    def __init__(self, token, deadline):
+    def __init__(self, token, events: list):
         self.thread_id, self.native_id = threading.get_ident(), threading.get_native_id()
-        self.token, self.deadline = token, deadline
+        self.token = token
         self.reason = None
         self.active, self.fired = True, False
+        self.events = sorted(events)  # [(time.monotonic, what)], soonest first
 
 
 class Watchdog:
-    """One thread ending overrunning work (see the module's docstring)."""
+    """One thread ending overrunning work (see the module's docstring).
+
+    It keeps only the work running now and sleeps until the soonest of their events: work that
+    ends before its events (almost every call) costs it nothing, not even a wake-up.
+    """
 
     def __init__(self):
         self._lock = threading.Condition()
-        self._heap = []
-        self._order = itertools.count()
+        self._active = set()
+        self._wake_at = -math.inf  # when the watchdog will look next; -inf while it is looking
         if not getattr(sys.unraisablehook, "quiet_call_expired", False):
             sys.unraisablehook = _quiet_unraisable(sys.unraisablehook)
             sys.unraisablehook.quiet_call_expired = True
@@ -113,22 +118,22 @@ class Watchdog:
         """Bound the block, run on this thread: ended at ``deadline`` (time.monotonic) or on :meth:`end`.
 
         With ``demote_after_s``, the thread's priority is lowered (nice) once the block has run that
-        long, so that short calls get the cores first; only for a thread that ends with the call
-        (an unprivileged process cannot raise a thread's priority back).
+        long, so that short calls get the cores first; only for a thread that ends with the call or
+        retires when demoted (an unprivileged process cannot raise a thread's priority back).
         """
-        entry = _Watch(token, deadline)
         events = [] if deadline is None else [(deadline, "end")]
         if demote_after_s is not None:
             events.append((time.monotonic() + demote_after_s, "demote"))
+        entry = _Watch(token, events)
         with self._lock:
-            for when, what in events:
-                heapq.heappush(self._heap, (when, next(self._order), what, entry))
-            self._lock.notify()
+            self._active.add(entry)
+            self._wake_if_sooner(entry)
         try:
             yield entry
         finally:
             with self._lock:
                 entry.active = False
+                self._active.discard(entry)
                 if entry.fired:  # raised too late to matter, or already raised: never leak it
                     _set_async_exc(entry.thread_id, None)
             if entry.fired and entry.reason:
@@ -139,41 +144,52 @@ class Watchdog:
         entry.token.cancel()
         self._fire(entry, reason)
 
+    def _wake_if_sooner(self, entry: _Watch) -> None:
+        """(Under the lock.) Wake the watchdog when this entry's next event comes before its wake-up."""
+        if entry.events and entry.events[0][0] < self._wake_at:
+            self._lock.notify()
+
     def _fire(self, entry: _Watch, reason: str) -> None:
         with self._lock:
             if not entry.active or entry.fired:
                 return
             entry.fired, entry.reason = True, reason
-            _set_async_exc(entry.thread_id, CallExpired)
-            heapq.heappush(self._heap, (time.monotonic() + REFIRE_S, next(self._order), "refire", entry))
-            self._lock.notify()
+            self._raise_again_later(entry)
 
-    def _refire(self, entry: _Watch) -> None:
-        with self._lock:
-            if entry.active:
-                _set_async_exc(entry.thread_id, CallExpired)
-                heapq.heappush(self._heap, (time.monotonic() + REFIRE_S, next(self._order), "refire", entry))
+    def _raise_again_later(self, entry: _Watch) -> None:
+        """(Under the lock.) Raise in the work's thread now, and again soon while it still runs."""
+        _set_async_exc(entry.thread_id, CallExpired)
+        bisect.insort(entry.events, (time.monotonic() + REFIRE_S, "refire"))
+        self._wake_if_sooner(entry)
+
+    def _due(self) -> list:
+        """(Under the lock.) The events come due, taken off their entries; else sleep until the next."""
+        now, due, wake = time.monotonic(), [], math.inf
+        for entry in self._active:
+            while entry.events and entry.events[0][0] <= now:
+                due.append((entry, entry.events.pop(0)[1]))
+            if entry.events:
+                wake = min(wake, entry.events[0][0])
+        if not due:
+            self._wake_at = wake
+            self._lock.wait(None if wake == math.inf else wake - now)
+            self._wake_at = -math.inf
+        return due
 
     def _run(self) -> None:
         while True:
-            with self._lock:
-                while not self._heap:
-                    self._lock.wait()
-                when, _, what, entry = self._heap[0]
-                wait = when - time.monotonic()
-                if wait > 0:
-                    self._lock.wait(wait)
-                    continue
-                heapq.heappop(self._heap)
-            if not entry.active:
-                continue
-            if what == "refire":
-                self._refire(entry)
-            elif what == "demote":
-                try:
-                    os.setpriority(os.PRIO_PROCESS, entry.native_id, DEMOTED_NICENESS)
-                except OSError:  # the thread has just ended
-                    pass
-            else:
-                entry.token.cancel()
-                self._fire(entry, "the deadline passed")
+            with self._lock:  # so that no event acts on work that has just ended (its thread reused)
+                for entry, what in self._due():
+                    if not entry.active:
+                        continue
+                    if what == "refire":
+                        self._raise_again_later(entry)
+                    elif what == "demote":
+                        try:
+                            os.setpriority(os.PRIO_PROCESS, entry.native_id, DEMOTED_NICENESS)
+                        except OSError:  # the thread has just ended
+                            pass
+                    elif not entry.fired:  # its deadline
+                        entry.token.cancel()
+                        entry.fired, entry.reason = True, "the deadline passed"
+                        self._raise_again_later(entry)

@@ -8,12 +8,12 @@ exits, at the latest 0.4 s later even if something would not stop.
 """
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
 import sys
 import threading
-from concurrent import futures
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -24,6 +24,7 @@ from optimizer.errors import OptimizerError
 from .config import ServeConfig, announcement, tls_files
 from .generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 from .interceptor import LoggingInterceptor
+from .pool import RetiringPool
 from .service import SERVICE_NAME, RouteOptimizerService
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ class GrpcListener:
         limit = int(config.max_message_mb * 1024 * 1024)
         threads = config.limits.threads
         self.server = grpc.server(
-            futures.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rpc"),
+            RetiringPool(threads, "rpc"),  # work runs on the call's thread, retired once demoted
             interceptors=[LoggingInterceptor(config.limits.max_streams)],
             # Every admitted call gets a thread at once: none waits unseen in the pool's queue.
             maximum_concurrent_rpcs=threads,
@@ -116,6 +117,7 @@ def serve(config: ServeConfig = ServeConfig(), *, announce=print, on_ready=None)
     listeners = build_listeners(config, serving=lambda: not stop.is_set())
     for listener in listeners:
         listener.start()
+    gc.freeze()  # what is loaded by now lives as long as the process: the collector skips it
     ports = [listener.port for listener in listeners]
     if on_ready:
         on_ready(ports)

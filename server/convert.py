@@ -241,7 +241,8 @@ def solution_to_proto(result: dict) -> pb.Solution:
         elapsed_ms=result.get("elapsed_ms") or 0.0,
         stats=pb.SearchStats(nodes=stats.get("nodes") or 0, stopped_by=stats.get("stopped_by") or "",
                              core=stats.get("core") or "", stops=stats.get("stops") or 0,
-                             segments=stats.get("segments") or 0, search_ms=stats.get("search_ms") or 0.0),
+                             segments=stats.get("segments") or 0, search_ms=stats.get("search_ms") or 0.0,
+                             read_ms=stats.get("read_ms") or 0.0, graph_ms=stats.get("graph_ms") or 0.0),
         rules=result.get("rules") or "")
 
 
@@ -285,11 +286,13 @@ def solution_to_json(s: pb.Solution) -> dict:
                     "paid": list(r.paid), "hexes": [list(c.hexes) for c in r.hexes]} for r in s.routes],
         "elapsed_ms": s.elapsed_ms,
         "stats": {"nodes": s.stats.nodes, "stopped_by": s.stats.stopped_by or None, "core": s.stats.core,
-                  "stops": s.stats.stops, "segments": s.stats.segments, "search_ms": s.stats.search_ms},
+                  "stops": s.stats.stops, "segments": s.stats.segments, "search_ms": s.stats.search_ms,
+                  "read_ms": s.stats.read_ms, "graph_ms": s.stats.graph_ms},
         "rules": s.rules or None,
     }
     if s.stats.deadline_from:  # the server's deadline, when it set one (never in an api dict)
-        out["stats"].update(deadline_ms=s.stats.deadline_ms, deadline_from=s.stats.deadline_from)
+        out["stats"].update(deadline_ms=s.stats.deadline_ms, deadline_from=s.stats.deadline_from,
+                            encode_ms=s.stats.encode_ms)
     return out
 
 

@@ -20,6 +20,7 @@ import grpc
 log = logging.getLogger("server.calls")
 
 WORK_SERVICE = "/route18xx.v1.RouteOptimizer/"
+MAX_WRAPPED = 256  # handlers wrapped once and kept: the server's methods, a few dozen
 
 
 def _code(context, failed: bool) -> str:
@@ -150,12 +151,21 @@ class LoggingInterceptor(grpc.ServerInterceptor):
 
     def __init__(self, max_streams: int = 64):
         self._streams = _StreamCap(max_streams)
+        self._wrapped = {}  # (method, its handler) -> the handler wrapped: built once, not per call
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)
         if handler is None:
             return None
-        method = handler_call_details.method
+        key = (handler_call_details.method, handler)
+        wrapped = self._wrapped.get(key)
+        if wrapped is None:
+            wrapped = self._wrap(handler, handler_call_details.method)
+            if len(self._wrapped) < MAX_WRAPPED:  # a handler made anew per call is wrapped per call
+                self._wrapped[key] = wrapped
+        return wrapped
+
+    def _wrap(self, handler, method: str):
         long_lived = (handler.request_streaming or handler.response_streaming) and not method.startswith(WORK_SERVICE)
         if not handler.request_streaming and handler.request_deserializer is not None:
             handler = handler._replace(request_deserializer=_tolerant(handler.request_deserializer))

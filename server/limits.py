@@ -8,6 +8,7 @@ more than the server's maximum (:func:`call_deadline`). Error messages quote lit
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -140,13 +141,30 @@ def check_numbers(doc: dict, limits: Limits) -> None:
             number(a.get("amount"), f"corporation.abilities[{i}].amount")
     hexes = doc.get("hexes")
     for i, h in enumerate(hexes if isinstance(hexes, list) else ()):
-        code = h.get("code") if isinstance(h, dict) else None
-        if isinstance(code, str):
-            for match in _NUMBER.finditer(code):
-                if int(match.group(0)) > limits.max_number:
-                    raise OptimizerError(f"hexes[{i}].code: {quote(match.group(0))} is too large "
-                                         f"(at most {limits.max_number})",
-                                         field=f"hexes[{i}].code", hex=quote(h.get("id"), 20))
+        _check_hex_code(i, h, limits)
+
+
+def _check_hex_code(i: int, h, limits: Limits) -> None:
+    code = h.get("code") if isinstance(h, dict) else None
+    if isinstance(code, str):
+        for match in _NUMBER.finditer(code):
+            if int(match.group(0)) > limits.max_number:
+                raise OptimizerError(f"hexes[{i}].code: {quote(match.group(0))} is too large "
+                                     f"(at most {limits.max_number})",
+                                     field=f"hexes[{i}].code", hex=quote(h.get("id"), 20))
+
+
+_NUMBER_BYTES = re.compile(rb"\d{6,}")
+
+
+def check_hex_codes(hex_texts: list, limits: Limits) -> None:
+    """:func:`check_numbers` on the hexes' codes, each hex given as its JSON text: one scan of them
+    all, each hex decoded only when some number in it is long enough to matter."""
+    if not _NUMBER_BYTES.search(b"".join(hex_texts)):
+        return
+    for i, text in enumerate(hex_texts):
+        if _NUMBER_BYTES.search(text):
+            _check_hex_code(i, json.loads(text), limits)
 
 
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -169,4 +187,7 @@ def check_strings(doc, path: str = "") -> None:
 
 def has_lone_surrogate_escape(text: str) -> bool:
     """Cheap test on JSON text before walking the document: any escaped surrogate at all."""
-    return "\\ud" in text.lower() and re.search(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}", text) is not None
+    return "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")

@@ -6,8 +6,9 @@ and :mod:`server.admission`): it is checked against the limits before any work, 
 a few running slots (or is refused at once), and runs under a deadline (the client's, else the
 server's default, at most its maximum) that covers the whole answer: reading, checking and
 searching. The call's end (client cancel, deadline, server shutdown) stops the work, whatever
-stage it is in, so no work outlives its call for long. The work runs on a thread of its own, whose
-priority drops once it has run long: a hard search never starves an easy call of the cores.
+stage it is in, so no work outlives its call for long. The work's thread has its priority lowered
+once it has run long, and then retires (see :mod:`server.pool`): a hard search never starves an
+easy call of the cores.
 """
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ import contextlib
 import json
 import logging
 import queue
-import threading
 import time
 from dataclasses import dataclass
 
@@ -30,6 +30,7 @@ from .admission import Admission, CallExpired, Watchdog
 from .errors import guard
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
 from .generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
+from .pool import RetiringPool, runs_on_retiring_thread
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,9 @@ def read_state(request, bounds: limits.Limits = limits.Limits()):
         doc = convert.board_to_state(request.board)
     elif source == "state_json":
         limits.check_state_size(len(request.state_json), bounds, "state_json")
+        board = read_state_text(request.state_json, bounds)
+        if board is not None:
+            return board
         doc = json_object(request.state_json)
         if limits.has_lone_surrogate_escape(request.state_json):
             limits.check_strings(doc)
@@ -78,6 +82,26 @@ def read_state(request, bounds: limits.Limits = limits.Limits()):
     limits.check_counts(doc, bounds)
     limits.check_numbers(doc, bounds)
     return load_state(doc, source)
+
+
+def read_state_text(text: str, bounds: limits.Limits):
+    """The board of ``state_json`` on the fast path (msgspec in C, no dict tree), the limits checked
+    on the decoded document before its hexes are read; None for anything the long way must read
+    or refuse (a tile-lay board, a bad board, a lone surrogate), which gives the same errors."""
+    if limits.has_lone_surrogate_escape(text):
+        return None
+
+    def check(rest: dict, hex_texts: list) -> None:
+        limits.check_counts({"hexes": hex_texts, "trains": rest["trains"]}, bounds)
+        limits.check_numbers(rest, bounds)
+        limits.check_hex_codes(hex_texts, bounds)
+
+    try:
+        return api.read_state_text(text, check)
+    except OptimizerError as err:
+        if err.field in (None, "(document)"):
+            err.field = "state_json"
+        raise
 
 
 def json_object(text: str) -> dict:
@@ -127,6 +151,14 @@ def read_routes(request, bounds: limits.Limits = limits.Limits()) -> list:
     return routes
 
 
+def encoded(result: dict) -> pb.Solution:
+    """The answer as a message, with the time that took in its stats."""
+    start = time.monotonic()
+    solution = convert.solution_to_proto(result)
+    solution.stats.encode_ms = round((time.monotonic() - start) * 1000, 3)
+    return solution
+
+
 def _source(request) -> str:
     return request.WhichOneof("source") or "source"
 
@@ -149,6 +181,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
         self.limits = bounds or limits.Limits()
         self.admission = Admission(self.limits.max_concurrent, self.limits.max_queue)
         self.watchdog = Watchdog()
+        self.work_pool = RetiringPool(self.limits.threads, "work")
 
     @contextlib.contextmanager
     def _admitted(self, context):
@@ -167,22 +200,15 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
             yield
 
     def _on_work_thread(self, context, call: Call, work):
-        """``work()`` on a thread of its own, bounded; its result or exception comes back here."""
-        outcome = {}
-
+        """``work()`` bounded, on a thread that retires if demoted: this one when it is such a thread
+        (gRPC's pool), else one of the servicer's own (HTTP's threads are not)."""
         def run():
-            try:
-                with self._bounded(context, call):
-                    outcome["value"] = work()
-            except BaseException as err:  # noqa: BLE001 - raised again on the caller's thread
-                outcome["error"] = err
+            with self._bounded(context, call):
+                return work()
 
-        thread = threading.Thread(target=run, name="work", daemon=True)
-        thread.start()
-        thread.join()
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["value"]
+        if runs_on_retiring_thread():
+            return run()
+        return self.work_pool.submit(run).result()
 
     def _node_budget(self, request):
         limits.check_node_budget(request.node_budget)
@@ -193,13 +219,17 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
             node_budget = self._node_budget(request)
 
             def work():
-                doc = read_state(request, self.limits)
-                return api.solve(doc, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
-                                 cancel=call.token)
+                start = time.monotonic()
+                board = read_state(request, self.limits)
+                read_ms = (time.monotonic() - start) * 1000
+                result = api.solve(board, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
+                                   cancel=call.token)
+                result["stats"]["read_ms"] = round(read_ms + result["stats"]["read_ms"], 3)
+                return result
 
             result = self._on_work_thread(context, call, work)
             _no_route_in_time(context, result, call)
-            return pb.OptimizeResponse(solution=call.stamp(convert.solution_to_proto(result)))
+            return pb.OptimizeResponse(solution=call.stamp(encoded(result)))
 
     def OptimizeStream(self, request, context):
         with guard(context, _source(request)), self._admitted(context) as call:
@@ -209,22 +239,25 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
             def run():  # reading and search, on their own thread, so that this one can send as it goes
                 try:
                     with self._bounded(context, call):
-                        doc = read_state(request, self.limits)
-                        result = api.solve(doc, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
+                        start = time.monotonic()
+                        board = read_state(request, self.limits)
+                        read_ms = (time.monotonic() - start) * 1000
+                        result = api.solve(board, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
                                            cancel=call.token,
                                            on_improve=lambda partial: updates.put(("partial", partial)))
+                        result["stats"]["read_ms"] = round(read_ms + result["stats"]["read_ms"], 3)
                     updates.put(("final", result))
                 except BaseException as err:  # handed to the caller's thread, raised there
                     updates.put(("error", err))
 
-            threading.Thread(target=run, name="stream-search", daemon=True).start()
+            self.work_pool.submit(run)
             while True:
                 kind, item = updates.get()
                 if kind == "error":
                     raise item
                 if kind == "final":
                     _no_route_in_time(context, item, call)
-                    yield pb.OptimizeStreamResponse(solution=call.stamp(convert.solution_to_proto(item)), final=True)
+                    yield pb.OptimizeStreamResponse(solution=call.stamp(encoded(item)), final=True)
                     return
                 yield pb.OptimizeStreamResponse(solution=call.stamp(convert.solution_to_proto(item)), final=False)
 

@@ -13,6 +13,7 @@ grace period); and starts a new worker in place of one that dies unasked.
 from __future__ import annotations
 
 import ctypes
+import gc
 import logging
 import multiprocessing
 import os
@@ -64,16 +65,13 @@ def reserve_port(host: str, port: int, what: str = "", option: str = "--port") -
     return port, holder
 
 
-def _preload() -> None:
-    """Load the optimiser (games, schema, compiled core) once, before forking, for every worker."""
+def preload() -> None:
+    """Load the optimiser (games, schema, compiled core, every game's static data) once: before
+    forking, for every worker, or in the one server process."""
     from optimizer import api
     api.games()
-    api.solve(api.load_state(_default_board()))
-
-
-def _default_board() -> str:
-    from importlib import resources
-    return resources.files("optimizer.boards").joinpath("default.json").read_text()
+    api.warm_up()
+    gc.freeze()  # shared with the workers, untouched by their collectors (copy-on-write stays shared)
 
 
 def _die_with_parent() -> None:
@@ -186,7 +184,7 @@ def serve_workers(config: ServeConfig, workers: int, *, announce=print) -> int:
     stop = threading.Event()
     for sig in STOP_SIGNALS:
         signal.signal(sig, lambda signum, frame: stop.set())
-    _preload()
+    preload()
     supervisor = Supervisor(replace(config, port=port, http_port=http_port, reuse_port=True), workers, holders)
     try:
         supervisor.start_all()

@@ -296,12 +296,20 @@ def read_board_fast(doc) -> Board:
     return board if board is not None else read_board_reference(doc)
 
 
-def read_board_text(text) -> Board | None:
+def read_board_text(text, check=None) -> Board | None:
     """A board-state document's JSON text read on the fast path in one step (no dict tree); None
     for anything else (other JSON, a tile-lay board, a bad board): the caller takes the long way,
-    which reads it or raises the error it always raised."""
+    which reads it or raises the error it always raised.
+
+    ``check(rest, hex_texts)``, if given, sees the decoded document before any hex is read (``rest``
+    its plain values less the hexes, ``hex_texts`` each hex's JSON text) and may raise: a server
+    refuses what is over its limits before the work that grows with them."""
     decoded = document.decode_text(text) if FAST_PATH else None
-    return board_from_hex_texts(*decoded) if decoded is not None else None
+    if decoded is None:
+        return None
+    if check is not None:
+        check(*decoded)
+    return board_from_hex_texts(*decoded)
 
 
 def board_from_structs(doc: dict, hex_structs: list) -> Board | None:

@@ -92,11 +92,12 @@ def run(args) -> int:
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s [%(process)d] %(name)s: %(message)s")
     config = config_of(args)
-    from server.workers import default_workers, serve_workers  # no grpc in this process when forking
+    from server.workers import default_workers, preload, serve_workers  # no grpc here when forking
 
     workers = args.workers or default_workers()
     announce = lambda line: print(line, flush=True)  # noqa: E731
     if workers == 1:
         from server.app import serve
+        preload()
         return serve(config, announce=announce)
     return serve_workers(config, workers, announce=announce)

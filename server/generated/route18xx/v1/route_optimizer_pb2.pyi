@@ -298,7 +298,7 @@ class HexChain(_message.Message):
     def __init__(self, hexes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SearchStats(_message.Message):
-    __slots__ = ("nodes", "stopped_by", "core", "stops", "segments", "search_ms", "deadline_ms", "deadline_from")
+    __slots__ = ("nodes", "stopped_by", "core", "stops", "segments", "search_ms", "deadline_ms", "deadline_from", "read_ms", "graph_ms", "encode_ms")
     NODES_FIELD_NUMBER: _ClassVar[int]
     STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
     CORE_FIELD_NUMBER: _ClassVar[int]
@@ -307,6 +307,9 @@ class SearchStats(_message.Message):
     SEARCH_MS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_FROM_FIELD_NUMBER: _ClassVar[int]
+    READ_MS_FIELD_NUMBER: _ClassVar[int]
+    GRAPH_MS_FIELD_NUMBER: _ClassVar[int]
+    ENCODE_MS_FIELD_NUMBER: _ClassVar[int]
     nodes: int
     stopped_by: str
     core: str
@@ -315,7 +318,10 @@ class SearchStats(_message.Message):
     search_ms: float
     deadline_ms: float
     deadline_from: str
-    def __init__(self, nodes: _Optional[int] = ..., stopped_by: _Optional[str] = ..., core: _Optional[str] = ..., stops: _Optional[int] = ..., segments: _Optional[int] = ..., search_ms: _Optional[float] = ..., deadline_ms: _Optional[float] = ..., deadline_from: _Optional[str] = ...) -> None: ...
+    read_ms: float
+    graph_ms: float
+    encode_ms: float
+    def __init__(self, nodes: _Optional[int] = ..., stopped_by: _Optional[str] = ..., core: _Optional[str] = ..., stops: _Optional[int] = ..., segments: _Optional[int] = ..., search_ms: _Optional[float] = ..., deadline_ms: _Optional[float] = ..., deadline_from: _Optional[str] = ..., read_ms: _Optional[float] = ..., graph_ms: _Optional[float] = ..., encode_ms: _Optional[float] = ...) -> None: ...
 
 class RouteCheck(_message.Message):
     __slots__ = ("train", "legal", "revenue", "stops", "paid", "errors", "hexes")

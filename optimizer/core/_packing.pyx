@@ -748,10 +748,13 @@ cdef int nested_rest(Ctx* c) noexcept nogil:
 KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 
-def _tune(int iterations, long long max_routes, long long max_routes_many=300000):
-    """Experiments only: the pricing effort and the longest list before handing over (with two
-    trains, and with more)."""
-    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY
+def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000):
+    """Experiments and tests only: the pricing effort, the longest list before handing over (with
+    two trains, and with more) and the first dive's nodes. Returns the settings it replaced."""
+    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES
+    previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
     MAX_ROUTES_MANY = max_routes_many
+    DIVE_NODES = dive_nodes
+    return previous

@@ -17,7 +17,7 @@ route is charged the prices of its track and the free track's prices are paid ba
 at a node is the revenue placed + the prices of the free track + each later train's best reduced
 route free of the track in use. Lists are kept in reduced order, so that route is the first free
 one, searched from where the parent node left it. Below the root only the free track a later route
-can still use is paid back (its segments free, reached from a token): placed routes cut the rest
+can still use is paid back (that of segments with no track in use): placed routes cut the rest
 off, and its prices would only loosen the bound. Nodes are remembered by level and track in use
 (trains of different kinds swapping routes reach the same node).
 """
@@ -86,9 +86,6 @@ cdef struct Pack:
     int64_t* lam        # [W * 64]: the price of each track bit (Lagrangian multipliers, >= 0)
     int64_t lam_total   # their sum
     uint64_t* mask      # [W]: scratch
-    uint8_t* seen       # [n_stops]: scratch
-    int32_t* queue      # [n_stops]: scratch
-    uint8_t* token_from # [K + 1]: every train from this level on needs a token
 
 
 cdef inline double now() noexcept nogil:
@@ -514,8 +511,8 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     for j in range(k, K):
         p.fc[k * K + j] = p.fc[(k - 1) * K + j] if k > 0 else 0
         bound += top_free(p, k, j)
-    if k > 0 and bound > c.best.value:  # only the free track a later route can use counts
-        bound -= free_price - usable_price(p, k)
+    if k > 0 and c.best.value < bound <= c.best.value + free_price:
+        bound -= free_price - usable_price(p)  # only the free track a later route can use counts
     for j in range(k, K):
         if bound <= c.best.value:
             return 0
@@ -532,42 +529,21 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     return j
 
 
-cdef int64_t usable_price(Pack* p, int k) noexcept nogil:
+cdef int64_t usable_price(Pack* p) noexcept nogil:
     """The prices of the free track that a later route can still use: that of the segments with
-    no track in use (and, where every later train needs a token, reached from a token over such
-    segments). A free bit off them is on no free route, so its price can be taken as 0 there
+    no track in use. A free bit off them is on no free route, so its price can be taken as 0 there
     without changing any later route's reduced value: the bound stays a bound."""
     cdef Ctx* c = p.c
-    cdef int W = p.W, w, sg, s, d, head = 0, tail = 0
+    cdef int W = p.W, w, sg
     cdef const uint64_t* bits
     cdef uint64_t* m = p.mask
     for w in range(W):
         m[w] = 0
-    if p.token_from[k]:
-        for s in range(c.inp.n_stops):
-            p.seen[s] = c.inp.token_by_stop[s]
-            if p.seen[s]:
-                p.queue[tail] = s
-                tail += 1
-        while head < tail:
-            s = p.queue[head]
-            head += 1
-            for d in range(c.inp.adj_ptr_by_stop[s], c.inp.adj_ptr_by_stop[s + 1]):
-                bits = c.inp.track_bits_by_seg + <int64_t>c.inp.seg_by_dir[d] * W
-                if clash(bits, p.used, W):
-                    continue
-                for w in range(W):
-                    m[w] |= bits[w]
-                if not p.seen[c.inp.to_stop_by_dir[d]]:
-                    p.seen[c.inp.to_stop_by_dir[d]] = 1
-                    p.queue[tail] = c.inp.to_stop_by_dir[d]
-                    tail += 1
-    else:
-        for sg in range(c.inp.n_segs):
-            bits = c.inp.track_bits_by_seg + <int64_t>sg * W
-            if not clash(bits, p.used, W):
-                for w in range(W):
-                    m[w] |= bits[w]
+    for sg in range(c.inp.n_segs):
+        bits = c.inp.track_bits_by_seg + <int64_t>sg * W
+        if not clash(bits, p.used, W):
+            for w in range(W):
+                m[w] |= bits[w]
     return price_i(m, p.lam, W)
 
 
@@ -725,9 +701,6 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     p.buf = <int32_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int32_t))
     p.lam = <int64_t*>calloc(p.W * 64, sizeof(int64_t))
     p.mask = <uint64_t*>calloc(p.W, sizeof(uint64_t))
-    p.seen = <uint8_t*>calloc(c.inp.n_stops + 1, sizeof(uint8_t))
-    p.queue = <int32_t*>calloc(c.inp.n_stops + 1, sizeof(int32_t))
-    p.token_from = <uint8_t*>calloc(K + 1, sizeof(uint8_t))
     p.vstack = <int64_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int64_t))
     if K >= 3:
         p.memo_k = <int32_t*>malloc(MEMO_SIZE * sizeof(int32_t))
@@ -739,8 +712,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             free(p.memo_k); free(p.memo_key); free(p.memo_val)
             p.memo_k = NULL
     tau_of = <int64_t*>calloc(K, sizeof(int64_t))
-    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of
-            and p.seen and p.queue and p.token_from):
+    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of):
         code = ERR_MEMORY
     else:
         # one list per group of identical trains, deep enough for its poorest level
@@ -755,11 +727,6 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             if li == 0 or c.inp.group_by_train[c.inp.train_by_level[li]] != c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
                 g += 1
             p.list_of[li] = g
-        p.token_from[K] = 1
-        li = K - 1
-        while li >= 0:
-            p.token_from[li] = p.token_from[li + 1] and c.inp.requires_token_by_train[c.inp.train_by_level[li]]
-            li -= 1
         code = build_lists(&p, tau_of)
         if code == 0:
             code = dfs(&p, 0, 0, p.lam_total)
@@ -771,7 +738,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if p.lists:
             free_routes(&p.lists[li])
     free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
-    free(p.mask); free(p.seen); free(p.queue); free(p.token_from)
+    free(p.mask)
     if p.memo_k != NULL:
         free(p.memo_k); free(p.memo_key); free(p.memo_val)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither

@@ -86,14 +86,23 @@ DEMOTED_NICENESS = 10  # a long call's thread yields the CPU to newer, shorter c
 
 
 class _Watch:
-    __slots__ = ("thread_id", "native_id", "token", "reason", "active", "fired", "events")
+    __slots__ = ("thread_id", "native_id", "token", "reason", "active", "fired", "events", "cpu_clock", "cpu_start",
+                 "demote_after_s")
 
-    def __init__(self, token, events: list):
+    def __init__(self, token, events: list, demote_after_s: float | None):
         self.thread_id, self.native_id = threading.get_ident(), threading.get_native_id()
         self.token = token
         self.reason = None
         self.active, self.fired = True, False
         self.events = sorted(events)  # [(time.monotonic, what)], soonest first
+        self.demote_after_s = demote_after_s
+        if demote_after_s is not None:
+            self.cpu_clock = time.pthread_getcpuclockid(self.thread_id)
+            self.cpu_start = time.clock_gettime(self.cpu_clock)
+
+    def has_run_long(self) -> bool:
+        """Has the work used ``demote_after_s`` of CPU time? (Work slowed only by a busy machine has not.)"""
+        return time.clock_gettime(self.cpu_clock) - self.cpu_start >= self.demote_after_s
 
 
 class Watchdog:
@@ -117,14 +126,14 @@ class Watchdog:
     def watch(self, token, deadline: float | None, demote_after_s: float | None = None):
         """Bound the block, run on this thread: ended at ``deadline`` (time.monotonic) or on :meth:`end`.
 
-        With ``demote_after_s``, the thread's priority is lowered (nice) once the block has run that
-        long, so that short calls get the cores first; only for a thread that ends with the call or
+        With ``demote_after_s``, the thread's priority is lowered (nice) once the block has used
+        that much CPU time (looked at every ``demote_after_s``), so that short calls get the cores first; only for a thread that ends with the call or
         retires when demoted (an unprivileged process cannot raise a thread's priority back).
         """
         events = [] if deadline is None else [(deadline, "end")]
         if demote_after_s is not None:
             events.append((time.monotonic() + demote_after_s, "demote"))
-        entry = _Watch(token, events)
+        entry = _Watch(token, events, demote_after_s)
         with self._lock:
             self._active.add(entry)
             self._wake_if_sooner(entry)
@@ -176,6 +185,16 @@ class Watchdog:
             self._wake_at = -math.inf
         return due
 
+    def _demote(self, entry: _Watch) -> None:
+        """(Under the lock.) Lower the priority of work that has run long; else look again later."""
+        try:
+            if entry.has_run_long():
+                os.setpriority(os.PRIO_PROCESS, entry.native_id, DEMOTED_NICENESS)
+                return
+        except OSError:  # the thread has just ended
+            return
+        bisect.insort(entry.events, (time.monotonic() + entry.demote_after_s, "demote"))
+
     def _run(self) -> None:
         while True:
             with self._lock:  # so that no event acts on work that has just ended (its thread reused)
@@ -185,10 +204,7 @@ class Watchdog:
                     if what == "refire":
                         self._raise_again_later(entry)
                     elif what == "demote":
-                        try:
-                            os.setpriority(os.PRIO_PROCESS, entry.native_id, DEMOTED_NICENESS)
-                        except OSError:  # the thread has just ended
-                            pass
+                        self._demote(entry)
                     elif not entry.fired:  # its deadline
                         entry.token.cancel()
                         entry.fired, entry.reason = True, "the deadline passed"

@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["RouteOptimizer"].full_name
 DEADLINE_SHARE = 0.9  # the search answers at 90% of the time left when it starts ...
 DEADLINE_MARGIN_MS = 1.0  # ... less this, to leave time for sending the answer
-DEMOTE_AFTER_S = 0.1  # work running longer yields the cores to newer calls (see admission.Watchdog)
+DEMOTE_AFTER_S = 0.1  # work that has used this much CPU yields the cores to newer calls (admission.Watchdog)
 
 
 @dataclass

@@ -150,6 +150,29 @@ LONG_TRAINS = st.sampled_from([{"name": "D", "distance": 999}, {"name": "8", "di
                                 {"name": "4E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": 4, "visit": 99}]}])
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_nested_reach_cuts_equal_reference_with_a_d_and_an_express(data):
+    """The nested search's reach cuts (walks that stop once the bound cannot cut, anchors skipped
+    when what they reach cannot win, routes that cannot win left unpriced) against the reference
+    and against the same search without reach bounds: a D beside an express, as on a full map,
+    with a third train sometimes."""
+    doc = data.draw(small_boards(max_hexes=12, min_trains=0, max_trains=1))
+    doc["trains"] = [dict(t, id=f"long-{i}") for i, t in enumerate(
+        [{"name": "D", "distance": 999}, {"name": f"{data.draw(st.integers(2, 8))}E", "distance": [
+            {"nodes": ["city", "offboard", "town"], "pay": data.draw(st.integers(2, 8)), "visit": 99}]}]
+        + doc["trains"])]
+    problem = build_problem(doc)
+    data.draw(bonuses(problem))
+    ref = reference.search(problem)
+    fast = compiled.search(problem, strategy="nested")
+    plain = compiled.search(problem, strategy="nested", reach_from=0)
+    assert ref.optimal and fast.optimal and plain.optimal
+    assert fast.revenue == plain.revenue == ref.revenue, (fast.routes, ref.routes)
+    assert fast.nodes <= plain.nodes
+    _assert_sound(problem, fast)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_packing_equals_reference_with_many_long_trains(data):

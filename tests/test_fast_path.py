@@ -243,3 +243,55 @@ def test_json_text_of_a_tile_lay_board_or_not_an_object_takes_the_long_way():
     with pytest.raises(OptimizerError, match="a board state is a JSON object") as err:
         api.solve("[1]")
     assert err.value.field == "(document)"
+
+
+def test_stops_are_kept_only_where_the_game_says_what_its_stop_hooks_read():
+    """A game that overrides a stop hook without a stop_context of its own has its stops made every
+    time: nothing it reads can be missed by the key."""
+    from optimizer.games import rules_class
+    from optimizer.games.base import Rules
+
+    class Quiet(Rules):
+        def value_bonus(self, hx, node):
+            return 5
+
+    class Said(Quiet):
+        def stop_context(self):
+            return super().stop_context() + ("five more",)
+
+    assert Rules.stops_keyed() and not Quiet.stops_keyed() and Said.stops_keyed()
+    assert all(rules_class(game).stops_keyed() for game in ("1830", "1880", "1880 Romania", "1894", "18EU"))
+    assert not rules_class("1846").stops_keyed()  # declared rules read the company's assignments and abilities
+
+
+def test_a_stop_reached_first_by_a_terminal_path_is_still_passed_through_by_other_track():
+    """Reachability does not hang on the order of the track: J is reached from the token city T
+    straight, by a path that ends at J (terminal), and round by M, by one that does not; a route
+    may run T-M-J-K, so K is kept and the best route is paid for it (both paths, either builder)."""
+    from optimizer import api
+    from optimizer.graph.problem import build_problem
+    from optimizer.graph.track import build_track_graph_reference
+
+    def city(hex_id, paths, neighbors, value, tokens=()):
+        return {"id": hex_id, "tile": hex_id, "color": "yellow", "rotation": 0,
+                "code": f"city=revenue:{value};" + ";".join(paths), "neighbors": neighbors,
+                "cities": [{"index": 0, "slots": 1, "tokens": list(tokens) or [None]}]}
+
+    doc = {"id": "terminal-first", "game": "generic", "layout": "pointy",
+           "phase": {"name": "2", "tiles": ["yellow"]},
+           "corporation": {"id": "CO", "name": "CO"},
+           "trains": [{"id": "3-0", "name": "3", "distance": 3}],
+           "hexes": [
+               city("A1", ["path=a:0,b:_0", "path=a:1,b:_0"], {"0": "B1", "1": "C1"}, 10, ["CO"]),
+               {"id": "C1", "tile": "C1", "color": "yellow", "rotation": 0, "code": "path=a:4,b:1",
+                "neighbors": {"4": "A1", "1": "B1"}, "cities": []},
+               city("B1", ["path=a:3,b:_0,terminal:1", "path=a:4,b:_0", "path=a:0,b:_0"],
+                    {"3": "A1", "4": "C1", "0": "D1"}, 20),
+               city("D1", ["path=a:3,b:_0"], {"3": "B1"}, 50),
+           ]}
+    problem = build_problem(doc)
+    assert {s.id for s in problem.graph.stops} == {"A1._0", "B1._0", "D1._0"}
+    reference = build_track_graph_reference(problem.board, problem.rules)
+    assert {s.id for s in reference.stops} == {"A1._0", "B1._0", "D1._0"}
+    answer = api.solve(doc)
+    assert answer["revenue"] == 80 and answer["routes"][0]["stops"] == ["A1._0", "B1._0", "D1._0"]

@@ -99,3 +99,20 @@ def test_long_work_is_demoted():
     thread.start()
     thread.join()
     assert niceness and niceness[0] > 0
+
+
+def test_work_slowed_by_waiting_is_not_demoted():
+    """Demotion follows the CPU time the work used, not the wall time: a call slowed only by a busy
+    machine (or waiting for the interpreter) keeps its priority."""
+    watchdog = Watchdog()
+    niceness = []
+
+    def work():
+        with watchdog.watch(CancelToken(), None, demote_after_s=0.05):
+            time.sleep(0.3)
+            niceness.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert niceness == [os.getpriority(os.PRIO_PROCESS, threading.get_native_id())]  # as it started

@@ -89,6 +89,8 @@ cdef struct Half:
     int32_t* pos                            # per frame: the next dir to try out of it
     int32_t* dseg                           # per frame: the dir that reached it (-1 at frame 0)
     uint32_t* pen                           # per frame: penalty hexes crossed so far (mask)
+    int64_t* later                          # per frame: the most the later levels can add on the track
+    #                                         then in use (-1: not looked at yet)
 
 cdef struct Level:
     # One train's routes, walked one at a time.
@@ -162,6 +164,13 @@ cdef struct Express:
     int64_t head                            # value of the forced part of paid (before the greedy rest)
     int forced_tok                          # index into big then small of the token stop forced in, or -1
 
+cdef struct TopK:
+    # The k largest values seen, descending (an express: the best stops it could be paid for).
+    int k
+    int n                                   # values held (<= k)
+    int64_t sum                             # their sum
+    int32_t* vals                           # [k]
+
 cdef struct Keyed:
     # An item sorted by key (then by item), for deriving the input.
     int64_t key
@@ -181,11 +190,15 @@ cdef int check_limits(Ctx* c) noexcept nogil
 cdef int tick(Ctx* c) noexcept nogil
 # ---- bounds
 cdef int64_t rem_bound(Ctx* c, int t, int r_large, int r_small, int r_total) noexcept nogil
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
-                         int32_t* out=*, int* n_out=*) noexcept nogil
-cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from, int64_t enough,
+                         TopK* best=*) noexcept nogil
+cdef void route_top(Ctx* c, Level* L, int t, int k, TopK* top) noexcept nogil
+cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from,
+                                 int64_t enough) noexcept nogil
 cdef int64_t proven_bound(Ctx* c) noexcept nogil
+cdef int64_t later_bound(Ctx* c, int li, int64_t rest, int64_t useful) noexcept nogil
 cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil
+cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil
 # ---- pricing
 cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil
 cdef int route_segs(Ctx* c, Level* L, int32_t* out) noexcept nogil
@@ -201,6 +214,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil
 cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above, int above_ran) noexcept nogil
 cdef int next_anchor(Ctx* c, int li) noexcept nogil
 cdef void start_half1(Ctx* c, Level* L) noexcept nogil
+cdef int64_t frame_later(Ctx* c, int li, Level* L, Half* H, int h) noexcept nogil
 cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil
 cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil
 cdef void step_back(Ctx* c, Level* L, Half* H) noexcept nogil
@@ -210,6 +224,7 @@ cdef void unwind_level(Ctx* c, int li) noexcept nogil
 cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil
 cdef void call_improve(Ctx* c, int64_t value) noexcept with gil
 cdef object _best_lists(Ctx* c)
+cdef int cannot_win(Ctx* c, Level* L, int64_t extra) noexcept nogil
 cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) noexcept nogil
 cdef int run(Ctx* c) noexcept nogil
 

@@ -43,6 +43,10 @@ cdef enum:
     STOP_CALLBACK = 4       # on_improve raised: the error is re-raised by search()
     ERR_MEMORY = -1
     MAX_INTERESTING = 12    # interesting stops of one route tried in and out (2**12 subsets)
+    LATER_EVERY = 3         # frames between looks at what the later trains can still reach (every
+    #                         frame: fewer nodes but more time; every 4th: fewer cuts)
+
+cdef int64_t INT64_MAX_ = 0x3FFFFFFFFFFFFFFF  # "no limit" where a sum is compared against it
 
 
 # ---- limits ---------------------------------------------------------------------------------
@@ -148,30 +152,53 @@ cdef inline int64_t rest_bound(Ctx* c, int li) noexcept nogil:
     return 0
 
 
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor,
-                         int32_t* out=NULL, int* n_out=NULL) noexcept nogil:
+cdef inline void topk_add(TopK* T, int32_t v) noexcept nogil:
+    """Offer v to the k largest values held."""
+    cdef int i
+    if T.n < T.k:
+        i = T.n
+        T.n += 1
+        T.sum += v
+    elif T.k > 0 and v > T.vals[T.k - 1]:
+        i = T.k - 1
+        T.sum += v - T.vals[i]
+    else:
+        return
+    while i > 0 and T.vals[i - 1] < v:
+        T.vals[i] = T.vals[i - 1]
+        i -= 1
+    T.vals[i] = v
+
+
+cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from, int64_t enough,
+                         TopK* best=NULL) noexcept nogil:
     """What the stops a route could still reach are worth: a walk over free track from the
     route's open ends, never into a location it holds (negative stops never counted).
 
-    Called with w pushed (its location and track taken). The anchor is an open end too while
-    half 0 grows and the route may still pass through it. With ``out``, the positive values
-    reached are appended there too (``n_out`` counts them).
+    Called with w pushed (its location and track taken), or with d = -1 for a route that is
+    only its anchor w, not pushed yet. The anchor is an open end too while half 0 grows and the
+    route may still pass through it (``anchor_from`` >= 0, else -1): half 1 then leaves it by a dir
+    after ``anchor_from``, half 0's first (every route is made once). With ``best``, the positive values
+    reached are offered to it and its sum is the answer. The walk stops as soon as the answer
+    passes ``enough`` (a bound above the caller's cut-off cannot cut: the rest is not needed).
     """
     cdef const Input* g = &c.inp
     cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
     cdef int32_t* stack = c.work.stops
     cdef int32_t* seen = c.work.stops + g.n_stops
     cdef uint8_t* mark = c.work.reach_mark
-    cdef int top = 0, n_seen = 0, u, e, v, i
-    cdef int64_t total = 0
-    if not g.end_only_by_stop[w] and not g.to_terminal_by_dir[d]:
+    cdef int top = 0, n_seen = 0, u, e, v, i, T = -1
+    cdef int64_t total = best.sum if best != NULL else 0
+    if total > enough:
+        return total
+    if d < 0 or (not g.end_only_by_stop[w] and not g.to_terminal_by_dir[d]):
         stack[top] = w
         top += 1
     mark[w] = 1
     seen[n_seen] = w
     n_seen += 1
-    if extend_anchor:
-        u = L.half[0].stop[0]
+    if anchor_from >= 0:
+        u = T = L.half[0].stop[0]
         if not mark[u]:
             mark[u] = 1
             seen[n_seen] = u
@@ -181,18 +208,23 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
     while top > 0:
         top -= 1
         u = stack[top]
-        for e in range(g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
+        for e in range(anchor_from + 1 if u == T else g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
             v = g.to_stop_by_dir[e]
-            if mark[v] or loc_has(L, g.loc_by_stop[v]) or not res_free(c, g.seg_by_dir[e]):
-                continue
+            if mark[v] or loc_has(L, g.loc_by_stop[v]) or (L.rank[v] >= 0 and L.rank[v] < L.anchor_i) \
+                    or not res_free(c, g.seg_by_dir[e]):
+                continue  # (an anchor richer than the route's is never on it)
             mark[v] = 1
             seen[n_seen] = v
             n_seen += 1
             if values[v] > 0:
-                total += values[v]
-                if out != NULL:
-                    out[n_out[0]] = values[v]
-                    n_out[0] += 1
+                if best != NULL:
+                    topk_add(best, values[v])
+                    total = best.sum
+                else:
+                    total += values[v]
+                if total > enough:
+                    top = 0
+                    break
             if not g.end_only_by_stop[v] and not g.to_terminal_by_dir[e]:
                 stack[top] = v
                 top += 1
@@ -201,38 +233,105 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_ancho
     return total
 
 
-cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int extend_anchor) noexcept nogil:
-    """The most a train that pays only its best stops can earn on a route growing to w: its best
-    ``pay_total`` stop values among the stops visited and those it could still reach."""
+cdef void route_top(Ctx* c, Level* L, int t, int k, TopK* top) noexcept nogil:
+    """Start ``top`` (the k best) with the positive values of the stops on level L's route."""
     cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
-    cdef int32_t* vals = c.work.stops + 2 * c.inp.n_stops
-    cdef int n = 0, k, i, j, pay = c.inp.caps_by_train[t * 6 + 5], x
-    cdef int64_t top = 0
-    reach_bound(c, L, t, w, d, extend_anchor, vals, &n)
-    for k in range(L.half[0].h + 1):
-        if values[L.half[0].stop[k]] > 0:
-            vals[n] = values[L.half[0].stop[k]]
-            n += 1
+    cdef int i
+    top.k = k if k < c.inp.n_stops else c.inp.n_stops
+    top.n = 0
+    top.sum = 0
+    top.vals = c.work.stops + 2 * c.inp.n_stops
+    for i in range(L.half[0].h + 1):
+        if values[L.half[0].stop[i]] > 0:
+            topk_add(top, values[L.half[0].stop[i]])
     if L.phase == 2:
-        for k in range(1, L.half[1].h + 1):
-            if values[L.half[1].stop[k]] > 0:
-                vals[n] = values[L.half[1].stop[k]]
-                n += 1
-    if values[w] > 0:
-        vals[n] = values[w]
-        n += 1
-    if pay > n:
-        pay = n
-    for i in range(pay):  # selection of the best pay values (pay is small)
-        j = i
-        for k in range(i + 1, n):
-            if vals[k] > vals[j]:
-                j = k
-        x = vals[i]
-        vals[i] = vals[j]
-        vals[j] = x
-        top += vals[i]
-    return top
+        for i in range(1, L.half[1].h + 1):
+            if values[L.half[1].stop[i]] > 0:
+                topk_add(top, values[L.half[1].stop[i]])
+
+
+cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from,
+                                 int64_t enough) noexcept nogil:
+    """The most a train that pays only its best stops can earn on a route growing to w: its best
+    ``pay_total`` stop values among the stops visited and those it could still reach (or, once
+    that passes ``enough``, some value above it)."""
+    cdef int32_t value_w = c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + w]
+    cdef TopK top
+    route_top(c, L, t, c.inp.caps_by_train[t * 6 + 5], &top)
+    if value_w > 0:
+        topk_add(&top, value_w)
+    return reach_bound(c, L, t, w, d, anchor_from, enough, &top)
+
+
+cdef inline int64_t floor_div(int64_t a, int64_t b) noexcept nogil:
+    """a // b rounded down (b > 0), as C division is not for negative a."""
+    cdef int64_t q = a / b
+    if q * b > a:
+        q -= 1
+    return q
+
+
+cdef int64_t later_bound(Ctx* c, int li, int64_t rest, int64_t useful) noexcept nogil:
+    """At most what the levels after li can add on the track in use, if less than ``rest``: the
+    next train's best paid stops among those one of its anchors reaches over free track (never
+    through a richer anchor: its routes do not), plus the proven optimum of the trains after it.
+    The walks stop (``rest`` then) once one passes ``useful``."""
+    cdef const Input* g = &c.inp
+    cdef int lj = li + 1, t2 = g.train_by_level[lj], n = g.n_stops, i, u, e, v, top_, n_seen, a
+    cdef const int32_t* caps = g.caps_by_train + t2 * 6
+    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t2 * n
+    cdef const int32_t* anchors = g.anchor_by_train_rank + <int64_t>t2 * n
+    cdef const int32_t* rank = g.rank_by_train_stop + <int64_t>t2 * n
+    cdef int32_t* stack = c.work.stops
+    cdef int32_t* seen = c.work.stops + n
+    cdef uint8_t* mark = c.work.reach_mark
+    cdef int64_t after = c.bounds.from_level[lj + 1] if lj + 1 < c.run.hi else 0
+    cdef int64_t mult = g.multiplier_by_train[t2], enough, most = 0
+    cdef TopK top
+    if mult <= 0 or (g.pays_all_by_train[t2] and caps[2] - 1 < g.reach_from):
+        return rest
+    enough = floor_div((rest if rest < useful else useful) - after - g.max_bonus_by_train[t2], mult)
+    if enough < 0:
+        return rest
+    for a in range(g.n_anchors_by_train[t2]):
+        top.k = caps[2] if g.pays_all_by_train[t2] else caps[5]
+        if top.k > n:
+            top.k = n
+        top.n = 0
+        top.sum = 0
+        top.vals = c.work.stops + 2 * n
+        u = anchors[a]
+        mark[u] = 1
+        seen[0] = u
+        n_seen = 1
+        stack[0] = u
+        top_ = 1
+        if values[u] > 0:
+            topk_add(&top, values[u])
+        while top_ > 0 and top.sum <= enough:
+            top_ -= 1
+            u = stack[top_]
+            for e in range(g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
+                v = g.to_stop_by_dir[e]
+                if mark[v] or (rank[v] >= 0 and rank[v] < a) or not res_free(c, g.seg_by_dir[e]):
+                    continue
+                mark[v] = 1
+                seen[n_seen] = v
+                n_seen += 1
+                if values[v] > 0:
+                    topk_add(&top, values[v])
+                    if top.sum > enough:
+                        break
+                if not g.end_only_by_stop[v] and not g.to_terminal_by_dir[e]:
+                    stack[top_] = v
+                    top_ += 1
+        for i in range(n_seen):
+            mark[seen[i]] = 0
+        if top.sum > enough:
+            return rest
+        if top.sum > most:
+            most = top.sum
+    return most * mult + g.max_bonus_by_train[t2] + after
 
 
 cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil:
@@ -244,8 +343,8 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
     cdef int nl = L.n_large + g.large_by_stop[w]
     cdef int ns = L.n_small + 1 - g.large_by_stop[w]
     cdef int64_t pull = c.inp.pullman_cap if c.run.use_pullman else 0
-    cdef int64_t ub, reach
-    cdef int seg, T
+    cdef int64_t ub, reach, room, rest, mult = g.multiplier_by_train[t]
+    cdef int seg, T, first, anchor_from
     if g.pays_all_by_train[t]:
         ub = (L.vsum + value_w + rem_bound(c, t, caps[0] - nl, caps[1] - ns, caps[2] - nl - ns)) \
             * g.multiplier_by_train[t] + g.max_bonus_by_train[t]
@@ -253,35 +352,61 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
             ub = c.bounds.alone_by_level[li]
     else:
         ub = c.bounds.alone_by_level[li]
-    if L.base + ub + rest_bound(c, li) + pull <= c.run.cur_best:
+    rest = H.later[H.h]
+    if L.base + ub + rest + pull <= c.run.cur_best:
         return 1
+    # the most the stop values below may add up to and still cut (past it, the walks stop early)
+    room = c.run.cur_best - L.base - g.max_bonus_by_train[t] - rest - pull
+    room = floor_div(room, mult) if mult > 0 else INT64_MAX_
+    T = L.half[0].stop[0]
+    first = d if H.h == 0 else L.d1  # half 0's first dir
+    anchor_from = first if L.phase == 1 and not g.end_only_by_stop[T] and not g.from_terminal_by_dir[first] else -1
     if g.reach_from and g.pays_all_by_train[t] and caps[2] - nl - ns >= g.reach_from:
         # a long train: bound it by what it can still reach, not by the whole map
         seg = g.seg_by_dir[d]
-        T = L.half[0].stop[0]
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
-        reach = reach_bound(c, L, t, w, d, L.phase == 1 and not g.end_only_by_stop[T]
-                            and not g.from_terminal_by_dir[d if H.h == 0 else L.d1])
+        reach = reach_bound(c, L, t, w, d, anchor_from, room - L.vsum - value_w)
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
         if L.base + (L.vsum + value_w + reach) * g.multiplier_by_train[t] + g.max_bonus_by_train[t] \
-                + rest_bound(c, li) + pull <= c.run.cur_best:
+                + rest + pull <= c.run.cur_best:
             return 1
     elif g.reach_from and not g.pays_all_by_train[t]:
         # an express: bound it by the best stops it has or can still reach
         seg = g.seg_by_dir[d]
-        T = L.half[0].stop[0]
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
-        reach = express_reach_bound(c, L, t, w, d, L.phase == 1 and not g.end_only_by_stop[T]
-                                    and not g.from_terminal_by_dir[d if H.h == 0 else L.d1])
+        reach = express_reach_bound(c, L, t, w, d, anchor_from, room)
         res_flip(c, seg)
         loc_flip(L, g.loc_by_stop[w])
-        if L.base + reach * g.multiplier_by_train[t] + g.max_bonus_by_train[t] + rest_bound(c, li) + pull \
+        if L.base + reach * g.multiplier_by_train[t] + g.max_bonus_by_train[t] + rest + pull \
                 <= c.run.cur_best:
             return 1
     return 0
+
+
+cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil:
+    """1 if no route of level li's train out of anchor T can beat the best found: its best paid
+    stops (all a train that pays every stop can visit) among T and the stops T reaches over free
+    track cannot. One walk per anchor where the per-extension bounds would walk once per first
+    step (a later train's routes, on a board mostly taken by the earlier ones, end here)."""
+    cdef const Input* g = &c.inp
+    cdef int t = L.t
+    cdef const int32_t* caps = g.caps_by_train + t * 6
+    cdef int64_t pull = g.pullman_cap if c.run.use_pullman else 0
+    cdef int64_t room, mult = g.multiplier_by_train[t]
+    cdef TopK top
+    if not g.reach_from or (g.pays_all_by_train[t] and caps[2] - 1 < g.reach_from):
+        return 0
+    room = c.run.cur_best - L.base - g.max_bonus_by_train[t] - rest_bound(c, li) - pull
+    if room < 0:
+        return 0  # even a route worth nothing would beat the best
+    if mult == 0:
+        return 1
+    route_top(c, L, t, caps[2] if g.pays_all_by_train[t] else caps[5], &top)  # the route is T alone
+    room = floor_div(room, mult)
+    return reach_bound(c, L, t, T, -1, -1, room, &top) <= room
 
 
 # ---- pricing --------------------------------------------------------------------------------
@@ -659,6 +784,7 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
         H.pos[0] = c.work.levels[li - 1].d1 + 1
     H.dseg[0] = -1
     H.pen[0] = 0
+    H.later[0] = rest_bound(c, li)
     H.h = 0
     L.half[1].h = 0
     L.d1 = -1
@@ -668,6 +794,9 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     L.n_small = 1 - g.large_by_stop[T]
     L.vsum = g.values_by_train_stop[<int64_t>L.t * g.n_stops + T]
     loc_flip(L, g.loc_by_stop[T])
+    if cut_anchor(c, li, L, T):
+        loc_flip(L, g.loc_by_stop[T])
+        L.phase = 0
     return 1
 
 
@@ -684,6 +813,23 @@ cdef void start_half1(Ctx* c, Level* L) noexcept nogil:
     H.pos[0] = L.d1 + 1
     H.dseg[0] = -1
     H.pen[0] = 0
+    H.later[0] = L.half[0].later[L.half[0].h]
+
+
+cdef int64_t frame_later(Ctx* c, int li, Level* L, Half* H, int h) noexcept nogil:
+    """H.later[h] (h >= 1), looked at once: its parent frame's, tightened by later_bound every
+    LATER_EVERY frames where a tighter value could cut an extension (one earns what the route
+    earns at least)."""
+    cdef int t = L.t
+    cdef int64_t useful
+    if H.later[h] < 0:
+        H.later[h] = H.later[h - 1]
+        if li + 1 < c.run.hi and c.inp.reach_from and h % LATER_EVERY == 0:
+            useful = c.run.cur_best - L.base - (c.inp.pullman_cap if c.run.use_pullman else 0)
+            if c.inp.pays_all_by_train[t] and L.vsum > 0:
+                useful -= L.vsum * c.inp.multiplier_by_train[t]
+            H.later[h] = later_bound(c, li, H.later[h], useful)
+    return H.later[h]
 
 
 cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
@@ -698,6 +844,11 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
     cdef int w, nl, ns
     if h > 0 and (g.end_only_by_stop[v] or g.to_terminal_by_dir[H.dseg[h]]):
         return -1  # v ends the route
+    if H.later[h] < 0:  # a new frame: what the later trains can add, once for all its extensions
+        if h == 0:  # half 1 starts where half 0 is
+            H.later[0] = frame_later(c, li, L, &L.half[0], L.half[0].h)
+        else:
+            frame_later(c, li, L, H, h)
     while d < end:
         if not first and g.from_terminal_by_dir[d]:
             d += 1
@@ -731,6 +882,7 @@ cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
     H.pos[h] = g.adj_ptr_by_stop[w]
     H.pen[h] = H.pen[h - 1] | g.penalty_mask_by_seg[seg]
     H.h = h
+    H.later[h] = -1
     res_flip(c, seg)
     loc_flip(L, g.loc_by_stop[w])
     L.vsum += g.values_by_train_stop[<int64_t>L.t * g.n_stops + w]
@@ -889,6 +1041,19 @@ cdef object _best_lists(Ctx* c):
     return stops, segs, revs, paid
 
 
+cdef int cannot_win(Ctx* c, Level* L, int64_t extra) noexcept nogil:
+    """1 if the route a level just yielded, with the routes above it and ``extra`` more, cannot beat
+    the best found: its stops' values (an express: its best paid ones) at most, times its
+    multiplier, plus every bonus it could earn."""
+    cdef int t = L.t
+    cdef int64_t v = L.vsum
+    cdef TopK top
+    if not c.inp.pays_all_by_train[t]:
+        route_top(c, L, t, c.inp.caps_by_train[t * 6 + 5], &top)
+        v = top.sum
+    return L.base + v * c.inp.multiplier_by_train[t] + c.inp.max_bonus_by_train[t] + extra <= c.run.cur_best
+
+
 cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) noexcept nogil:
     """Best total of the trains of levels lo..hi-1 (the others run nothing); -1 if stopped."""
     cdef int li = lo, j, r
@@ -910,6 +1075,8 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
                 unwind_level(c, j)
             return -1
         if r == 1:
+            if cannot_win(c, &levels[li], pull + rest_bound(c, li)):
+                continue  # neither it nor the later trains can make it win: it needs no pricing
             price_route(c, &levels[li])
             total = levels[li].base + levels[li].rev
             bl = levels[li].base_large
@@ -1015,7 +1182,8 @@ cdef int setup(Ctx* c) noexcept nogil:
             L.half[k].pos = <int32_t*>calloc(n + 1, sizeof(int32_t))
             L.half[k].dseg = <int32_t*>calloc(n + 1, sizeof(int32_t))
             L.half[k].pen = <uint32_t*>calloc(n + 1, sizeof(uint32_t))
-            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen):
+            L.half[k].later = <int64_t*>calloc(n + 1, sizeof(int64_t))
+            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen and L.half[k].later):
                 return ERR_MEMORY
         L.locs = <uint64_t*>calloc(c.inp.n_loc_words, sizeof(uint64_t))
         if not L.locs:
@@ -1033,6 +1201,7 @@ cdef void teardown(Ctx* c) noexcept nogil:
             L = &w.levels[li]
             for k in range(2):
                 free(L.half[k].stop); free(L.half[k].pos); free(L.half[k].dseg); free(L.half[k].pen)
+                free(L.half[k].later)
             free(L.locs)
         free(w.levels)
     free(w.used); free(w.mark); free(w.reach_mark); free(w.stops)

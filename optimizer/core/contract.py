@@ -120,16 +120,34 @@ class KernelResult(NamedTuple):
 
 def _pad(a: np.ndarray, dtype) -> np.ndarray:
     """C-ordered, of this dtype, every zero-length axis padded to one (zero) element."""
-    if type(a) is not np.ndarray or a.dtype != dtype or not a.flags.c_contiguous:
-        a = np.ascontiguousarray(a, dtype=dtype)
+    a = np.ascontiguousarray(a, dtype=dtype)  # (the array itself when it is so already)
     if a.size == 0:
-        a = np.zeros(tuple(max(1, d) for d in a.shape), dtype=dtype)
+        return _padding(a.shape, dtype)
     return a
 
 
+_PADDING: dict = {}
+
+
+def _padding(shape: tuple, dtype) -> np.ndarray:
+    """The zeros standing for an empty array: shared and read-only (the kernel only reads them)."""
+    found = _PADDING.get((shape, dtype))
+    if found is None:
+        found = np.zeros(tuple(max(1, d) for d in shape), dtype=dtype)
+        found.flags.writeable = False
+        if len(_PADDING) < 1024:
+            _PADDING[(shape, dtype)] = found
+    return found
+
+
+_KERNEL = []
+
+
 def _kernel():
-    from .compiled import _kernel  # the extension, imported when first needed
-    return _kernel()
+    if not _KERNEL:
+        from .compiled import _kernel  # the extension, imported when first needed
+        _KERNEL.append(_kernel())
+    return _KERNEL[0]
 
 
 def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
@@ -153,11 +171,11 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
 
     # the stops bonuses depend on being paid: ends of pairs that count paid stops, largest-stop triggers
     interesting = np.zeros(n, dtype=np.uint8)
-    paid_pairs = np.asarray(problem.pair_visited) == 0
+    paid_pairs = np.asarray(problem.pair_visited) == 0 if len(problem.pair_a) or len(problem.pair_b) else None
     for idx, paid_only in ((problem.pair_a, True), (problem.pair_b, True), (problem.largest_trigger, False)):
         if len(idx):
             idx = np.asarray(idx, dtype=np.int64)
-            if paid_only and len(idx) == len(paid_pairs):  # (lengths that differ are refused by the kernel)
+            if paid_only and paid_pairs is not None and len(idx) == len(paid_pairs):  # (lengths that differ are refused by the kernel)
                 idx = idx[paid_pairs]
             interesting[idx[(idx >= 0) & (idx < n)]] = 1  # so are indexes out of range, by name
 

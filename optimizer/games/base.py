@@ -7,7 +7,12 @@ never ask which game they run.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..model import Bonuses, Stop, TrainSpec, spec_from_train
+
+# The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
+STOP_HOOKS = ("make_stop", "is_large", "blocks", "end_only", "location", "value", "value_bonus", "is_red", "has_token")
 
 
 class Rules:
@@ -70,6 +75,21 @@ class Rules:
                     end_only=self.end_only(hx, node), location=self.location(hx, node), red=self.is_red(hx, node),
                     name=hx.location_name)
 
+    def stop_context(self):
+        """What the stop hooks read beyond the hex and its node, as a hashable key: the same hex and
+        node in the same context make the same stop, so that a game's next board makes again only
+        the stops whose hex changed. The generic hooks read the company's id (its tokens, blocked
+        cities) and the phase's tile colours (values). A game whose stop hooks read more returns
+        more here, defined in its own class: one that overrides a stop hook without defining it
+        has its stops made every time (see :meth:`stops_keyed`)."""
+        return (self.company.id, tuple(self.board.phase_tiles))
+
+    @classmethod
+    def stops_keyed(cls) -> bool:
+        """Every stop hook of this game is covered by its :meth:`stop_context` (defined in the class
+        that last overrides one of them, or below it)."""
+        return _stops_keyed(cls)
+
     # ---- trains ----------------------------------------------------------------------------
     def train_spec(self, train, where: str) -> TrainSpec | None:
         """The caps of a train; None for a train the rules price as a bonus instead of a route."""
@@ -99,3 +119,10 @@ class Rules:
         if hx is None:
             return []
         return [hx.node_id(n.index) for n in hx.tile.nodes if n.is_stop]
+
+
+@lru_cache(maxsize=None)
+def _stops_keyed(cls) -> bool:
+    def defined_at(name):
+        return next(i for i, c in enumerate(cls.__mro__) if name in vars(c))
+    return all(defined_at(hook) >= defined_at("stop_context") for hook in STOP_HOOKS)

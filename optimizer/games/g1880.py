@@ -35,6 +35,10 @@ class Rules1880(Rules):
     def end_only(self, hx, node) -> bool:
         return super().end_only(hx, node) or self.is_harbour(hx) or hx.color == "red"
 
+    def stop_context(self):
+        """The stop hooks read the hex, and whether the director owns the Taiwan private."""
+        return super().stop_context() + (self.owner_owns(TAIWAN_COMPANY),)
+
     def value_bonus(self, hx, node) -> int:
         if hx.id == TAIWAN_HEX and self.owner_owns(TAIWAN_COMPANY):
             return TAIWAN_BONUS

@@ -18,6 +18,7 @@ from itertools import combinations
 
 from ..model import Bonuses, PairBonus
 from ..model.trains import PLUS
+from .base import Rules
 from .g1880 import Rules1880
 
 DANUBE_COMPANY = "P4"
@@ -29,6 +30,10 @@ class Rules1880Romania(Rules1880):
 
     def has_danube_token(self, hx) -> bool:
         return DANUBE_COMPANY in hx.assignments and self.owner_owns(DANUBE_COMPANY)
+
+    def stop_context(self):
+        """The stop hooks read the hex, and whether the director owns the Danube private."""
+        return Rules.stop_context(self) + (self.owner_owns(DANUBE_COMPANY),)
 
     def value_bonus(self, hx, node) -> int:
         return DANUBE_BONUS if self.has_danube_token(hx) else 0

@@ -37,6 +37,10 @@ class Rules1894(Rules):
     def forbidden_reason(self, hx, node) -> str:
         return super().forbidden_reason(hx, node) + ": it has no ferry marker"
 
+    def stop_context(self):
+        """The 1894 stop hooks read only the hex and its node beyond the generic ones."""
+        return super().stop_context()
+
     def location(self, hx, node) -> str:
         return PARIS if hx.id == PARIS else super().location(hx, node)
 

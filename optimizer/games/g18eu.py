@@ -33,6 +33,10 @@ class Rules18EU(Rules):
     def end_only(self, hx, node) -> bool:
         return super().end_only(hx, node) or self.is_port(hx, node)
 
+    def stop_context(self):
+        """The 18EU stop hooks read only the hex and its node beyond the generic ones."""
+        return super().stop_context()
+
     def location(self, hx, node) -> str:
         if node.kind == "city" and len(hx.tile.cities) > 1:
             return hx.id  # the separate circles of Paris, Berlin and Vienna are one location

@@ -7,6 +7,7 @@ and the bonuses as index arrays. The Python objects stay alongside for explainin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -135,13 +136,31 @@ def problem_from_graph(board, rules, graph) -> Problem:
     return flatten(board, rules, graph, trains, specs, bonus_trains, rules.bonuses())
 
 
+def _empty(dtype) -> np.ndarray:
+    """A shared zero-length array (nothing in it to change)."""
+    out = np.zeros(0, dtype=dtype)
+    out.flags.writeable = False
+    return out
+
+
+_NONE = {np.int32: _empty(np.int32), np.uint8: _empty(np.uint8), np.uint32: _empty(np.uint32)}
+
+
+def _arr(xs, dtype=np.int32) -> np.ndarray:
+    return np.array(xs, dtype=dtype) if xs else _NONE[dtype]
+
+
 def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Problem:
     stops = graph.stops
+    segments = graph.segments
     n = len(stops)
+    K = len(specs)
     index = graph.stop_index()
-    values = np.array([[rules.train_value(s, spec) for s in stops] for spec in specs], dtype=np.int32).reshape(len(specs), n)
-    locations = {}
+    values = np.array([[rules.train_value(s, spec) for s in stops] for spec in specs], dtype=np.int32).reshape(K, n)
+    locations: dict = {}
     loc = np.array([locations.setdefault(s.location, len(locations)) for s in stops], dtype=np.int32)
+    flags = np.array([[s.large for s in stops], [s.token for s in stops], [s.red for s in stops],
+                      [s.end_only for s in stops]], dtype=np.uint8).reshape(4, n)  # rows: each C-ordered
 
     n_res = len(graph.side_names) + len(graph.inner_names)
     n_words = max(1, (n_res + 63) // 64)
@@ -150,42 +169,44 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         raise BoardError("at most 32 penalty hexes are supported", field="game")
     # The track of each segment as one Python integer, cut into 64-bit words (no numpy scalars).
     words = []
-    pens = []
-    for seg in graph.segments:
+    for seg in segments:
         mask = 0
         for r in seg.sides:
             mask |= 1 << r
         for r in seg.inner:
             mask |= 1 << r
-        words.append([(mask >> (64 * w)) & WORD for w in range(n_words)])
-        pen = 0
-        if pen_hexes:
+        words.append([(mask >> (64 * w)) & WORD for w in range(n_words)] if n_words > 1 else [mask])
+    seg_res = np.array(words, dtype=np.uint64).reshape(len(segments), n_words)
+    if pen_hexes:
+        pens = []
+        for seg in segments:
             on = {h for h, _ in seg.paths}
-            for b, h in enumerate(pen_hexes):
-                if h in on:
-                    pen |= 1 << b
-        pens.append(pen)
-    seg_res = np.array(words, dtype=np.uint64).reshape(len(graph.segments), n_words)
-    seg_pen = np.array(pens, dtype=np.uint32)
+            pens.append(sum(1 << b for b, h in enumerate(pen_hexes) if h in on))
+        seg_pen = np.array(pens, dtype=np.uint32)
+    else:
+        seg_pen = np.zeros(len(segments), dtype=np.uint32)
 
-    # Directed segments by source, richest target first (good answers early).
+    # Directed segments by source, richest target first (good answers early): sorted as tuples
+    # (minus the target's best value, segment), each segment once per source.
+    best = values.max(axis=0).tolist() if K else [s.value for s in stops]
     out = [[] for _ in range(n)]
-    for k, seg in enumerate(graph.segments):
-        out[seg.a].append((seg.b, k, seg.a_terminal, seg.b_terminal))
-        out[seg.b].append((seg.a, k, seg.b_terminal, seg.a_terminal))
-    best = values.max(axis=0) if len(specs) else np.array([s.value for s in stops])
-    adj_ptr = np.zeros(n + 1, dtype=np.int32)
+    for k, seg in enumerate(segments):
+        a, b = seg.a, seg.b
+        out[a].append((-best[b], k, b, seg.a_terminal, seg.b_terminal))
+        out[b].append((-best[a], k, a, seg.b_terminal, seg.a_terminal))
     flat = []
-    for i in range(n):
-        out[i].sort(key=lambda t: (-int(best[t[0]]), t[1]))
-        flat.extend(out[i])
-        adj_ptr[i + 1] = len(flat)
-    adj = np.array(flat, dtype=np.int64).reshape(len(flat), 4)
+    ptr = [0]
+    for row in out:
+        row.sort()
+        flat += row
+        ptr.append(len(flat))
+    adj = np.fromiter(chain.from_iterable(flat), np.int32, 5 * len(flat)).reshape(len(flat), 5).T.copy()  # rows C-ordered
 
     caps = np.array([[s.visit_large, s.visit_small, s.visit_total, s.pay_large, s.pay_small, s.pay_total]
-                     for s in specs], dtype=np.int32).reshape(len(specs), 6)
-    keys = {}
-    group = np.array([keys.setdefault((s, tuple(values[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32)
+                     for s in specs], dtype=np.int32).reshape(K, 6)
+    keys: dict = {}
+    rows = values.tolist()
+    group = np.array([keys.setdefault((s, tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32)
 
     pairs = [(index[p.a], index[p.b], p.amount, p.visited) for p in bonuses.pairs if p.a in index and p.b in index]
     largest = [(index[b.trigger], [index[x] for x in b.exclude if x in index]) for b in bonuses.largest
@@ -204,25 +225,21 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
                 if x in index:
                     br_mask[k, index[x]] |= np.uint32(1 << g)
 
-    def arr(xs, dtype=np.int32):
-        return np.array(xs, dtype=dtype)
-
     return Problem(
         board=board, rules=rules, graph=graph, trains=trains, specs=specs, bonus_trains=bonus_trains,
         bonuses=bonuses, values=values,
-        large=arr([s.large for s in stops], np.uint8), token=arr([s.token for s in stops], np.uint8),
-        red=arr([s.red for s in stops], np.uint8), end_only=arr([s.end_only for s in stops], np.uint8),
+        large=flags[0], token=flags[1], red=flags[2], end_only=flags[3],
         loc=loc, n_locs=len(locations),
-        adj_ptr=adj_ptr, adj_to=adj[:, 0].astype(np.int32), adj_seg=adj[:, 1].astype(np.int32),
-        adj_from_term=adj[:, 2].astype(np.uint8), adj_to_term=adj[:, 3].astype(np.uint8),
-        seg_res=seg_res, seg_pen=seg_pen, pen_amount=arr([bonuses.hex_penalties[h] for h in pen_hexes]),
-        caps=caps, multiplier=arr([s.multiplier for s in specs]),
-        requires_token=arr([s.requires_token for s in specs], np.uint8), group=group,
-        pair_a=arr([p[0] for p in pairs]), pair_b=arr([p[1] for p in pairs]), pair_amount=arr([p[2] for p in pairs]),
-        pair_visited=arr([p[3] for p in pairs], np.uint8),
-        largest_trigger=arr([x[0] for x in largest]), largest_exclude=largest_exclude,
+        adj_ptr=np.array(ptr, dtype=np.int32), adj_to=adj[2], adj_seg=adj[1],
+        adj_from_term=adj[3].astype(np.uint8), adj_to_term=adj[4].astype(np.uint8),
+        seg_res=seg_res, seg_pen=seg_pen, pen_amount=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
+        caps=caps, multiplier=np.array([s.multiplier for s in specs], dtype=np.int32),
+        requires_token=np.array([s.requires_token for s in specs], dtype=np.uint8), group=group,
+        pair_a=_arr([p[0] for p in pairs]), pair_b=_arr([p[1] for p in pairs]),
+        pair_amount=_arr([p[2] for p in pairs]), pair_visited=_arr([p[3] for p in pairs], np.uint8),
+        largest_trigger=_arr([x[0] for x in largest]), largest_exclude=largest_exclude,
         r2r_per_token=r2r.per_token if r2r else 0, r2r_max_tokens=r2r.max_tokens if r2r else 0,
         double_best_large=int(bonuses.double_best_large),
-        br_amount=arr([b.amount for b in best_route]), br_per_stop=arr([b.per_stop for b in best_route]),
-        br_mask=br_mask, br_full=arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
+        br_amount=_arr([b.amount for b in best_route]), br_per_stop=_arr([b.per_stop for b in best_route]),
+        br_mask=br_mask, br_full=_arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
     )

@@ -178,15 +178,16 @@ def reachable_part(graph: TrackGraph) -> TrackGraph:
         adjacent.setdefault(seg.b, []).append((seg.a, seg.a_terminal))
     start = [i for i, s in enumerate(graph.stops) if s.token]
     seen = set(start)
+    passed = set(start)  # the stops a route may go on from: whichever way reaches them first
     frontier = list(start)
     while frontier:
         i = frontier.pop()
         for j, arrive_terminal in adjacent.get(i, ()):
-            if j in seen:
-                continue
             seen.add(j)
-            # Reached j; go on from it only if a route may pass through it.
-            if not graph.stops[j].end_only and not arrive_terminal:
+            # Reached j; go on from it if a route may pass through it (any track arriving there
+            # not by a terminal path will do).
+            if j not in passed and not arrive_terminal and not graph.stops[j].end_only:
+                passed.add(j)
                 frontier.append(j)
     keep = sorted(seen)
     renumber = {old: new for new, old in enumerate(keep)}

@@ -2,16 +2,18 @@
 
     python benchmarks/grpc_workers.py                      # every public corpus state, twice, 8 clients
     python benchmarks/grpc_workers.py --clients 8 --repeat 2 --workers 1 default
+    python benchmarks/grpc_workers.py --form board         # the same boards as structured messages
 
 For each server configuration it starts ``python -m optimizer serve --port 0`` (its other options
 default), then 8 client threads (each its own channel) send every corpus state ``--repeat`` times as
-``Optimize`` with ``state_json`` (all states once, then again). Prints, side by side: answers per
-second, p50/p99/max latency per call, errors, answers below the best known revenue, the router's
-recorded time for those states over the wall time, the server's CPU time per answer and the cores
-it kept busy (what other load on the machine cannot change much), and each server process's memory
-(RSS now and its peak). Then where a call's time goes: the server's stages (read, graph, search,
-encode: each answer's stats) and the rest of the client's wait (queueing and transport), p50 and
-p99. Exit status 1 if any call failed or answered below the best known revenue.
+``Optimize`` with ``state_json`` (``--form board``: a structured ``Board``), all states once, then
+again. Prints, side by side: answers per second, p50/p99/max latency per call, errors, answers
+below the best known revenue, the router's recorded time for those states over the wall time, the
+server's CPU time per answer and the cores it kept busy (what other load on the machine cannot
+change much), and each server process's memory (RSS now and its peak). Then where a call's time
+goes: the server's stages (read, graph, search, encode: each answer's stats) and the rest of the
+client's wait (queueing and transport), p50 and p99. Exit status 1 if any call failed or answered
+below the best known revenue.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from optimizer.bench.suites import corpus_cases  # noqa: E402
+from server import convert  # noqa: E402
 from server.client import OptimizerClient  # noqa: E402
 
 
@@ -79,14 +82,15 @@ def memory_mb(pid: int) -> tuple:
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
-def run(target: str, payloads: list, cases: list, clients: int, repeat: int, pids: list) -> dict:
+def run(target: str, payloads: list, cases: list, clients: int, repeat: int, pids: list, form: str = "json") -> dict:
     jobs = [i for _ in range(repeat) for i in range(len(cases))]
     lock, position = threading.Lock(), [0]
     latencies, errors, below, stages = [], [], [], []
 
     def client_thread():
         with OptimizerClient(target) as client:
-            client.optimize_json(payloads[0])  # connect and warm up, untimed
+            optimize = client.optimize_board if form == "board" else client.optimize_json
+            optimize(payloads[0])  # connect and warm up, untimed
             barrier.wait()
             while True:
                 with lock:
@@ -96,7 +100,7 @@ def run(target: str, payloads: list, cases: list, clients: int, repeat: int, pid
                     position[0] += 1
                 start = time.perf_counter()
                 try:
-                    answer = client.optimize_json(payloads[i])
+                    answer = optimize(payloads[i])
                 except Exception as err:  # noqa: BLE001 - counted, the run goes on
                     with lock:
                         errors.append(f"{cases[i].id}: {err}")
@@ -140,22 +144,25 @@ def main(argv=None) -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--states", type=int, metavar="N", help="only every k-th state, N in all (a quick run)")
+    parser.add_argument("--form", choices=("json", "board"), default="json",
+                        help="send each board as state_json text (default) or as a structured Board")
     args = parser.parse_args(argv)
     cases = corpus_cases()
     if args.states:
         cases = cases[::max(1, len(cases) // args.states)][:args.states]
-    payloads = [json.dumps(c.doc) for c in cases]
+    payloads = [convert.state_to_board(c.doc) if args.form == "board" else json.dumps(c.doc) for c in cases]
     results = {}
     for config in args.configs:
         proc, target = start_server(config)
         try:
-            results[config] = run(target, payloads, cases, args.clients, args.repeat, processes(proc.pid))
+            results[config] = run(target, payloads, cases, args.clients, args.repeat, processes(proc.pid), args.form)
             results[config]["memory"] = [memory_mb(pid) for pid in processes(proc.pid)]
         finally:
             proc.terminate()
             proc.wait(30)
     print(f"machine: {os.cpu_count()} cores, {cpu_name()}; load average {os.getloadavg()[0]:.1f} at the end")
-    print(f"{len(cases)} corpus states x {args.repeat} as Optimize(state_json), {args.clients} concurrent clients")
+    field = "board" if args.form == "board" else "state_json"
+    print(f"{len(cases)} corpus states x {args.repeat} as Optimize({field}), {args.clients} concurrent clients")
     head = f"{'serve':<22}{'answers/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'errors':>8}{'below':>7}" \
            f"{'router/us':>11}{'CPU ms/answer':>15}{'cores busy':>12}  RSS now / peak per process, MB"
     print(head)

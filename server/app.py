@@ -35,6 +35,35 @@ HARD_EXIT_AFTER_GRACE_S = 0.4
 
 # --- the gRPC listener --------------------------------------------------------------------------
 
+class HealthServicer(health.HealthServicer):
+    """grpc_health's servicer, telling watchers a new status after releasing its lock.
+
+    The original sends while holding the lock, and a watcher whose stream closes at that moment
+    waits for the lock on grpc's event thread, which the send itself waits for: a deadlock, seen
+    when clients with health checking closed their channels during a stop (the server then hung
+    until killed). Sending to a watcher that has just closed is a no-op in grpc.
+    """
+
+    def set(self, service, status):
+        with self._lock:
+            if self._gracefully_shutting_down:
+                return
+            self._server_status[service] = status
+            watchers = list(self._send_response_callbacks.get(service, ()))
+        for send in watchers:
+            send(health_pb2.HealthCheckResponse(status=status))
+
+    def enter_graceful_shutdown(self):
+        with self._lock:
+            if self._gracefully_shutting_down:
+                return
+            services = list(self._server_status)
+        for service in services:
+            self.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
+        with self._lock:
+            self._gracefully_shutting_down = True
+
+
 class GrpcListener:
     """The RouteOptimizer service with health, reflection and call logging, on one address."""
 
@@ -52,7 +81,7 @@ class GrpcListener:
                      # one process alone: a port in use is an error, not silently shared
                      ("grpc.so_reuseport", 1 if config.reuse_port else 0)])
         pb_grpc.add_RouteOptimizerServicer_to_server(servicer, self.server)
-        self.health = health.HealthServicer()
+        self.health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         for name in ("", SERVICE_NAME):  # "" = the server as a whole
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -152,6 +152,17 @@ class OptimizerClient:
             raise ServiceError(err) from None
         return convert.solution_to_json(response.solution)
 
+    def optimize_board(self, board, deadline_ms: float | None = None, *, node_budget: int | None = None) -> dict:
+        """:meth:`optimize_json` for a structured ``Board`` (a board-state dict is converted first)."""
+        if isinstance(board, dict):
+            board = convert.state_to_board(board)
+        request = pb.OptimizeRequest(board=board, node_budget=node_budget)
+        try:
+            response = self._stub.Optimize(request, timeout=_timeout(deadline_ms))
+        except grpc.RpcError as err:
+            raise ServiceError(err) from None
+        return convert.solution_to_json(response.solution)
+
     def optimize_stream_json(self, state_json, deadline_ms: float | None = None, *, node_budget: int | None = None):
         """Each better solution as found, then the answer: solve dicts plus ``"final": bool``.
 

@@ -1,9 +1,10 @@
 """Protocol messages <-> the plain dicts of :mod:`optimizer.api`, both ways.
 
-The server turns a structured ``Board`` into the same board-state document a client could have
-sent as JSON, so both forms go through one reader and give the same answers and the same error
-paths; answers go back the other way. The reverse directions (document -> ``Board``, messages ->
-answer dicts) serve the client and the tests.
+A structured ``Board`` is read straight into a board (:func:`read_board`: the board and each hex
+keyed by their message's bytes, so that what was seen before costs one lookup); anything that path
+does not take goes the long way, as the same board-state document a client could have sent as
+JSON, so both forms give the same answers and the same errors. Answers go back the other way. The
+reverse directions (document -> ``Board``, messages -> answer dicts) serve the client and the tests.
 
 Proto3 cannot say "null": an empty string stands for a null token, reservation or token type, and
 ``optional`` fields that are unset are left out of the document (as a JSON client would).
@@ -12,8 +13,10 @@ from __future__ import annotations
 
 from google.protobuf import json_format, struct_pb2
 
-from optimizer.errors import BoardError
+from optimizer.board.state import Board, board_by_key, board_from_keyed_hexes
+from optimizer.errors import BoardError, OptimizerError
 
+from . import limits
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
 
 
@@ -33,15 +36,52 @@ def _optional(message, name: str, out: dict, key: str | None = None, convert=Non
 
 # --- board: message -> document -----------------------------------------------------------------
 
+def read_board(board: pb.Board, wire: bytes, bounds: limits.Limits) -> Board | None:
+    """A ``Board`` message (``wire``: its deterministic bytes) read as :func:`board_to_state` then
+    the reader would read it, without the document: the same board again costs one lookup (its
+    bytes are the key); a new one reads each hex keyed by its message's bytes (a hex seen before
+    costs one lookup, a new one is converted alone), the small rest converted directly, and the
+    limits' number checks made on the rest and on each new hex. None for anything else (a bad or odd
+    board, a number over the limits): the caller takes the long way, which reads it or raises the
+    error it always raised.
+    """
+    if len(wire) > WHOLE_KEY_MAX_BYTES:
+        return _read_new_board(board, bounds)
+    return board_by_key((wire, bounds), lambda: _read_new_board(board, bounds))  # with the limits it passed
+
+
+# The most of a board's bytes kept as its key: a real board is at most ~15 KB; larger ones are read
+# without the whole-board lookup, so that the boards remembered hold at most ~32 MB of keys.
+WHOLE_KEY_MAX_BYTES = 64 * 1024
+
+
+def _read_new_board(board: pb.Board, bounds: limits.Limits) -> Board | None:
+    try:
+        rest = _rest_of(board)
+        limits.check_numbers(rest, bounds)
+    except OptimizerError:
+        return None
+    hexes = board.hexes
+    # Equal bytes are equal hexes (deterministic bytes would cost more here and differ only in the
+    # order of a map: a miss, never a wrong hit). A hex passed the tile-code number check when it
+    # was read: the key carries the limit it passed.
+    keys = [(bounds.max_number, h.SerializeToString()) for h in hexes]
+    return board_from_keyed_hexes(rest, keys, lambda i: _hex_document(hexes[i], bounds))
+
+
+def _hex_document(h: pb.Hex, bounds: limits.Limits) -> dict | None:
+    """A new hex's document, or None when a number in its tile code is over the limits (the long
+    way names it)."""
+    try:
+        limits.check_numbers({"hexes": [{"id": h.id, "code": h.code}]}, bounds)
+    except OptimizerError:
+        return None
+    return hex_to_json(h, bool(h.neighbors))
+
+
 def board_to_state(board: pb.Board) -> dict:
     """The board-state document (see ``optimizer/schema/board.schema.json``) of a ``Board``."""
-    doc = {}
-    _optional(board, "id", doc)
-    doc["game"] = board.game
-    doc["layout"] = board.layout
-    doc["phase"] = ({"name": board.phase.name} if board.phase.name else {}) | {"tiles": list(board.phase.tiles)}
-    doc["corporation"] = corporation_to_json(board.corporation)
-    doc["trains"] = [train_to_json(t, i) for i, t in enumerate(board.trains)]
+    doc = _rest_of(board)
     # Neighbours are given for the whole board or computed for the whole board (see the proto).
     with_neighbors = any(h.neighbors for h in board.hexes)
     if with_neighbors and not all(h.neighbors for h in board.hexes):
@@ -49,6 +89,18 @@ def board_to_state(board: pb.Board) -> dict:
         raise BoardError(f"hexes[{i}].neighbors: missing on hex {board.hexes[i].id} but given on others; give "
                          "neighbors on every hex or on none", field=f"hexes[{i}].neighbors", hex=board.hexes[i].id)
     doc["hexes"] = [hex_to_json(h, with_neighbors) for h in board.hexes]
+    return doc
+
+
+def _rest_of(board: pb.Board) -> dict:
+    """The document less its hexes: id, game, layout, phase, company and trains."""
+    doc = {}
+    _optional(board, "id", doc)
+    doc["game"] = board.game
+    doc["layout"] = board.layout
+    doc["phase"] = ({"name": board.phase.name} if board.phase.name else {}) | {"tiles": list(board.phase.tiles)}
+    doc["corporation"] = corporation_to_json(board.corporation)
+    doc["trains"] = [train_to_json(t, i) for i, t in enumerate(board.trains)]
     return doc
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from optimizer.errors import OptimizerError
@@ -91,7 +92,7 @@ def check_counts(doc: dict, limits: Limits) -> None:
     """Hexes and trains within the limits (a tile-lay document counts its lays)."""
     for key, most in (("hexes", limits.max_hexes), ("lays", limits.max_hexes), ("trains", limits.max_trains)):
         items = doc.get(key)
-        if isinstance(items, list) and len(items) > most:
+        if isinstance(items, Sequence) and not isinstance(items, str) and len(items) > most:  # or a repeated field
             raise LimitExceeded(f"{key}: {len(items)} given; this server takes at most {most}", field=key)
 
 
@@ -154,16 +155,18 @@ def _check_hex_code(i: int, h, limits: Limits) -> None:
                                      field=f"hexes[{i}].code", hex=quote(h.get("id"), 20))
 
 
-_NUMBER_BYTES = re.compile(rb"\d{6,}")
+# Every digit to "0", anything else to " ": a number of 6 digits or more is then b"000000", which
+# bytes.find looks for in C (a regular expression takes ~7x as long on a board's hexes).
+_DIGITS_ONLY = bytes(b"0"[0] if chr(c).isdigit() and c < 128 else b" "[0] for c in range(256))
 
 
 def check_hex_codes(hex_texts: list, limits: Limits) -> None:
     """:func:`check_numbers` on the hexes' codes, each hex given as its JSON text: one scan of them
     all, each hex decoded only when some number in it is long enough to matter."""
-    if not _NUMBER_BYTES.search(b"".join(hex_texts)):
+    if b"000000" not in b" ".join(hex_texts).translate(_DIGITS_ONLY):
         return
     for i, text in enumerate(hex_texts):
-        if _NUMBER_BYTES.search(text):
+        if b"000000" in text.translate(_DIGITS_ONLY):
             _check_hex_code(i, json.loads(text), limits)
 
 

@@ -66,9 +66,13 @@ def read_state(request, bounds: limits.Limits = limits.Limits()):
     checked against the limits before it is read."""
     source = request.WhichOneof("source")
     if source == "board":
-        limits.check_state_size(request.board.ByteSize(), bounds, "board")
+        wire = request.board.SerializeToString(deterministic=True)  # its size, and its key when seen before
+        limits.check_state_size(len(wire), bounds, "board")
         limits.check_counts({"hexes": request.board.hexes, "trains": request.board.trains}, bounds)
-        doc = convert.board_to_state(request.board)
+        board = convert.read_board(request.board, wire, bounds)
+        if board is not None:
+            return board
+        doc = convert.board_to_state(request.board)  # the long way: reads it, or raises the error
     elif source == "state_json":
         limits.check_state_size(len(request.state_json), bounds, "state_json")
         board = read_state_text(request.state_json, bounds)

@@ -128,6 +128,17 @@ class RestDoc(Struct):
     trains: list[TrainDoc]
 
 
+class BoardRestDoc(Struct):
+    """The document less its hexes, all of it (a structured board's rest, checked as :class:`BoardDoc` would)."""
+
+    game: Annotated[str, Meta(min_length=1)]
+    layout: Literal["pointy", "flat"]
+    phase: PhaseDoc
+    corporation: CorporationDoc
+    trains: list[TrainDoc]
+    id: str | int | None = None
+
+
 class BoardText(Struct):
     """The document as JSON text: each hex kept as its raw text (a cache key: a hex seen before is
     not decoded again), the small rest decoded."""
@@ -166,6 +177,23 @@ def decode_hex(text: bytes) -> HexDoc | None:
     try:
         return _HEX.decode(text)
     except (msgspec.ValidationError, msgspec.DecodeError, TypeError, ValueError, RecursionError):
+        return None
+
+
+def rest_is_valid(rest: dict) -> bool:
+    """The document's plain values less its hexes pass :class:`BoardDoc`'s check."""
+    try:
+        msgspec.convert(rest, BoardRestDoc, strict=True)
+    except (msgspec.ValidationError, TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+def convert_hex(doc: dict) -> HexDoc | None:
+    """One hex's plain values as its checked struct, or None when msgspec refuses them."""
+    try:
+        return msgspec.convert(doc, HexDoc, strict=True)
+    except (msgspec.ValidationError, TypeError, ValueError, RecursionError):
         return None
 
 

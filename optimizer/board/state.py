@@ -346,6 +346,54 @@ def board_from_hex_texts(doc: dict, hex_texts: list) -> Board | None:
     return _assemble(doc, entries)
 
 
+# Hexes read before, by a key their caller gives (a structured message's serialized bytes: the
+# server's ``Board``): kept apart from ``_HEXES``, whose keys are JSON texts and structs.
+_KEYED: dict = {}
+
+
+def board_from_keyed_hexes(rest: dict, keys, hex_document) -> Board | None:
+    """A board whose hexes come with a key each, equal keys for equal hexes (the bytes of a hex's
+    message): a hex seen before costs one lookup, a new one ``hex_document(i)``, the i-th hex's
+    document dict (None: this hex is for the caller's long way), read as :func:`board_from_structs`
+    reads it. ``rest`` is the document's plain values less its hexes. None for anything the
+    reference reader must decide (it raises the error, or reads what this one does not), as for
+    the other fast readers.
+    """
+    if not FAST_PATH or not keys or not document.rest_is_valid(rest):
+        return None
+    entries = []
+    for i, key in enumerate(keys):
+        entry = _KEYED.get(key)
+        if entry is None:
+            doc = hex_document(i)
+            h = document.convert_hex(doc) if doc is not None else None
+            entry = _remember(key, _hex_entry(h), _KEYED) if h is not None else None
+            if entry is None:
+                return None
+        entries.append(entry)
+    return _assemble(rest, entries)
+
+
+# Boards read before, by a key their caller gives for the whole board (a structured message's
+# bytes): the same board again costs one lookup, before any of it is converted. Every
+# board in it is in _SHARED (it is cleared with _BOARDS).
+_KEYED_BOARDS: dict = {}
+
+
+def board_by_key(key, read) -> Board | None:
+    """The board read before under ``key`` (equal keys for equal boards), else ``read()``'s (a
+    Board, or None as the fast readers answer), remembered when it is a shared one."""
+    found = _KEYED_BOARDS.get(key)
+    if found is not None:
+        return found
+    board = read()
+    if board is not None and is_shared(board):
+        if len(_KEYED_BOARDS) >= _BOARDS_MAX:
+            _KEYED_BOARDS.clear()
+        _KEYED_BOARDS[key] = board
+    return board
+
+
 def _hex_entry(h) -> tuple | None:
     """What a hex struct reads as: (Hex, neighbours given, ids of its neighbours); None as in
     :func:`_read_hex`."""
@@ -355,11 +403,11 @@ def _hex_entry(h) -> tuple | None:
     return hx, h.neighbors is not document.UNSET, frozenset(hx.neighbors.values())
 
 
-def _remember(key, entry):
+def _remember(key, entry, cache: dict = _HEXES):
     if entry is not None:
-        if len(_HEXES) >= _HEXES_MAX:
-            _HEXES.clear()
-        _HEXES[key] = entry
+        if len(cache) >= _HEXES_MAX:
+            cache.clear()
+        cache[key] = entry
     return entry
 
 
@@ -387,6 +435,7 @@ def _assemble(doc: dict, entries: list) -> Board | None:
         if len(_BOARDS) >= _BOARDS_MAX:
             _BOARDS.clear()
             _SHARED.clear()
+            _KEYED_BOARDS.clear()
         _BOARDS[key] = (entries, board)
         _SHARED[id(board)] = board
     return board
@@ -469,6 +518,8 @@ def _read_cities_fast(h, tile: Tile) -> dict | None:
 def clear_cache() -> None:
     """Forget the hexes and boards read so far (to measure a first board)."""
     _HEXES.clear()
+    _KEYED.clear()
+    _KEYED_BOARDS.clear()
     _BOARDS.clear()
     _SHARED.clear()
 

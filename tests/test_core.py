@@ -280,6 +280,47 @@ def test_packing_equals_reference_with_many_long_trains(data):
     _assert_sound(problem, fast)
 
 
+@pytest.mark.parametrize("no_token", [False, True], ids=["tokens", "last-train-needs-no-token"])
+@pytest.mark.parametrize("trains,seed", [(3, 0), (3, 1), (3, 2), (3, 3), (4, 0), (4, 2), (4, 3), (5, 0), (5, 2), (5, 3)])
+def test_packing_equals_nested_on_dense_boards(trains, seed, no_token):
+    """Dense synthetic boards (40% track, 3-5 long trains), where the prices on contested track
+    decide the bound: the random small boards above rarely contend for track enough to test it
+    (halving the price of the free track a later route can use passes them, and fails here)."""
+    from optimizer.bench.suites import TRAINS
+    from optimizer.bench.synthetic import synthetic_board
+    doc = synthetic_board(seed, track=0.4, trains=TRAINS[trains])
+    if no_token:
+        doc["trains"][-1]["requires_token"] = False
+    problem = build_problem(doc)
+    nested = compiled.search(problem, strategy="nested")
+    fast = compiled.search(problem, strategy="packing")
+    assert nested.optimal and fast.optimal
+    assert fast.revenue == nested.revenue, (fast.routes, nested.routes)
+    _assert_sound(problem, fast)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("trains", [("D", "8E"), ("D", "8E", "6"), ("D", "8E", "6", "6E")], ids="-".join)
+def test_packing_hands_over_past_its_list_limit(trains, seed):
+    """Past its longest list (a full map with a D train; lowered here to three routes, with two
+    trains and with more) the packing kernel hands the search over to the nested rounds, keeping
+    the trains alone it has proven: still the nested search's optimum. The first dive is cut to one
+    node, or it would find these small boards' optimum before any list is made (seed 1 then ends
+    below the optimum if the nested rounds are skipped)."""
+    from optimizer.bench.synthetic import synthetic_board
+    from optimizer.core import _packing
+    problem = build_problem(synthetic_board(seed, track=0.3, trains=trains))
+    nested = compiled.search(problem, strategy="nested")
+    previous = _packing._tune(100, 3, 3, 1)
+    try:
+        fast = compiled.search(problem, strategy="packing")
+    finally:
+        _packing._tune(*previous)
+    assert nested.optimal and fast.optimal
+    assert fast.revenue == nested.revenue, (fast.routes, nested.routes)
+    _assert_sound(problem, fast)
+
+
 @pytest.mark.parametrize("strategy", ["nested", "packing"])
 def test_streamed_answers_carry_the_proven_bound_and_progress(strategy):
     """Every provisional answer reports a bound the optimum never exceeds, and nodes searched."""

@@ -434,7 +434,7 @@ def test_sigterm_sets_not_serving_then_drains(tmp_path):
         with grpc.insecure_channel(srv.target) as channel, OptimizerClient(srv.target) as busy:
             watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(service=""), timeout=30)
             assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
-            search = busy.optimize_stream_json(json.dumps(hard_board()))  # a call in flight
+            search = busy.optimize_stream_json(json.dumps(hard_board(12)))  # a call in flight (seconds)
             next(search)
             srv.proc.send_signal(signal.SIGTERM)
             assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING

@@ -7,7 +7,8 @@ the nested search's own ``next_route``, so legality and revenue are the same cod
 track as a bitset. A route worth less than the best answer known minus the best every other
 train can earn alone cannot be part of a better answer, nor can one whose one-segment-shorter
 prefix earns as much; neither is listed. Past ``MAX_ROUTES`` routes for a train (a full map with
-a D train) the kernel hands over to the nested search's later rounds.
+a D train; ``MAX_ROUTES_MANY`` from three trains on) the kernel hands over to the nested search's
+later rounds.
 
 The answer is a packing: one route (or none) per train, pairwise track-disjoint, by branch and
 bound where a conflict is an AND of a few words. The bound sees the conflict between trains: every
@@ -15,7 +16,9 @@ track bit gets a price (subgradient steps on the Lagrangian relaxation of "no tr
 route is charged the prices of its track and the free track's prices are paid back, so the bound
 at a node is the revenue placed + the prices of the free track + each later train's best reduced
 route free of the track in use. Lists are kept in reduced order, so that route is the first free
-one, searched from where the parent node left it. Nodes are remembered by level and track in use
+one, searched from where the parent node left it. Below the root only the free track a later route
+can still use is paid back (that of segments with no track in use): placed routes cut the rest
+off, and its prices would only loosen the bound. Nodes are remembered by level and track in use
 (trains of different kinds swapping routes reach the same node).
 """
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
@@ -49,6 +52,7 @@ cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker b
 cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
 cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
+cdef int64_t MAX_ROUTES_MANY = 300000  # the same from three trains on, where nested rounds are far slower
 
 
 cdef struct Routes:
@@ -81,6 +85,7 @@ cdef struct Pack:
     int64_t* vstack     # 2 * (n_stops + 1): values along the route being listed
     int64_t* lam        # [W * 64]: the price of each track bit (Lagrangian multipliers, >= 0)
     int64_t lam_total   # their sum
+    uint64_t* mask      # [W]: scratch
 
 
 cdef inline double now() noexcept nogil:
@@ -465,9 +470,10 @@ cdef inline int64_t top_free(Pack* p, int depth, int j) noexcept nogil:
 
 
 cdef void first_free(Pack* p, int depth, int j) noexcept nogil:
-    """Move level j's first free route at this depth down from the parent's."""
+    """Move level j's first free route at this depth down from where it stands (the parent's,
+    until scanned)."""
     cdef Routes* R = &p.lists[p.list_of[j]]
-    cdef int64_t i = p.fc[(depth - 1) * p.K + j] if depth > 0 else 0
+    cdef int64_t i = p.fc[depth * p.K + j]
     cdef int W = p.W
     while i < R.n and clash(R.res + i * W, p.used, W):
         i += 1
@@ -483,35 +489,62 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     """
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, j, same
-    cdef int64_t rest = 0, slot
+    cdef int64_t bound, top, slot
     cdef Routes* R
     if k == K:
         if base > c.best.value:
             record_packing(p, base)
         return 0
-    for j in range(k, K):
-        first_free(p, k, j)
-        if j > k:
-            rest += top_free(p, k, j)
-    rest += free_price
-    if base + top_free(p, k, k) + rest <= c.best.value:
-        return 0
     R = &p.lists[p.list_of[k]]
     same = k > 0 and c.inp.group_by_train[c.inp.train_by_level[k]] == c.inp.group_by_train[c.inp.train_by_level[k - 1]]
     slot = -1
     if k >= 2 and not same and p.memo_k != NULL:
-        # the same track in use at the same level, reached another way (trains swapping routes)
+        # the same track in use at the same level, reached another way (trains swapping routes):
+        # looked up first, since most revisits end here without scanning a list
         slot = memo_slot(p, k)
-        if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, p.used, W):
-            if base + p.memo_val[slot] <= c.best.value:
-                return 0
-        j = dfs_node(p, k, base, free_price, rest, R, same)
-        if j == 0:
-            p.memo_k[slot] = k
-            memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
-            p.memo_val[slot] = c.best.value - base
-        return j
-    return dfs_node(p, k, base, free_price, rest, R, same)
+        if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, p.used, W) \
+                and base + p.memo_val[slot] <= c.best.value:
+            return 0
+    # The bound with each level's first free route where the parent left it (it can only get
+    # smaller), then tightened level by level as each is scanned, stopping once it cannot win.
+    bound = base + free_price
+    for j in range(k, K):
+        p.fc[k * K + j] = p.fc[(k - 1) * K + j] if k > 0 else 0
+        bound += top_free(p, k, j)
+    if k > 0 and c.best.value < bound <= c.best.value + free_price:
+        bound -= free_price - usable_price(p)  # only the free track a later route can use counts
+    for j in range(k, K):
+        if bound <= c.best.value:
+            return 0
+        top = top_free(p, k, j)
+        first_free(p, k, j)
+        bound -= top - top_free(p, k, j)
+    if bound <= c.best.value:
+        return 0
+    j = dfs_node(p, k, base, free_price, bound - base - top_free(p, k, k), R, same)
+    if j == 0 and slot >= 0:
+        p.memo_k[slot] = k
+        memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
+        p.memo_val[slot] = c.best.value - base
+    return j
+
+
+cdef int64_t usable_price(Pack* p) noexcept nogil:
+    """The prices of the free track that a later route can still use: that of the segments with
+    no track in use. A free bit off them is on no free route, so its price can be taken as 0 there
+    without changing any later route's reduced value: the bound stays a bound."""
+    cdef Ctx* c = p.c
+    cdef int W = p.W, w, sg
+    cdef const uint64_t* bits
+    cdef uint64_t* m = p.mask
+    for w in range(W):
+        m[w] = 0
+    for sg in range(c.inp.n_segs):
+        bits = c.inp.track_bits_by_seg + <int64_t>sg * W
+        if not clash(bits, p.used, W):
+            for w in range(W):
+                m[w] |= bits[w]
+    return price_i(m, p.lam, W)
 
 
 cdef inline int differs(const uint64_t* a, const uint64_t* b, int W) noexcept nogil:
@@ -619,7 +652,7 @@ cdef int build_lists(Pack* p, int64_t* tau_of) noexcept nogil:
                 tau = tau_of[j]
             j += 1
         R = &p.lists[g]
-        code = list_routes(p, li, tau, R, MAX_ROUTES)
+        code = list_routes(p, li, tau, R, MAX_ROUTES if K < 3 else MAX_ROUTES_MANY)
         if code == 0:
             code = sort_routes(R, p.W)
         if code:
@@ -667,6 +700,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     p.fc = <int64_t*>calloc((K + 1) * K, sizeof(int64_t))
     p.buf = <int32_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int32_t))
     p.lam = <int64_t*>calloc(p.W * 64, sizeof(int64_t))
+    p.mask = <uint64_t*>calloc(p.W, sizeof(uint64_t))
     p.vstack = <int64_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int64_t))
     if K >= 3:
         p.memo_k = <int32_t*>malloc(MEMO_SIZE * sizeof(int32_t))
@@ -678,7 +712,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             free(p.memo_k); free(p.memo_key); free(p.memo_val)
             p.memo_k = NULL
     tau_of = <int64_t*>calloc(K, sizeof(int64_t))
-    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.vstack and tau_of):
+    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of):
         code = ERR_MEMORY
     else:
         # one list per group of identical trains, deep enough for its poorest level
@@ -704,6 +738,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if p.lists:
             free_routes(&p.lists[li])
     free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
+    free(p.mask)
     if p.memo_k != NULL:
         free(p.memo_k); free(p.memo_key); free(p.memo_val)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
@@ -738,8 +773,13 @@ cdef int nested_rest(Ctx* c) noexcept nogil:
 KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 
-def _tune(int iterations, long long max_routes):
-    """Experiments only: the pricing effort and the longest list before handing over."""
-    global LAGRANGE_ITERATIONS, MAX_ROUTES
+def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000):
+    """Experiments and tests only: the pricing effort, the longest list before handing over (with
+    two trains, and with more) and the first dive's nodes. Returns the settings it replaced."""
+    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES
+    previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
+    MAX_ROUTES_MANY = max_routes_many
+    DIVE_NODES = dive_nodes
+    return previous

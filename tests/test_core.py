@@ -184,6 +184,20 @@ def test_an_express_pays_the_stop_its_largest_stop_bonus_pays_for(strategy):
 
 
 
+def test_more_largest_stop_bonuses_than_the_kernel_prices_go_to_the_reference():
+    """The compiled express pricing tries at most MAX_LARGEST_BONUSES bonus stops at once: a board
+    with more is answered by the reference search, exactly, and the answer says which core ran."""
+    problem = build_problem(copy.deepcopy(LARGEST_BONUS_BOARD))
+    k = compiled.MAX_LARGEST_BONUSES + 1
+    problem.largest_trigger = np.zeros(k, np.int32)
+    problem.largest_exclude = np.zeros((k, problem.n_stops), np.uint8)
+    problem.largest_exclude[:, [0, 1]] = 1
+    fast, ref = compiled.search(problem), reference.search(problem)
+    assert fast.core == reference.NAME and fast.revenue == ref.revenue and fast.optimal
+    problem.largest_trigger, problem.largest_exclude = problem.largest_trigger[:1], problem.largest_exclude[:1]
+    assert compiled.search(problem).core == compiled.NAME
+
+
 @pytest.mark.parametrize("strategy", ["nested", "packing"])
 def test_an_express_paid_one_of_equal_stops_takes_the_city_a_pullman_doubles(strategy):
     """18EU rules: the Pullman "doubles the value of any one City or Off-Map Location on one

@@ -11,6 +11,7 @@ from .result import FoundRoute, SearchResult
 NAME = "compiled"
 STRATEGIES = ("auto", "nested", "packing")
 PACKING_FROM = 3  # trains: from this many, ``auto`` lists and packs routes
+MAX_LARGEST_BONUSES = 4  # _search.pyx's MAX_FORCED: an express prices at most this many exactly
 
 
 def _kernel():
@@ -59,6 +60,12 @@ def search(problem, *, deadline_ms: float | None = None, node_budget: int | None
         ``nested``, ``packing`` or ``auto`` (see :func:`kernel_for`); all give the same optimum.
         Node budgets are exact for the nested search, which ``auto`` picks when given one.
     """
+    if len(problem.largest_trigger) > MAX_LARGEST_BONUSES:
+        # More largest-stop bonuses than the kernel's express pricing tries at once (no game has
+        # more than two): the reference answers, exactly, and says so in ``core``.
+        from . import reference
+        return reference.search(problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel,
+                                on_improve=on_improve)
     kernel = kernel_for(problem, "nested" if strategy == "auto" and node_budget else strategy)
     start = time.monotonic()
     compiled_kernel = _kernel()

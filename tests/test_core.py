@@ -198,6 +198,17 @@ def test_more_largest_stop_bonuses_than_the_kernel_prices_go_to_the_reference():
     assert compiled.search(problem).core == compiled.NAME
 
 
+def test_more_bonus_stops_than_the_kernel_prices_go_to_the_reference():
+    """Likewise for the stops bonuses depend on (MAX_INTERESTING), and only with an express train."""
+    ki = prepare(build_problem(copy.deepcopy(LARGEST_BONUS_BOARD)))
+    assert not compiled.beyond_express_pricing(ki)
+    wide = np.zeros(compiled.MAX_INTERESTING + 1, np.uint8) + 1
+    many = replace(ki, n_stops=len(wide), interesting_by_stop=wide)
+    assert compiled.beyond_express_pricing(many)
+    all_pay = np.ones_like(ki.pays_all_by_train)
+    assert not compiled.beyond_express_pricing(replace(many, pays_all_by_train=all_pay))
+
+
 @pytest.mark.parametrize("strategy", ["nested", "packing"])
 def test_an_express_paid_one_of_equal_stops_takes_the_city_a_pullman_doubles(strategy):
     """18EU rules: the Pullman "doubles the value of any one City or Off-Map Location on one

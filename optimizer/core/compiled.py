@@ -12,6 +12,7 @@ NAME = "compiled"
 STRATEGIES = ("auto", "nested", "packing")
 PACKING_FROM = 3  # trains: from this many, ``auto`` lists and packs routes
 MAX_LARGEST_BONUSES = 4  # _search.pyx's MAX_FORCED: an express prices at most this many exactly
+MAX_INTERESTING = 12  # _search.pyx's: bonus stops an express tries in and out of its paid stops
 
 
 def _kernel():
@@ -60,16 +61,16 @@ def search(problem, *, deadline_ms: float | None = None, node_budget: int | None
         ``nested``, ``packing`` or ``auto`` (see :func:`kernel_for`); all give the same optimum.
         Node budgets are exact for the nested search, which ``auto`` picks when given one.
     """
-    if len(problem.largest_trigger) > MAX_LARGEST_BONUSES:
-        # More largest-stop bonuses than the kernel's express pricing tries at once (no game has
-        # more than two): the reference answers, exactly, and says so in ``core``.
+    kernel = kernel_for(problem, "nested" if strategy == "auto" and node_budget else strategy)
+    start = time.monotonic()
+    ki = prepare(problem, reach_from)
+    if beyond_express_pricing(ki):
+        # More bonuses than the kernel's express pricing tries at once (no real board comes near):
+        # the reference answers, exactly, and says so in ``core``.
         from . import reference
         return reference.search(problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel,
                                 on_improve=on_improve)
-    kernel = kernel_for(problem, "nested" if strategy == "auto" and node_budget else strategy)
-    start = time.monotonic()
     compiled_kernel = _kernel()
-    ki = prepare(problem, reach_from)
     order = ki.train_by_level[:ki.n_trains]
     deadline = start + deadline_ms / 1000.0 if deadline_ms is not None else 0.0
 
@@ -92,6 +93,15 @@ def search(problem, *, deadline_ms: float | None = None, node_budget: int | None
     stopped = STOPPED_BY[out.stop_code]
     return SearchResult(revenue, stopped is None, _bound(ki, out, revenue) if stopped else revenue, routes,
                         int(out.nodes), _ms(start), stopped, pull, NAME)
+
+
+def beyond_express_pricing(ki) -> bool:
+    """An express train on a board with more largest-stop bonuses (MAX_LARGEST_BONUSES) or more
+    stops that bonuses depend on (MAX_INTERESTING) than the kernel prices exactly: the public
+    corpus has at most 2 and 3."""
+    if ki.pays_all_by_train[:ki.n_trains].all():
+        return False
+    return ki.n_largest > MAX_LARGEST_BONUSES or int(ki.interesting_by_stop[:ki.n_stops].sum()) > MAX_INTERESTING
 
 
 def _bound(ki, out: KernelResult, revenue: int) -> int:

@@ -218,20 +218,21 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
         limits.check_node_budget(request.node_budget)
         return request.node_budget or None
 
+    def _solve(self, request, call: Call, node_budget, on_improve=None) -> dict:
+        """Read the request's board and solve it; the answer's ``read_ms`` counts the server's reading."""
+        start = time.monotonic()
+        board = read_state(request, self.limits)
+        read_ms = (time.monotonic() - start) * 1000
+        result = api.solve(board, deadline_ms=call.search_deadline_ms(), node_budget=node_budget, cancel=call.token,
+                           on_improve=on_improve)
+        result["stats"]["read_ms"] = round(read_ms + result["stats"]["read_ms"], 3)
+        return result
+
     def Optimize(self, request, context):
         with guard(context, _source(request)), self._admitted(context) as call:
             node_budget = self._node_budget(request)
 
-            def work():
-                start = time.monotonic()
-                board = read_state(request, self.limits)
-                read_ms = (time.monotonic() - start) * 1000
-                result = api.solve(board, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
-                                   cancel=call.token)
-                result["stats"]["read_ms"] = round(read_ms + result["stats"]["read_ms"], 3)
-                return result
-
-            result = self._on_work_thread(context, call, work)
+            result = self._on_work_thread(context, call, lambda: self._solve(request, call, node_budget))
             _no_route_in_time(context, result, call)
             return pb.OptimizeResponse(solution=call.stamp(encoded(result)))
 
@@ -243,13 +244,8 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
             def run():  # reading and search, on their own thread, so that this one can send as it goes
                 try:
                     with self._bounded(context, call):
-                        start = time.monotonic()
-                        board = read_state(request, self.limits)
-                        read_ms = (time.monotonic() - start) * 1000
-                        result = api.solve(board, deadline_ms=call.search_deadline_ms(), node_budget=node_budget,
-                                           cancel=call.token,
-                                           on_improve=lambda partial: updates.put(("partial", partial)))
-                        result["stats"]["read_ms"] = round(read_ms + result["stats"]["read_ms"], 3)
+                        result = self._solve(request, call, node_budget,
+                                             on_improve=lambda partial: updates.put(("partial", partial)))
                     updates.put(("final", result))
                 except BaseException as err:  # handed to the caller's thread, raised there
                     updates.put(("error", err))

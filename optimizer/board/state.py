@@ -508,6 +508,11 @@ def _read_cities_fast(h, tile: Tile) -> dict | None:
         types = c.token_types
         neutral = [(i < len(types) and types[i] == "neutral") for i in range(len(tokens))]
         cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral)
+    return _with_untokened(cities, tile, city_nodes)
+
+
+def _with_untokened(cities: dict, tile: Tile, city_nodes: list) -> dict:
+    """``cities`` (both readers' given cities, by node) with every other city of the tile, empty."""
     for index, n in enumerate(city_nodes):
         if n not in cities:
             node = tile.nodes[n]
@@ -552,11 +557,7 @@ def _read_cities(h: dict, tile: Tile, where: str) -> dict:
         types = list(c.get("token_types") or [])
         neutral = [(i < len(types) and types[i] == "neutral") for i in range(len(tokens))]
         cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral)
-    for index, n in enumerate(city_nodes):
-        if n not in cities:
-            node = tile.nodes[n]
-            cities[n] = City(index, n, node.slots, [None] * node.slots, [False] * node.slots)
-    return cities
+    return _with_untokened(cities, tile, city_nodes)
 
 
 IMPASSABLE_COLOURS = frozenset({"blue", "gray", "red"})

@@ -50,12 +50,12 @@ START_TIMEOUT_S = 30
 class ServerProcess:
     """``python -m optimizer serve --port 0 ...`` in a child process; stderr (the call log) to a file."""
 
-    def __init__(self, tmp_path: Path, *args):
+    def __init__(self, tmp_path: Path, *args, argv: list | None = None):
+        """``argv`` replaces the whole command: another program that announces itself the same way."""
         self.log_path = tmp_path / f"server-{time.monotonic_ns()}.log"
         self._log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "0",
-                                      *args],
-                                     stdout=subprocess.PIPE, stderr=self._log, text=True)
+        argv = argv or [sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "0", *args]
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self._log, text=True)
         ready, _, _ = select.select([self.proc.stdout], [], [], START_TIMEOUT_S)
         line = self.proc.stdout.readline() if ready else ""
         match = re.match(r"listening on (\S+):(\d+)", line)
@@ -260,17 +260,22 @@ def test_deadline_answers_best_so_far(client):
     assert final["final"] and not final["optimal"] and final["revenue"] > 0
 
 
-def test_cancelled_stream_stops_the_search(client, server):
-    stream = client.optimize_stream_json(json.dumps(hard_board()))
-    assert not next(stream)["final"]
+def cpu_before_and_after(server, stop, settle_s: float) -> tuple:
+    """The server's CPU seconds in 0.5 s before ``stop()``, and in 0.5 s from ``settle_s`` after it."""
     before = server.cpu_s()
     time.sleep(0.5)
     busy = server.cpu_s() - before
-    stream.close()  # cancels the call
-    time.sleep(0.2)
+    stop()
+    time.sleep(settle_s)
     before = server.cpu_s()
     time.sleep(0.5)
-    idle = server.cpu_s() - before
+    return busy, server.cpu_s() - before
+
+
+def test_cancelled_stream_stops_the_search(client, server):
+    stream = client.optimize_stream_json(json.dumps(hard_board()))
+    assert not next(stream)["final"]
+    busy, idle = cpu_before_and_after(server, stream.close, settle_s=0.2)  # closing cancels the call
     print(f"server CPU in 0.5 s: {busy:.2f} s while searching, {idle:.2f} s after cancelling")
     assert busy > 0.1, "the search should have kept a core busy"
     assert idle < 0.05, "the search should have stopped"

@@ -20,7 +20,7 @@ from google.protobuf import json_format
 
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 
-from .test_grpc_e2e import STATE_IDS, ServerProcess, hard_board, states, stub  # noqa: F401 (fixtures)
+from .test_grpc_e2e import STATE_IDS, ServerProcess, cpu_before_and_after, hard_board, states, stub  # noqa: F401 (fixtures)
 
 ORIGIN = "http://client.example"
 GAMES = {"1830", "1880", "1880 Romania", "1894", "18EU"}
@@ -212,14 +212,7 @@ def test_stream_ends_its_search_when_the_client_goes_away(server):
                  headers={"Content-Type": "application/json"})
     answer = conn.getresponse()
     assert answer.status == 200 and json.loads(answer.readline())["final"] is False
-    before = server.cpu_s()
-    time.sleep(0.5)
-    busy = server.cpu_s() - before
-    conn.close()  # the client goes away mid-stream
-    time.sleep(0.3)
-    before = server.cpu_s()
-    time.sleep(0.5)
-    idle = server.cpu_s() - before
+    busy, idle = cpu_before_and_after(server, conn.close, settle_s=0.3)  # the client goes away mid-stream
     print(f"server CPU in 0.5 s: {busy:.2f} s while searching, {idle:.2f} s after the client left")
     assert busy > 0.1, "the search should have kept a core busy"
     assert idle < 0.05, "the search should have stopped"

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import select
-import subprocess
 import sys
 import time
 
@@ -22,7 +20,7 @@ from optimizer.cli import main
 from server.client import OptimizerClient, channel_target
 
 from .corpus import state
-from .test_grpc_e2e import START_TIMEOUT_S, ServerProcess
+from .test_grpc_e2e import ServerProcess
 
 BOARD = "1830/26855@553"
 OPTIMIZE = re.compile(r"/route18xx\.v1\.RouteOptimizer/Optimize (\w+)")
@@ -45,17 +43,7 @@ threading.Event().wait()
 
 class NotServingProcess(ServerProcess):
     def __init__(self, tmp_path):
-        self.log_path = tmp_path / f"not-serving-{time.monotonic_ns()}.log"
-        self._log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([sys.executable, "-c", NOT_SERVING_SERVER], stdout=subprocess.PIPE,
-                                     stderr=self._log, text=True)
-        ready, _, _ = select.select([self.proc.stdout], [], [], START_TIMEOUT_S)
-        line = self.proc.stdout.readline() if ready else ""
-        match = re.match(r"listening on (\S+):(\d+)", line)
-        if not match:
-            self.stop()
-            raise RuntimeError(f"server did not start: {line!r}\n{self.log()}")
-        self.target = f"{match.group(1)}:{match.group(2)}"
+        super().__init__(tmp_path, argv=[sys.executable, "-c", NOT_SERVING_SERVER])
 
 
 def calls(server) -> int:

@@ -324,6 +324,26 @@ def test_packing_equals_nested_on_dense_boards(trains, seed, no_token):
     _assert_sound(problem, fast)
 
 
+@pytest.mark.parametrize("trains,seed", [(3, 0), (4, 1), (5, 3)])
+def test_packing_prices_by_byte_tables_as_by_bits(trains, seed):
+    """Long lists are priced by byte tables: the same prices as walking each route's bits, so the
+    same search, node for node (forced on and off here; these boards list 2 000-20 000 routes)."""
+    from optimizer.bench.suites import TRAINS
+    from optimizer.bench.synthetic import synthetic_board
+    from optimizer.core import _packing
+    problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
+    runs = []
+    for table_routes in (0, 1 << 40):
+        previous = _packing._tune(100, 30000, 300000, 20000, table_routes)
+        try:
+            runs.append(compiled.search(problem, strategy="packing"))
+        finally:
+            _packing._tune(*previous)
+    tables, bits = runs
+    assert tables.optimal and bits.optimal
+    assert (tables.revenue, tables.nodes) == (bits.revenue, bits.nodes)
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("trains", [("D", "8E"), ("D", "8E", "6"), ("D", "8E", "6", "6E")], ids="-".join)
 def test_packing_hands_over_past_its_list_limit(trains, seed):

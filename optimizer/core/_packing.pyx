@@ -6,7 +6,8 @@ answer), each train's routes that could belong to a better answer are listed onc
 the nested search's own ``next_route``, so legality and revenue are the same code -- with their
 track as a bitset. A route worth less than the best answer known minus the best every other
 train can earn alone cannot be part of a better answer, nor can one whose one-segment-shorter
-prefix earns as much; neither is listed. Past ``MAX_ROUTES`` routes for a train (a full map with
+prefix earns as much; neither is listed. Of routes on the same track only the richest is kept:
+a packing only asks which track a route uses. Past ``MAX_ROUTES`` routes for a train (a full map with
 a D train; ``MAX_ROUTES_MANY`` from three trains on) the kernel hands over to the nested search's
 later rounds.
 
@@ -49,6 +50,8 @@ cdef enum:
     TOO_MANY = -2
 
 cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker bound, 300 no better)
+cdef int TABLE_WORDS = 4  # track bitsets this short are priced by byte tables while pricing
+cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
 cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
 cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
@@ -204,6 +207,71 @@ cdef int list_routes(Pack* p, int li, int64_t tau, Routes* R, int64_t cap) noexc
                 return TOO_MANY
 
 
+cdef inline uint64_t track_hash(const uint64_t* r, int W) noexcept nogil:
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL
+    cdef int w
+    for w in range(W):
+        h = (h ^ r[w]) * 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    return h
+
+
+cdef int64_t* track_table(Routes* R, int W, int64_t* size) noexcept nogil:
+    """An empty open-addressing table (-1 everywhere) for the tracks of R's routes."""
+    cdef int64_t* table
+    size[0] = 1
+    while size[0] < 2 * R.n:
+        size[0] *= 2
+    table = <int64_t*>malloc(size[0] * sizeof(int64_t))
+    if table != NULL:
+        memset(table, 0xff, size[0] * sizeof(int64_t))
+    return table
+
+
+cdef inline int64_t* track_slot(int64_t* table, int64_t size, const Routes* R, const uint64_t* r, int W) noexcept nogil:
+    """The slot of the route on exactly this track, or the empty slot where it would go."""
+    cdef int64_t slot = <int64_t>(track_hash(r, W) & <uint64_t>(size - 1))
+    while table[slot] >= 0 and differs(R.res + table[slot] * W, r, W):
+        slot = (slot + 1) & (size - 1)
+    return table + slot
+
+
+cdef void keep_only(Routes* R, int W, const uint8_t* keep) noexcept nogil:
+    """Drop the routes not kept, in place, in order (their stops stay in the pool, unused)."""
+    cdef int64_t i, m = 0
+    for i in range(R.n):
+        if keep[i]:
+            R.val[m] = R.val[i]
+            R.off[m] = R.off[i]
+            R.nstops[m] = R.nstops[i]
+            if m != i:
+                memcpy(R.res + m * W, R.res + i * W, W * sizeof(uint64_t))
+            m += 1
+    R.n = m
+
+
+cdef int keep_richest_per_track(Routes* R, int W) noexcept nogil:
+    """Of the routes on the same track keep the richest (the first listed on a tie): a packing
+    only asks which track a route uses. A third of the routes of seed 5's D train go."""
+    cdef int64_t size, i
+    cdef int64_t* slot
+    cdef int64_t* table = track_table(R, W, &size)
+    cdef uint8_t* keep = <uint8_t*>malloc(R.n + 1)
+    if table == NULL or keep == NULL:
+        free(table); free(keep)
+        return ERR_MEMORY
+    for i in range(R.n):
+        slot = track_slot(table, size, R, R.res + i * W, W)
+        keep[i] = slot[0] < 0 or R.val[i] > R.val[slot[0]]
+        if keep[i]:
+            if slot[0] >= 0:
+                keep[slot[0]] = 0
+            slot[0] = i
+    keep_only(R, W, keep)
+    free(table); free(keep)
+    return 0
+
+
 cdef int by_value(const void* a, const void* b) noexcept nogil:
     cdef const int64_t* x = <const int64_t*>a
     cdef const int64_t* y = <const int64_t*>b
@@ -266,6 +334,37 @@ cdef inline double price_d(const uint16_t* bits, int n, const double* lam) noexc
     return s
 
 
+cdef inline double price_tab(const uint8_t* r, const double* tab, int n_bytes) noexcept nogil:
+    """A track bitset's price from per-byte tables (tab[k * 256 + x]: the prices of the bits x
+    sets in byte k): a fixed number of loads, faster than walking the bits of short bitsets."""
+    cdef double s = 0
+    cdef int k
+    for k in range(n_bytes):
+        s += tab[k * 256 + r[k]]
+    return s
+
+
+cdef void fill_tables(double* tab, const double* lam, int n_bytes) noexcept nogil:
+    cdef int k, x
+    for k in range(n_bytes):
+        tab[k * 256] = 0
+        for x in range(1, 256):
+            tab[k * 256 + x] = tab[k * 256 + (x & (x - 1))] + lam[k * 8 + ctz64(x)]
+
+
+cdef inline double priced(const Routes* R, int64_t i, int W, const double* tab, const uint16_t* bits,
+                          const int64_t* bp, const double* lam) noexcept nogil:
+    """Route i's price: by byte tables where pricing made them, else by its bits' indexes."""
+    if tab != NULL:
+        return price_tab(<const uint8_t*>(R.res + i * W), tab, 8 * W)
+    return price_d(bits + bp[i], <int>(bp[i + 1] - bp[i]), lam)
+
+
+cdef inline int little_endian() noexcept nogil:
+    cdef uint64_t one = 1
+    return (<uint8_t*>&one)[0] == 1
+
+
 cdef int64_t bit_lists(Pack* p, uint16_t** bits, int64_t** ptr) noexcept nogil:
     """Every listed route's track bits as indexes (all lists in a row): pricing walks them often."""
     cdef int64_t total = 0, i, at = 0
@@ -319,7 +418,9 @@ cdef inline int64_t price_i(const uint64_t* r, const int64_t* lam, int W) noexce
 cdef int price_track(Pack* p, int iterations) noexcept nogil:
     """Prices on track bits such that the best route of every train alone at those prices, plus
     the prices of all track, bounds the packing from above (any prices >= 0 do; subgradient steps
-    make the bound tight). Then every list is ordered by its routes' reduced values."""
+    make the bound tight). Then every list is ordered by its routes' reduced values. Long lists of
+short bitsets are priced by byte tables, refilled at each step (each route is then a fixed
+number of loads; filling the tables costs about 4 000 additions)."""
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w
     cdef int64_t i, arg
@@ -334,12 +435,21 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     cdef int64_t* ptr = NULL
     cdef int64_t* first = <int64_t*>calloc(K + 1, sizeof(int64_t))
     cdef const int64_t* bp
-    if not (lam and keep and cnt and best_of and first) or bit_lists(p, &bits, &ptr):
-        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr)
+    cdef double* tab = NULL
+    cdef int n_bytes = 8 * W
+    if W <= TABLE_WORDS and sum_n(p) >= TABLE_ROUTES and little_endian():
+        tab = <double*>malloc(n_bytes * 256 * sizeof(double))
+        if tab == NULL:
+            free(lam); free(keep); free(cnt); free(best_of); free(first)
+            return ERR_MEMORY
+    if not (lam and keep and cnt and best_of and first) or (tab == NULL and bit_lists(p, &bits, &ptr)):
+        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab)
         return ERR_MEMORY
     for g in range(K):  # where each list's routes start in ptr
         first[g + 1] = first[g] + p.lists[g].n
     for it in range(iterations):
+        if tab != NULL:
+            fill_tables(tab, lam, n_bytes)
         ub = 0
         for b in range(nb):
             ub += lam[b]
@@ -353,17 +463,17 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
                 top = 0
                 i = 0
                 # sorted by value: no later route can do better
-                bp = ptr + first[p.list_of[j]]
+                bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
                 while i < R.n and R.val[i] > top:
-                    v = R.val[i] - price_d(bits + bp[i], <int>(bp[i + 1] - bp[i]), lam)
+                    v = R.val[i] - priced(R, i, W, tab, bits, bp, lam)
                     if v > top:
                         top = v
                         arg = i
                     i += 1
             best_of[j] = arg
             if arg >= 0:
-                bp = ptr + first[p.list_of[j]]
-                ub += R.val[arg] - price_d(bits + bp[arg], <int>(bp[arg + 1] - bp[arg]), lam)
+                bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
+                ub += R.val[arg] - priced(R, arg, W, tab, bits, bp, lam)
                 for w in range(W):
                     x = R.res[arg * W + w]
                     while x:
@@ -396,7 +506,7 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     for b in range(nb):
         p.lam[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
         p.lam_total += p.lam[b]
-    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr)
+    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab)
     for g in range(K):
         if reprice(p, &p.lists[g]):
             return ERR_MEMORY
@@ -654,6 +764,8 @@ cdef int build_lists(Pack* p, int64_t* tau_of) noexcept nogil:
         R = &p.lists[g]
         code = list_routes(p, li, tau, R, MAX_ROUTES if K < 3 else MAX_ROUTES_MANY)
         if code == 0:
+            code = keep_richest_per_track(R, p.W)
+        if code == 0:
             code = sort_routes(R, p.W)
         if code:
             return code
@@ -773,13 +885,16 @@ cdef int nested_rest(Ctx* c) noexcept nogil:
 KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 
-def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000):
+def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000,
+          long long table_routes=4096):
     """Experiments and tests only: the pricing effort, the longest list before handing over (with
-    two trains, and with more) and the first dive's nodes. Returns the settings it replaced."""
-    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES
-    previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES)
+    two trains, and with more), the first dive's nodes and the fewest routes priced by byte tables.
+    Returns the settings it replaced."""
+    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES
+    previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
     MAX_ROUTES_MANY = max_routes_many
     DIVE_NODES = dive_nodes
+    TABLE_ROUTES = table_routes
     return previous

@@ -51,6 +51,7 @@ cdef enum:
 
 cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker bound, 300 no better)
 cdef int TABLE_WORDS = 4  # track bitsets this short are priced by byte tables while pricing
+cdef int64_t REACH_AFTER = 500000  # packing nodes before the usable track is walked from the tokens
 cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
 cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
@@ -89,6 +90,10 @@ cdef struct Pack:
     int64_t* lam        # [W * 64]: the price of each track bit (Lagrangian multipliers, >= 0)
     int64_t lam_total   # their sum
     uint64_t* mask      # [W]: scratch
+    uint8_t* seen       # [n_stops]: scratch
+    int32_t* queue      # [n_stops]: scratch
+    uint8_t* token_from # [K + 1]: every train from this level on needs a token
+    int64_t reach_at    # from this many nodes on, the usable track is what a token reaches
 
 
 cdef inline double now() noexcept nogil:
@@ -622,7 +627,7 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         p.fc[k * K + j] = p.fc[(k - 1) * K + j] if k > 0 else 0
         bound += top_free(p, k, j)
     if k > 0 and c.best.value < bound <= c.best.value + free_price:
-        bound -= free_price - usable_price(p)  # only the free track a later route can use counts
+        bound -= free_price - usable_price(p, k)  # only the free track a later route can use counts
     for j in range(k, K):
         if bound <= c.best.value:
             return 0
@@ -639,21 +644,43 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     return j
 
 
-cdef int64_t usable_price(Pack* p) noexcept nogil:
+cdef int64_t usable_price(Pack* p, int k) noexcept nogil:
     """The prices of the free track that a later route can still use: that of the segments with
-    no track in use. A free bit off them is on no free route, so its price can be taken as 0 there
+    no track in use, and in a long search, where every later train needs a token, of those reached
+    from a token over them (a breadth-first walk per node: tighter, but dearer than the nodes of a
+    small search). A free bit off them is on no free route, so its price can be taken as 0 there
     without changing any later route's reduced value: the bound stays a bound."""
     cdef Ctx* c = p.c
-    cdef int W = p.W, w, sg
+    cdef int W = p.W, w, sg, s, d, head = 0, tail = 0
     cdef const uint64_t* bits
     cdef uint64_t* m = p.mask
     for w in range(W):
         m[w] = 0
-    for sg in range(c.inp.n_segs):
-        bits = c.inp.track_bits_by_seg + <int64_t>sg * W
-        if not clash(bits, p.used, W):
-            for w in range(W):
-                m[w] |= bits[w]
+    if p.token_from[k] and c.lim.nodes >= p.reach_at:
+        for s in range(c.inp.n_stops):
+            p.seen[s] = c.inp.token_by_stop[s]
+            if p.seen[s]:
+                p.queue[tail] = s
+                tail += 1
+        while head < tail:
+            s = p.queue[head]
+            head += 1
+            for d in range(c.inp.adj_ptr_by_stop[s], c.inp.adj_ptr_by_stop[s + 1]):
+                bits = c.inp.track_bits_by_seg + <int64_t>c.inp.seg_by_dir[d] * W
+                if clash(bits, p.used, W):
+                    continue
+                for w in range(W):
+                    m[w] |= bits[w]
+                if not p.seen[c.inp.to_stop_by_dir[d]]:
+                    p.seen[c.inp.to_stop_by_dir[d]] = 1
+                    p.queue[tail] = c.inp.to_stop_by_dir[d]
+                    tail += 1
+    else:
+        for sg in range(c.inp.n_segs):
+            bits = c.inp.track_bits_by_seg + <int64_t>sg * W
+            if not clash(bits, p.used, W):
+                for w in range(W):
+                    m[w] |= bits[w]
     return price_i(m, p.lam, W)
 
 
@@ -813,6 +840,9 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     p.buf = <int32_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int32_t))
     p.lam = <int64_t*>calloc(p.W * 64, sizeof(int64_t))
     p.mask = <uint64_t*>calloc(p.W, sizeof(uint64_t))
+    p.seen = <uint8_t*>calloc(c.inp.n_stops + 1, sizeof(uint8_t))
+    p.queue = <int32_t*>calloc(c.inp.n_stops + 1, sizeof(int32_t))
+    p.token_from = <uint8_t*>calloc(K + 1, sizeof(uint8_t))
     p.vstack = <int64_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int64_t))
     if K >= 3:
         p.memo_k = <int32_t*>malloc(MEMO_SIZE * sizeof(int32_t))
@@ -824,7 +854,8 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             free(p.memo_k); free(p.memo_key); free(p.memo_val)
             p.memo_k = NULL
     tau_of = <int64_t*>calloc(K, sizeof(int64_t))
-    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of):
+    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of
+            and p.seen and p.queue and p.token_from):
         code = ERR_MEMORY
     else:
         # one list per group of identical trains, deep enough for its poorest level
@@ -839,8 +870,14 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             if li == 0 or c.inp.group_by_train[c.inp.train_by_level[li]] != c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
                 g += 1
             p.list_of[li] = g
+        p.token_from[K] = 1
+        li = K - 1
+        while li >= 0:
+            p.token_from[li] = p.token_from[li + 1] and c.inp.requires_token_by_train[c.inp.train_by_level[li]]
+            li -= 1
         code = build_lists(&p, tau_of)
         if code == 0:
+            p.reach_at = c.lim.nodes + REACH_AFTER
             code = dfs(&p, 0, 0, p.lam_total)
             if code == 0:
                 c.bounds.stage = 2
@@ -850,7 +887,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if p.lists:
             free_routes(&p.lists[li])
     free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
-    free(p.mask)
+    free(p.mask); free(p.seen); free(p.queue); free(p.token_from)
     if p.memo_k != NULL:
         free(p.memo_k); free(p.memo_key); free(p.memo_val)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
@@ -886,15 +923,16 @@ KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 
 def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000,
-          long long table_routes=4096):
+          long long table_routes=4096, long long reach_after=500000):
     """Experiments and tests only: the pricing effort, the longest list before handing over (with
     two trains, and with more), the first dive's nodes and the fewest routes priced by byte tables.
     Returns the settings it replaced."""
-    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES
-    previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES)
+    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER
+    previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
     MAX_ROUTES_MANY = max_routes_many
     DIVE_NODES = dive_nodes
     TABLE_ROUTES = table_routes
+    REACH_AFTER = reach_after
     return previous

@@ -55,6 +55,9 @@ cdef int64_t REACH_AFTER = 500000  # packing nodes before the usable track is wa
 cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
 cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
+cdef int64_t MEMO_GROWN = 1 << 20  # and in a long search (at most MEMO_BYTES)
+cdef int64_t MEMO_BYTES = 64 << 20
+cdef int64_t MEMO_GROW_AFTER = 2000000  # packing nodes before the memo grows
 cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
 cdef int64_t MAX_ROUTES_MANY = 300000  # the same from three trains on, where nested rounds are far slower
 
@@ -83,9 +86,11 @@ cdef struct Pack:
     int64_t* chosen     # per level: route index, -1 none
     int64_t* fc         # [(K + 1) * K]: per depth, per level: first listed route free of the track in use
     int32_t* buf        # 2 * (n_stops + 1): stops and segments of the route being listed
-    int32_t* memo_k     # [MEMO_SIZE]: the level of a remembered node (-1: empty)
-    uint64_t* memo_key  # [MEMO_SIZE * W]: its track in use
-    int64_t* memo_val   # [MEMO_SIZE]: what the levels from there can add at most
+    int64_t memo_size   # remembered nodes (a power of two: MEMO_SIZE, then MEMO_GROWN)
+    int64_t memo_grow_at  # at this many nodes the memo grows
+    int32_t* memo_k     # [memo_size]: the level of a remembered node (-1: empty)
+    uint64_t* memo_key  # [memo_size * W]: its track in use
+    int64_t* memo_val   # [memo_size]: what the levels from there can add at most
     int64_t* vstack     # 2 * (n_stops + 1): values along the route being listed
     int64_t* lam        # [W * 64]: the price of each track bit (Lagrangian multipliers, >= 0)
     int64_t lam_total   # their sum
@@ -638,6 +643,7 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         return 0
     j = dfs_node(p, k, base, free_price, bound - base - top_free(p, k, k), R, same)
     if j == 0 and slot >= 0:
+        slot = memo_slot(p, k)  # the memo may have grown below
         p.memo_k[slot] = k
         memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
         p.memo_val[slot] = c.best.value - base
@@ -699,14 +705,31 @@ cdef inline int64_t memo_slot(Pack* p, int k) noexcept nogil:
     for w in range(p.W):
         h = (h ^ p.used[w]) * 0xBF58476D1CE4E5B9ULL
         h ^= h >> 31
-    return <int64_t>(h & (MEMO_SIZE - 1))
+    return <int64_t>(h & <uint64_t>(p.memo_size - 1))
+
+
+cdef void alloc_memo(Pack* p, int64_t size) noexcept nogil:
+    """An empty memo of this size in place of the one there (none if there is no memory: the
+    search only loses its shortcuts). What it forgets only costs nodes: it is a cache."""
+    cdef int32_t* k = <int32_t*>malloc(size * sizeof(int32_t))
+    cdef uint64_t* key = <uint64_t*>malloc(size * p.W * sizeof(uint64_t))
+    cdef int64_t* val = <int64_t*>malloc(size * sizeof(int64_t))
+    if k == NULL or key == NULL or val == NULL:
+        free(k); free(key); free(val)
+        return
+    free(p.memo_k); free(p.memo_key); free(p.memo_val)
+    memset(k, 0xff, size * sizeof(int32_t))
+    p.memo_k = k
+    p.memo_key = key
+    p.memo_val = val
+    p.memo_size = size
 
 
 cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest, Routes* R, int same) noexcept nogil:
     """The branches of a dfs node whose bound passed: each free route of level k, then none."""
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, j, w
-    cdef int64_t i, start
+    cdef int64_t i, start, size
     cdef const uint64_t* r
     start = p.fc[k * K + k]
     if same:
@@ -726,6 +749,12 @@ cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest
         c.lim.nodes += 1
         if c.lim.nodes % CHECK_EVERY == 0 and check_limits(c):
             return c.lim.stop_code
+        if c.lim.nodes == p.memo_grow_at:  # a long search: a larger memo saves more than its misses cost
+            size = MEMO_GROWN
+            while size > MEMO_SIZE and size * (12 + 8 * W) > MEMO_BYTES:
+                size //= 2
+            if size > p.memo_size:
+                alloc_memo(p, size)
         if k == 0:  # every first route before this one is done: none of the rest beats this
             lower_bound_to(c, R.red[i] + rest)
         for w in range(W):
@@ -845,14 +874,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     p.token_from = <uint8_t*>calloc(K + 1, sizeof(uint8_t))
     p.vstack = <int64_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int64_t))
     if K >= 3:
-        p.memo_k = <int32_t*>malloc(MEMO_SIZE * sizeof(int32_t))
-        p.memo_key = <uint64_t*>malloc(MEMO_SIZE * p.W * sizeof(uint64_t))
-        p.memo_val = <int64_t*>malloc(MEMO_SIZE * sizeof(int64_t))
-        if p.memo_k and p.memo_key and p.memo_val:
-            memset(p.memo_k, 0xff, MEMO_SIZE * sizeof(int32_t))
-        else:
-            free(p.memo_k); free(p.memo_key); free(p.memo_val)
-            p.memo_k = NULL
+        alloc_memo(&p, MEMO_SIZE)
     tau_of = <int64_t*>calloc(K, sizeof(int64_t))
     if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of
             and p.seen and p.queue and p.token_from):
@@ -878,6 +900,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         code = build_lists(&p, tau_of)
         if code == 0:
             p.reach_at = c.lim.nodes + REACH_AFTER
+            p.memo_grow_at = c.lim.nodes + MEMO_GROW_AFTER if p.memo_k != NULL else -1
             code = dfs(&p, 0, 0, p.lam_total)
             if code == 0:
                 c.bounds.stage = 2
@@ -888,8 +911,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             free_routes(&p.lists[li])
     free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
     free(p.mask); free(p.seen); free(p.queue); free(p.token_from)
-    if p.memo_k != NULL:
-        free(p.memo_k); free(p.memo_key); free(p.memo_val)
+    free(p.memo_k); free(p.memo_key); free(p.memo_val)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
         c.bounds.bound = -1
         return nested_rest(c)

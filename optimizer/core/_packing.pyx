@@ -945,16 +945,18 @@ KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 
 def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000,
-          long long table_routes=4096, long long reach_after=500000):
+          long long table_routes=4096, long long reach_after=500000, long long memo_grow_after=2000000):
     """Experiments and tests only: the pricing effort, the longest list before handing over (with
-    two trains, and with more), the first dive's nodes and the fewest routes priced by byte tables.
-    Returns the settings it replaced."""
-    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER
-    previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER)
+    two trains, and with more), the first dive's nodes, the fewest routes priced by byte tables and
+    the packing nodes before the token walk and the larger memo. Returns the settings it replaced."""
+    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER, MEMO_GROW_AFTER
+    previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER,
+                MEMO_GROW_AFTER)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
     MAX_ROUTES_MANY = max_routes_many
     DIVE_NODES = dive_nodes
     TABLE_ROUTES = table_routes
     REACH_AFTER = reach_after
+    MEMO_GROW_AFTER = memo_grow_after
     return previous

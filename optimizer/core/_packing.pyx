@@ -430,7 +430,8 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     the prices of all track, bounds the packing from above (any prices >= 0 do; subgradient steps
     make the bound tight). Then every list is ordered by its routes' reduced values. Long lists of
 short bitsets are priced by byte tables, refilled at each step (each route is then a fixed
-number of loads; filling the tables costs about 4 000 additions)."""
+number of loads; filling the tables costs about 4 000 additions). 0, a stop code (limits are
+looked at every step) or an error."""
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w
     cdef int64_t i, arg
@@ -458,6 +459,8 @@ number of loads; filling the tables costs about 4 000 additions)."""
     for g in range(K):  # where each list's routes start in ptr
         first[g + 1] = first[g] + p.lists[g].n
     for it in range(iterations):
+        if check_limits(c):  # a long list's step takes a while: a deadline is kept here too
+            break
         if tab != NULL:
             fill_tables(tab, lam, n_bytes)
         ub = 0
@@ -517,6 +520,8 @@ number of loads; filling the tables costs about 4 000 additions)."""
         p.lam[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
         p.lam_total += p.lam[b]
     free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab)
+    if c.lim.stop_code:
+        return c.lim.stop_code
     for g in range(K):
         if reprice(p, &p.lists[g]):
             return ERR_MEMORY

@@ -305,23 +305,52 @@ def test_packing_equals_reference_with_many_long_trains(data):
     _assert_sound(problem, fast)
 
 
+@pytest.mark.parametrize("long_search", [False, True], ids=["short", "long"])
 @pytest.mark.parametrize("no_token", [False, True], ids=["tokens", "last-train-needs-no-token"])
 @pytest.mark.parametrize("trains,seed", [(3, 0), (3, 1), (3, 2), (3, 3), (4, 0), (4, 2), (4, 3), (5, 0), (5, 2), (5, 3)])
-def test_packing_equals_nested_on_dense_boards(trains, seed, no_token):
+def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_search):
     """Dense synthetic boards (40% track, 3-5 long trains), where the prices on contested track
     decide the bound: the random small boards above rarely contend for track enough to test it
-    (halving the price of the free track a later route can use passes them, and fails here)."""
+    (halving the price of the free track a later route can use passes them, and fails here).
+    "long": what a long search turns on, from its first node (the usable track walked from the
+    tokens; the memo grown after 1 000 nodes)."""
     from optimizer.bench.suites import TRAINS
     from optimizer.bench.synthetic import synthetic_board
+    from optimizer.core import _packing
     doc = synthetic_board(seed, track=0.4, trains=TRAINS[trains])
     if no_token:
         doc["trains"][-1]["requires_token"] = False
     problem = build_problem(doc)
     nested = compiled.search(problem, strategy="nested")
-    fast = compiled.search(problem, strategy="packing")
+    previous = _packing._tune(100, 30000, 300000, 20000, 4096, 0, 1000) if long_search else None
+    try:
+        fast = compiled.search(problem, strategy="packing")
+    finally:
+        if previous:
+            _packing._tune(*previous)
     assert nested.optimal and fast.optimal
     assert fast.revenue == nested.revenue, (fast.routes, nested.routes)
     _assert_sound(problem, fast)
+
+
+@pytest.mark.parametrize("trains,seed", [(3, 0), (4, 1), (5, 3)])
+def test_packing_prices_by_byte_tables_as_by_bits(trains, seed):
+    """Long lists are priced by byte tables: the same prices as walking each route's bits, so the
+    same search, node for node (forced on and off here; these boards list 2 000-20 000 routes)."""
+    from optimizer.bench.suites import TRAINS
+    from optimizer.bench.synthetic import synthetic_board
+    from optimizer.core import _packing
+    problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
+    runs = []
+    for table_routes in (0, 1 << 40):
+        previous = _packing._tune(100, 30000, 300000, 20000, table_routes)
+        try:
+            runs.append(compiled.search(problem, strategy="packing"))
+        finally:
+            _packing._tune(*previous)
+    tables, bits = runs
+    assert tables.optimal and bits.optimal
+    assert (tables.revenue, tables.nodes) == (bits.revenue, bits.nodes)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -6,7 +6,8 @@ answer), each train's routes that could belong to a better answer are listed onc
 the nested search's own ``next_route``, so legality and revenue are the same code -- with their
 track as a bitset. A route worth less than the best answer known minus the best every other
 train can earn alone cannot be part of a better answer, nor can one whose one-segment-shorter
-prefix earns as much; neither is listed. Past ``MAX_ROUTES`` routes for a train (a full map with
+prefix earns as much; neither is listed. Of routes on the same track only the richest is kept:
+a packing only asks which track a route uses. Past ``MAX_ROUTES`` routes for a train (a full map with
 a D train; ``MAX_ROUTES_MANY`` from three trains on) the kernel hands over to the nested search's
 later rounds.
 
@@ -49,8 +50,14 @@ cdef enum:
     TOO_MANY = -2
 
 cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker bound, 300 no better)
+cdef int TABLE_WORDS = 4  # track bitsets this short are priced by byte tables while pricing
+cdef int64_t REACH_AFTER = 500000  # packing nodes before the usable track is walked from the tokens
+cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
 cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
+cdef int64_t MEMO_GROWN = 1 << 20  # and in a long search (at most MEMO_BYTES)
+cdef int64_t MEMO_BYTES = 64 << 20
+cdef int64_t MEMO_GROW_AFTER = 2000000  # packing nodes before the memo grows
 cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
 cdef int64_t MAX_ROUTES_MANY = 300000  # the same from three trains on, where nested rounds are far slower
 
@@ -79,13 +86,19 @@ cdef struct Pack:
     int64_t* chosen     # per level: route index, -1 none
     int64_t* fc         # [(K + 1) * K]: per depth, per level: first listed route free of the track in use
     int32_t* buf        # 2 * (n_stops + 1): stops and segments of the route being listed
-    int32_t* memo_k     # [MEMO_SIZE]: the level of a remembered node (-1: empty)
-    uint64_t* memo_key  # [MEMO_SIZE * W]: its track in use
-    int64_t* memo_val   # [MEMO_SIZE]: what the levels from there can add at most
+    int64_t memo_size   # remembered nodes (a power of two: MEMO_SIZE, then MEMO_GROWN)
+    int64_t memo_grow_at  # at this many nodes the memo grows
+    int32_t* memo_k     # [memo_size]: the level of a remembered node (-1: empty)
+    uint64_t* memo_key  # [memo_size * W]: its track in use
+    int64_t* memo_val   # [memo_size]: what the levels from there can add at most
     int64_t* vstack     # 2 * (n_stops + 1): values along the route being listed
     int64_t* lam        # [W * 64]: the price of each track bit (Lagrangian multipliers, >= 0)
     int64_t lam_total   # their sum
     uint64_t* mask      # [W]: scratch
+    uint8_t* seen       # [n_stops]: scratch
+    int32_t* queue      # [n_stops]: scratch
+    uint8_t* token_from # [K + 1]: every train from this level on needs a token
+    int64_t reach_at    # from this many nodes on, the usable track is what a token reaches
 
 
 cdef inline double now() noexcept nogil:
@@ -204,6 +217,71 @@ cdef int list_routes(Pack* p, int li, int64_t tau, Routes* R, int64_t cap) noexc
                 return TOO_MANY
 
 
+cdef inline uint64_t track_hash(const uint64_t* r, int W) noexcept nogil:
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL
+    cdef int w
+    for w in range(W):
+        h = (h ^ r[w]) * 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    return h
+
+
+cdef int64_t* track_table(Routes* R, int W, int64_t* size) noexcept nogil:
+    """An empty open-addressing table (-1 everywhere) for the tracks of R's routes."""
+    cdef int64_t* table
+    size[0] = 1
+    while size[0] < 2 * R.n:
+        size[0] *= 2
+    table = <int64_t*>malloc(size[0] * sizeof(int64_t))
+    if table != NULL:
+        memset(table, 0xff, size[0] * sizeof(int64_t))
+    return table
+
+
+cdef inline int64_t* track_slot(int64_t* table, int64_t size, const Routes* R, const uint64_t* r, int W) noexcept nogil:
+    """The slot of the route on exactly this track, or the empty slot where it would go."""
+    cdef int64_t slot = <int64_t>(track_hash(r, W) & <uint64_t>(size - 1))
+    while table[slot] >= 0 and differs(R.res + table[slot] * W, r, W):
+        slot = (slot + 1) & (size - 1)
+    return table + slot
+
+
+cdef void keep_only(Routes* R, int W, const uint8_t* keep) noexcept nogil:
+    """Drop the routes not kept, in place, in order (their stops stay in the pool, unused)."""
+    cdef int64_t i, m = 0
+    for i in range(R.n):
+        if keep[i]:
+            R.val[m] = R.val[i]
+            R.off[m] = R.off[i]
+            R.nstops[m] = R.nstops[i]
+            if m != i:
+                memcpy(R.res + m * W, R.res + i * W, W * sizeof(uint64_t))
+            m += 1
+    R.n = m
+
+
+cdef int keep_richest_per_track(Routes* R, int W) noexcept nogil:
+    """Of the routes on the same track keep the richest (the first listed on a tie): a packing
+    only asks which track a route uses. A third of the routes of seed 5's D train go."""
+    cdef int64_t size, i
+    cdef int64_t* slot
+    cdef int64_t* table = track_table(R, W, &size)
+    cdef uint8_t* keep = <uint8_t*>malloc(R.n + 1)
+    if table == NULL or keep == NULL:
+        free(table); free(keep)
+        return ERR_MEMORY
+    for i in range(R.n):
+        slot = track_slot(table, size, R, R.res + i * W, W)
+        keep[i] = slot[0] < 0 or R.val[i] > R.val[slot[0]]
+        if keep[i]:
+            if slot[0] >= 0:
+                keep[slot[0]] = 0
+            slot[0] = i
+    keep_only(R, W, keep)
+    free(table); free(keep)
+    return 0
+
+
 cdef int by_value(const void* a, const void* b) noexcept nogil:
     cdef const int64_t* x = <const int64_t*>a
     cdef const int64_t* y = <const int64_t*>b
@@ -266,6 +344,37 @@ cdef inline double price_d(const uint16_t* bits, int n, const double* lam) noexc
     return s
 
 
+cdef inline double price_tab(const uint8_t* r, const double* tab, int n_bytes) noexcept nogil:
+    """A track bitset's price from per-byte tables (tab[k * 256 + x]: the prices of the bits x
+    sets in byte k): a fixed number of loads, faster than walking the bits of short bitsets."""
+    cdef double s = 0
+    cdef int k
+    for k in range(n_bytes):
+        s += tab[k * 256 + r[k]]
+    return s
+
+
+cdef void fill_tables(double* tab, const double* lam, int n_bytes) noexcept nogil:
+    cdef int k, x
+    for k in range(n_bytes):
+        tab[k * 256] = 0
+        for x in range(1, 256):
+            tab[k * 256 + x] = tab[k * 256 + (x & (x - 1))] + lam[k * 8 + ctz64(x)]
+
+
+cdef inline double priced(const Routes* R, int64_t i, int W, const double* tab, const uint16_t* bits,
+                          const int64_t* bp, const double* lam) noexcept nogil:
+    """Route i's price: by byte tables where pricing made them, else by its bits' indexes."""
+    if tab != NULL:
+        return price_tab(<const uint8_t*>(R.res + i * W), tab, 8 * W)
+    return price_d(bits + bp[i], <int>(bp[i + 1] - bp[i]), lam)
+
+
+cdef inline int little_endian() noexcept nogil:
+    cdef uint64_t one = 1
+    return (<uint8_t*>&one)[0] == 1
+
+
 cdef int64_t bit_lists(Pack* p, uint16_t** bits, int64_t** ptr) noexcept nogil:
     """Every listed route's track bits as indexes (all lists in a row): pricing walks them often."""
     cdef int64_t total = 0, i, at = 0
@@ -319,7 +428,10 @@ cdef inline int64_t price_i(const uint64_t* r, const int64_t* lam, int W) noexce
 cdef int price_track(Pack* p, int iterations) noexcept nogil:
     """Prices on track bits such that the best route of every train alone at those prices, plus
     the prices of all track, bounds the packing from above (any prices >= 0 do; subgradient steps
-    make the bound tight). Then every list is ordered by its routes' reduced values."""
+    make the bound tight). Then every list is ordered by its routes' reduced values. Long lists of
+short bitsets are priced by byte tables, refilled at each step (each route is then a fixed
+number of loads; filling the tables costs about 4 000 additions). 0, a stop code (limits are
+looked at every step) or an error."""
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w
     cdef int64_t i, arg
@@ -334,12 +446,23 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     cdef int64_t* ptr = NULL
     cdef int64_t* first = <int64_t*>calloc(K + 1, sizeof(int64_t))
     cdef const int64_t* bp
-    if not (lam and keep and cnt and best_of and first) or bit_lists(p, &bits, &ptr):
-        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr)
+    cdef double* tab = NULL
+    cdef int n_bytes = 8 * W
+    if W <= TABLE_WORDS and sum_n(p) >= TABLE_ROUTES and little_endian():
+        tab = <double*>malloc(n_bytes * 256 * sizeof(double))
+        if tab == NULL:
+            free(lam); free(keep); free(cnt); free(best_of); free(first)
+            return ERR_MEMORY
+    if not (lam and keep and cnt and best_of and first) or (tab == NULL and bit_lists(p, &bits, &ptr)):
+        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab)
         return ERR_MEMORY
     for g in range(K):  # where each list's routes start in ptr
         first[g + 1] = first[g] + p.lists[g].n
     for it in range(iterations):
+        if check_limits(c):  # a long list's step takes a while: a deadline is kept here too
+            break
+        if tab != NULL:
+            fill_tables(tab, lam, n_bytes)
         ub = 0
         for b in range(nb):
             ub += lam[b]
@@ -353,17 +476,17 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
                 top = 0
                 i = 0
                 # sorted by value: no later route can do better
-                bp = ptr + first[p.list_of[j]]
+                bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
                 while i < R.n and R.val[i] > top:
-                    v = R.val[i] - price_d(bits + bp[i], <int>(bp[i + 1] - bp[i]), lam)
+                    v = R.val[i] - priced(R, i, W, tab, bits, bp, lam)
                     if v > top:
                         top = v
                         arg = i
                     i += 1
             best_of[j] = arg
             if arg >= 0:
-                bp = ptr + first[p.list_of[j]]
-                ub += R.val[arg] - price_d(bits + bp[arg], <int>(bp[arg + 1] - bp[arg]), lam)
+                bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
+                ub += R.val[arg] - priced(R, arg, W, tab, bits, bp, lam)
                 for w in range(W):
                     x = R.res[arg * W + w]
                     while x:
@@ -396,7 +519,9 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     for b in range(nb):
         p.lam[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
         p.lam_total += p.lam[b]
-    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr)
+    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab)
+    if c.lim.stop_code:
+        return c.lim.stop_code
     for g in range(K):
         if reprice(p, &p.lists[g]):
             return ERR_MEMORY
@@ -512,7 +637,7 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         p.fc[k * K + j] = p.fc[(k - 1) * K + j] if k > 0 else 0
         bound += top_free(p, k, j)
     if k > 0 and c.best.value < bound <= c.best.value + free_price:
-        bound -= free_price - usable_price(p)  # only the free track a later route can use counts
+        bound -= free_price - usable_price(p, k)  # only the free track a later route can use counts
     for j in range(k, K):
         if bound <= c.best.value:
             return 0
@@ -523,27 +648,50 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         return 0
     j = dfs_node(p, k, base, free_price, bound - base - top_free(p, k, k), R, same)
     if j == 0 and slot >= 0:
+        slot = memo_slot(p, k)  # the memo may have grown below
         p.memo_k[slot] = k
         memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
         p.memo_val[slot] = c.best.value - base
     return j
 
 
-cdef int64_t usable_price(Pack* p) noexcept nogil:
+cdef int64_t usable_price(Pack* p, int k) noexcept nogil:
     """The prices of the free track that a later route can still use: that of the segments with
-    no track in use. A free bit off them is on no free route, so its price can be taken as 0 there
+    no track in use, and in a long search, where every later train needs a token, of those reached
+    from a token over them (a breadth-first walk per node: tighter, but dearer than the nodes of a
+    small search). A free bit off them is on no free route, so its price can be taken as 0 there
     without changing any later route's reduced value: the bound stays a bound."""
     cdef Ctx* c = p.c
-    cdef int W = p.W, w, sg
+    cdef int W = p.W, w, sg, s, d, head = 0, tail = 0
     cdef const uint64_t* bits
     cdef uint64_t* m = p.mask
     for w in range(W):
         m[w] = 0
-    for sg in range(c.inp.n_segs):
-        bits = c.inp.track_bits_by_seg + <int64_t>sg * W
-        if not clash(bits, p.used, W):
-            for w in range(W):
-                m[w] |= bits[w]
+    if p.token_from[k] and c.lim.nodes >= p.reach_at:
+        for s in range(c.inp.n_stops):
+            p.seen[s] = c.inp.token_by_stop[s]
+            if p.seen[s]:
+                p.queue[tail] = s
+                tail += 1
+        while head < tail:
+            s = p.queue[head]
+            head += 1
+            for d in range(c.inp.adj_ptr_by_stop[s], c.inp.adj_ptr_by_stop[s + 1]):
+                bits = c.inp.track_bits_by_seg + <int64_t>c.inp.seg_by_dir[d] * W
+                if clash(bits, p.used, W):
+                    continue
+                for w in range(W):
+                    m[w] |= bits[w]
+                if not p.seen[c.inp.to_stop_by_dir[d]]:
+                    p.seen[c.inp.to_stop_by_dir[d]] = 1
+                    p.queue[tail] = c.inp.to_stop_by_dir[d]
+                    tail += 1
+    else:
+        for sg in range(c.inp.n_segs):
+            bits = c.inp.track_bits_by_seg + <int64_t>sg * W
+            if not clash(bits, p.used, W):
+                for w in range(W):
+                    m[w] |= bits[w]
     return price_i(m, p.lam, W)
 
 
@@ -562,14 +710,31 @@ cdef inline int64_t memo_slot(Pack* p, int k) noexcept nogil:
     for w in range(p.W):
         h = (h ^ p.used[w]) * 0xBF58476D1CE4E5B9ULL
         h ^= h >> 31
-    return <int64_t>(h & (MEMO_SIZE - 1))
+    return <int64_t>(h & <uint64_t>(p.memo_size - 1))
+
+
+cdef void alloc_memo(Pack* p, int64_t size) noexcept nogil:
+    """An empty memo of this size in place of the one there (none if there is no memory: the
+    search only loses its shortcuts). What it forgets only costs nodes: it is a cache."""
+    cdef int32_t* k = <int32_t*>malloc(size * sizeof(int32_t))
+    cdef uint64_t* key = <uint64_t*>malloc(size * p.W * sizeof(uint64_t))
+    cdef int64_t* val = <int64_t*>malloc(size * sizeof(int64_t))
+    if k == NULL or key == NULL or val == NULL:
+        free(k); free(key); free(val)
+        return
+    free(p.memo_k); free(p.memo_key); free(p.memo_val)
+    memset(k, 0xff, size * sizeof(int32_t))
+    p.memo_k = k
+    p.memo_key = key
+    p.memo_val = val
+    p.memo_size = size
 
 
 cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest, Routes* R, int same) noexcept nogil:
     """The branches of a dfs node whose bound passed: each free route of level k, then none."""
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, j, w
-    cdef int64_t i, start
+    cdef int64_t i, start, size
     cdef const uint64_t* r
     start = p.fc[k * K + k]
     if same:
@@ -589,6 +754,12 @@ cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest
         c.lim.nodes += 1
         if c.lim.nodes % CHECK_EVERY == 0 and check_limits(c):
             return c.lim.stop_code
+        if c.lim.nodes == p.memo_grow_at:  # a long search: a larger memo saves more than its misses cost
+            size = MEMO_GROWN
+            while size > MEMO_SIZE and size * (12 + 8 * W) > MEMO_BYTES:
+                size //= 2
+            if size > p.memo_size:
+                alloc_memo(p, size)
         if k == 0:  # every first route before this one is done: none of the rest beats this
             lower_bound_to(c, R.red[i] + rest)
         for w in range(W):
@@ -654,6 +825,8 @@ cdef int build_lists(Pack* p, int64_t* tau_of) noexcept nogil:
         R = &p.lists[g]
         code = list_routes(p, li, tau, R, MAX_ROUTES if K < 3 else MAX_ROUTES_MANY)
         if code == 0:
+            code = keep_richest_per_track(R, p.W)
+        if code == 0:
             code = sort_routes(R, p.W)
         if code:
             return code
@@ -701,18 +874,15 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     p.buf = <int32_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int32_t))
     p.lam = <int64_t*>calloc(p.W * 64, sizeof(int64_t))
     p.mask = <uint64_t*>calloc(p.W, sizeof(uint64_t))
+    p.seen = <uint8_t*>calloc(c.inp.n_stops + 1, sizeof(uint8_t))
+    p.queue = <int32_t*>calloc(c.inp.n_stops + 1, sizeof(int32_t))
+    p.token_from = <uint8_t*>calloc(K + 1, sizeof(uint8_t))
     p.vstack = <int64_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int64_t))
     if K >= 3:
-        p.memo_k = <int32_t*>malloc(MEMO_SIZE * sizeof(int32_t))
-        p.memo_key = <uint64_t*>malloc(MEMO_SIZE * p.W * sizeof(uint64_t))
-        p.memo_val = <int64_t*>malloc(MEMO_SIZE * sizeof(int64_t))
-        if p.memo_k and p.memo_key and p.memo_val:
-            memset(p.memo_k, 0xff, MEMO_SIZE * sizeof(int32_t))
-        else:
-            free(p.memo_k); free(p.memo_key); free(p.memo_val)
-            p.memo_k = NULL
+        alloc_memo(&p, MEMO_SIZE)
     tau_of = <int64_t*>calloc(K, sizeof(int64_t))
-    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of):
+    if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of
+            and p.seen and p.queue and p.token_from):
         code = ERR_MEMORY
     else:
         # one list per group of identical trains, deep enough for its poorest level
@@ -727,8 +897,15 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             if li == 0 or c.inp.group_by_train[c.inp.train_by_level[li]] != c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
                 g += 1
             p.list_of[li] = g
+        p.token_from[K] = 1
+        li = K - 1
+        while li >= 0:
+            p.token_from[li] = p.token_from[li + 1] and c.inp.requires_token_by_train[c.inp.train_by_level[li]]
+            li -= 1
         code = build_lists(&p, tau_of)
         if code == 0:
+            p.reach_at = c.lim.nodes + REACH_AFTER
+            p.memo_grow_at = c.lim.nodes + MEMO_GROW_AFTER if p.memo_k != NULL else -1
             code = dfs(&p, 0, 0, p.lam_total)
             if code == 0:
                 c.bounds.stage = 2
@@ -738,9 +915,8 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if p.lists:
             free_routes(&p.lists[li])
     free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
-    free(p.mask)
-    if p.memo_k != NULL:
-        free(p.memo_k); free(p.memo_key); free(p.memo_val)
+    free(p.mask); free(p.seen); free(p.queue); free(p.token_from)
+    free(p.memo_k); free(p.memo_key); free(p.memo_val)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
         c.bounds.bound = -1
         return nested_rest(c)
@@ -773,13 +949,19 @@ cdef int nested_rest(Ctx* c) noexcept nogil:
 KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 
-def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000):
+def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000,
+          long long table_routes=4096, long long reach_after=500000, long long memo_grow_after=2000000):
     """Experiments and tests only: the pricing effort, the longest list before handing over (with
-    two trains, and with more) and the first dive's nodes. Returns the settings it replaced."""
-    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES
-    previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES)
+    two trains, and with more), the first dive's nodes, the fewest routes priced by byte tables and
+    the packing nodes before the token walk and the larger memo. Returns the settings it replaced."""
+    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER, MEMO_GROW_AFTER
+    previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER,
+                MEMO_GROW_AFTER)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
     MAX_ROUTES_MANY = max_routes_many
     DIVE_NODES = dive_nodes
+    TABLE_ROUTES = table_routes
+    REACH_AFTER = reach_after
+    MEMO_GROW_AFTER = memo_grow_after
     return previous

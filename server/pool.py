@@ -35,6 +35,7 @@ class RetiringPool(futures.Executor):
         self._idle = threading.Semaphore(0)  # one per thread waiting for a task
         self._lock = threading.Lock()
         self._threads = 0
+        self._live = set()  # the threads running _work
         self._started = 0
         self._shutdown = False
 
@@ -51,14 +52,33 @@ class RetiringPool(futures.Executor):
     def _start(self) -> None:
         self._threads += 1
         self._started += 1
-        threading.Thread(target=self._work, name=f"{self._prefix}_{self._started}", daemon=True).start()
+        thread = threading.Thread(target=self._work, name=f"{self._prefix}_{self._started}", daemon=True)
+        self._live.add(thread)
+        thread.start()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """As :meth:`concurrent.futures.Executor.shutdown`: no more submits; queued tasks are
+        cancelled (``cancel_futures``) or run; with ``wait``, returns once all have ended."""
         with self._lock:
             self._shutdown = True
-            threads = self._threads
-        for _ in range(threads):
+        if cancel_futures:
+            while True:
+                try:
+                    task = self._tasks.get_nowait()
+                except queue.Empty:
+                    break
+                if task is not None:
+                    task[0].cancel()
+        with self._lock:
+            if not self._live and not self._tasks.empty():
+                self._start()  # every thread retired: no submit will start one to run what is queued
+            threads = list(self._live)
+        for _ in threads:
             self._tasks.put(None)
+        if wait:
+            for thread in threads:
+                if thread is not threading.current_thread():
+                    thread.join()
 
     def _work(self) -> None:
         threading.current_thread().retires_when_demoted = True
@@ -75,11 +95,14 @@ class RetiringPool(futures.Executor):
                 except BaseException as err:  # noqa: BLE001 - handed to whoever waits on the future
                     future.set_exception(err)
             del future, fn, args, kwargs  # nothing of a finished call kept alive while idle
-            if niceness() > base:
-                break  # demoted: a fresh thread, started by the next submit, takes the next task
+            # Demoted: a fresh thread, started by the next submit, takes the next task (after a
+            # shutdown no submit comes: the thread stays to run what is queued).
+            if niceness() > base and not self._shutdown:
+                break
             self._idle.release()
         with self._lock:
             self._threads -= 1
+            self._live.discard(threading.current_thread())
 
 
 def runs_on_retiring_thread() -> bool:

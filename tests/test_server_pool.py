@@ -42,3 +42,40 @@ def test_many_tasks_queued_on_a_small_pool_all_run():
     gate.set()
     assert all(f.result(5) for f in futures)
     pool.shutdown()
+
+
+def test_shutdown_waits_for_running_and_queued_tasks():
+    pool = RetiringPool(1, "t")
+    gate = threading.Event()
+    running = pool.submit(gate.wait, 5)
+    queued = [pool.submit(lambda i=i: i) for i in range(3)]
+    threading.Timer(0.2, gate.set).start()
+    pool.shutdown(wait=True)
+    assert running.done() and running.result() is True
+    assert [f.result(0) for f in queued] == [0, 1, 2]
+
+
+def test_shutdown_cancels_queued_tasks_when_asked():
+    pool = RetiringPool(1, "t")
+    gate = threading.Event()
+    running = pool.submit(gate.wait, 5)
+    queued = [pool.submit(print) for _ in range(3)]
+    pool.shutdown(wait=False, cancel_futures=True)
+    assert all(f.cancelled() for f in queued)
+    gate.set()
+    assert running.result(5) is True
+
+
+def test_after_shutdown_a_demoted_thread_stays_to_run_what_is_queued():
+    pool = RetiringPool(1, "t")
+    gate = threading.Event()
+
+    def demote_then_wait():
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness() + 5)
+        return gate.wait(5)
+
+    first = pool.submit(demote_then_wait)
+    second = pool.submit(lambda: "ran")
+    threading.Timer(0.2, gate.set).start()
+    pool.shutdown(wait=True)
+    assert first.result(0) is True and second.result(0) == "ran"

@@ -110,17 +110,7 @@ class PhaseDoc(Struct):
     name: str | int | UnsetType = UNSET
 
 
-class BoardDoc(Struct):
-    game: Annotated[str, Meta(min_length=1)]
-    layout: Literal["pointy", "flat"]
-    phase: PhaseDoc
-    corporation: CorporationDoc
-    trains: list[TrainDoc]
-    hexes: Annotated[list[HexDoc], Meta(min_length=1)]
-    id: str | int | None = None
-
-
-class RestDoc(Struct):
+class RestDoc(Struct, kw_only=True):
     """The document less its hexes: what the reader takes as plain values."""
 
     phase: PhaseDoc
@@ -128,15 +118,18 @@ class RestDoc(Struct):
     trains: list[TrainDoc]
 
 
-class BoardRestDoc(Struct):
+class BoardRestDoc(RestDoc, kw_only=True):
     """The document less its hexes, all of it (a structured board's rest, checked as :class:`BoardDoc` would)."""
 
     game: Annotated[str, Meta(min_length=1)]
     layout: Literal["pointy", "flat"]
-    phase: PhaseDoc
-    corporation: CorporationDoc
-    trains: list[TrainDoc]
     id: str | int | None = None
+
+
+class BoardDoc(BoardRestDoc, kw_only=True):
+    """The whole document (keyword-only fields, so that each part adds its own to the one above)."""
+
+    hexes: Annotated[list[HexDoc], Meta(min_length=1)]
 
 
 class BoardText(Struct):

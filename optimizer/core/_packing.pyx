@@ -20,7 +20,10 @@ route free of the track in use. Lists are kept in reduced order, so that route i
 one, searched from where the parent node left it. Below the root only the free track a later route
 can still use is paid back (that of segments with no track in use): placed routes cut the rest
 off, and its prices would only loosen the bound. Nodes are remembered by level and track in use
-(trains of different kinds swapping routes reach the same node).
+(trains of different kinds swapping routes reach the same node). In a long search (``MU_AFTER``
+nodes) the levels below the root get a second set of prices, tuned for them alone (as if level 0
+did not exist), and each of their lists a second order by those prices with its own first free
+route per depth: below the root a node is cut by the smaller of the two bounds.
 """
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy, memset
@@ -77,6 +80,7 @@ cdef struct Routes:
     int64_t pool_cap
     int64_t* mred       # reduced values at the later levels' prices, in their order (once priced)
     uint64_t* mres      # the tracks in that order
+    int64_t* mpr        # per route (in the list's order): the price of its track at those prices
 
 
 cdef struct Pack:
@@ -152,7 +156,7 @@ cdef int grow(Routes* R, int W, int64_t need_pool) noexcept nogil:
 
 
 cdef void free_routes(Routes* R) noexcept nogil:
-    free(R.val); free(R.red); free(R.res); free(R.off); free(R.nstops); free(R.pool); free(R.mred); free(R.mres)
+    free(R.val); free(R.red); free(R.res); free(R.off); free(R.nstops); free(R.pool); free(R.mred); free(R.mres); free(R.mpr)
     memset(R, 0, sizeof(Routes))
 
 
@@ -696,7 +700,10 @@ cdef int mu_cut(Pack* p, int k, int64_t base) noexcept nogil:
     cdef int64_t bound, top, i, free_mu
     cdef int64_t best = p.c.best.value
     cdef Routes* R
-    free_mu = p.mu_total - price_i(p.used, p.mu, W)
+    free_mu = p.mu_total
+    for j in range(k):  # the track in use is that of the routes placed
+        if p.chosen[j] >= 0:
+            free_mu -= p.lists[p.list_of[j]].mpr[p.chosen[j]]
     bound = base + free_mu
     for j in range(k, K):
         p.mfc[k * K + j] = p.mfc[(k - 1) * K + j]
@@ -761,9 +768,17 @@ cdef int mu_start(Pack* p) noexcept nogil:
     if code == 0:
         for g in range(K):  # the lists again, in reduced order at the new prices (a copy beside the first)
             R = &p.lists[g]
-            if not need[g] or R.n == 0:
+            if R.n == 0:
                 continue
             n = R.n
+            R.mpr = <int64_t*>malloc(n * sizeof(int64_t))  # every list's (the track placed above is priced by it)
+            if R.mpr == NULL:
+                code = ERR_MEMORY
+                break
+            for i in range(n):
+                R.mpr[i] = price_i(R.res + i * W, p.mu, W)
+            if not need[g]:
+                continue
             keys = <int64_t*>malloc(3 * n * sizeof(int64_t))
             R.mred = <int64_t*>malloc(n * sizeof(int64_t))
             R.mres = <uint64_t*>malloc(n * W * sizeof(uint64_t))
@@ -771,7 +786,7 @@ cdef int mu_start(Pack* p) noexcept nogil:
                 code = ERR_MEMORY
                 break
             for i in range(n):
-                keys[3 * i] = R.val[i] - price_i(R.res + i * W, p.mu, W)
+                keys[3 * i] = R.val[i] - R.mpr[i]
                 keys[3 * i + 1] = R.val[i]
                 keys[3 * i + 2] = i
             qsort(keys, n, 3 * sizeof(int64_t), by_key)

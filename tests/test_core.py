@@ -305,7 +305,7 @@ def test_packing_equals_reference_with_many_long_trains(data):
     _assert_sound(problem, fast)
 
 
-@pytest.mark.parametrize("long_search", [False, True], ids=["short", "long"])
+@pytest.mark.parametrize("long_search", [False, True, "later-prices"], ids=["short", "long", "later-prices"])
 @pytest.mark.parametrize("no_token", [False, True], ids=["tokens", "last-train-needs-no-token"])
 @pytest.mark.parametrize("trains,seed", [(3, 0), (3, 1), (3, 2), (3, 3), (4, 0), (4, 2), (4, 3), (5, 0), (5, 2), (5, 3)])
 def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_search):
@@ -313,7 +313,8 @@ def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_sear
     decide the bound: the random small boards above rarely contend for track enough to test it
     (halving the price of the free track a later route can use passes them, and fails here).
     "long": what a long search turns on, from its first node (the usable track walked from the
-    tokens; the memo grown after 1 000 nodes)."""
+    tokens; the memo grown after 1 000 nodes); "later-prices": the bound at the later levels' own
+    prices from the first node (halving the usable track's price in it fails here)."""
     from optimizer.bench.suites import TRAINS
     from optimizer.bench.synthetic import synthetic_board
     from optimizer.core import _packing
@@ -322,7 +323,10 @@ def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_sear
         doc["trains"][-1]["requires_token"] = False
     problem = build_problem(doc)
     nested = compiled.search(problem, strategy="nested")
-    previous = _packing._tune(100, 30000, 300000, 20000, 4096, 0, 1000) if long_search else None
+    if long_search == "later-prices":
+        previous = _packing._tune(100, 30000, 300000, 20000, 4096, 500000, 2000000, 0)
+    else:
+        previous = _packing._tune(100, 30000, 300000, 20000, 4096, 0, 1000) if long_search else None
     try:
         fast = compiled.search(problem, strategy="packing")
     finally:

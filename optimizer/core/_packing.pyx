@@ -20,7 +20,10 @@ route free of the track in use. Lists are kept in reduced order, so that route i
 one, searched from where the parent node left it. Below the root only the free track a later route
 can still use is paid back (that of segments with no track in use): placed routes cut the rest
 off, and its prices would only loosen the bound. Nodes are remembered by level and track in use
-(trains of different kinds swapping routes reach the same node).
+(trains of different kinds swapping routes reach the same node). In a long search (``MU_AFTER``
+nodes) the levels below the root get a second set of prices, tuned for them alone (as if level 0
+did not exist), and each of their lists a second order by those prices with its own first free
+route per depth: below the root a node is cut by the smaller of the two bounds.
 """
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy, memset
@@ -60,6 +63,7 @@ cdef int64_t MEMO_BYTES = 64 << 20
 cdef int64_t MEMO_GROW_AFTER = 2000000  # packing nodes before the memo grows
 cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
 cdef int64_t MAX_ROUTES_MANY = 300000  # the same from three trains on, where nested rounds are far slower
+cdef int64_t MU_AFTER = 1000000  # packing nodes before the later levels get their own prices (-1: never)
 
 
 cdef struct Routes:
@@ -74,6 +78,9 @@ cdef struct Routes:
     int32_t* pool
     int64_t pool_n
     int64_t pool_cap
+    int64_t* mred       # reduced values at the later levels' prices, in their order (once priced)
+    uint64_t* mres      # the tracks in that order
+    int64_t* mpr        # per route (in the list's order): the price of its track at those prices
 
 
 cdef struct Pack:
@@ -99,6 +106,11 @@ cdef struct Pack:
     int32_t* queue      # [n_stops]: scratch
     uint8_t* token_from # [K + 1]: every train from this level on needs a token
     int64_t reach_at    # from this many nodes on, the usable track is what a token reaches
+    int64_t* mu         # [W * 64]: prices tuned for levels 1.. alone (once mu_on)
+    int64_t mu_total
+    int64_t mu_at       # at this many nodes the later levels are priced (-1: never)
+    int mu_on
+    int64_t* mfc        # [(K + 1) * K]: as fc, in the order of the later levels' prices
 
 
 cdef inline double now() noexcept nogil:
@@ -144,7 +156,7 @@ cdef int grow(Routes* R, int W, int64_t need_pool) noexcept nogil:
 
 
 cdef void free_routes(Routes* R) noexcept nogil:
-    free(R.val); free(R.red); free(R.res); free(R.off); free(R.nstops); free(R.pool)
+    free(R.val); free(R.red); free(R.res); free(R.off); free(R.nstops); free(R.pool); free(R.mred); free(R.mres); free(R.mpr)
     memset(R, 0, sizeof(Routes))
 
 
@@ -426,6 +438,19 @@ cdef inline int64_t price_i(const uint64_t* r, const int64_t* lam, int W) noexce
 
 
 cdef int price_track(Pack* p, int iterations) noexcept nogil:
+    """Prices on track bits for all levels (see price_levels), then every list in reduced order."""
+    cdef int g, code
+    code = price_levels(p, 0, iterations, <double>p.c.best.value, NULL, p.lam, &p.lam_total)
+    if code:
+        return code
+    for g in range(p.K):
+        if reprice(p, &p.lists[g]):
+            return ERR_MEMORY
+    return 0
+
+
+cdef int price_levels(Pack* p, int lo, int iterations, double lb, int64_t** order, int64_t* out,
+                      int64_t* out_total) noexcept nogil:
     """Prices on track bits such that the best route of every train alone at those prices, plus
     the prices of all track, bounds the packing from above (any prices >= 0 do; subgradient steps
     make the bound tight). Then every list is ordered by its routes' reduced values. Long lists of
@@ -434,8 +459,9 @@ number of loads; filling the tables costs about 4 000 additions). 0, a stop code
 looked at every step) or an error."""
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w
-    cdef int64_t i, arg
-    cdef double ub, best_ub = 1e300, lb = <double>c.best.value, theta = 1.0, norm, step, top, v, gb
+    cdef int64_t i, arg, ii
+    cdef const int64_t* ord
+    cdef double ub, best_ub = 1e300, theta = 1.0, norm, step, top, v, gb
     cdef double* lam = <double*>calloc(nb, sizeof(double))
     cdef double* keep = <double*>calloc(nb, sizeof(double))
     cdef int* cnt = <int*>calloc(nb, sizeof(int))
@@ -467,21 +493,25 @@ looked at every step) or an error."""
         for b in range(nb):
             ub += lam[b]
             cnt[b] = 0
-        for j in range(K):
+        for j in range(lo, K):
             R = &p.lists[p.list_of[j]]
-            if j > 0 and p.list_of[j] == p.list_of[j - 1]:
+            if j > lo and p.list_of[j] == p.list_of[j - 1]:
                 arg = best_of[j - 1]
             else:
                 arg = -1
                 top = 0
                 i = 0
+                ord = order[p.list_of[j]] if order != NULL else NULL
                 # sorted by value: no later route can do better
                 bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
-                while i < R.n and R.val[i] > top:
-                    v = R.val[i] - priced(R, i, W, tab, bits, bp, lam)
+                while i < R.n:
+                    ii = ord[i] if ord != NULL else i
+                    if R.val[ii] <= top:
+                        break
+                    v = R.val[ii] - priced(R, ii, W, tab, bits, bp, lam)
                     if v > top:
                         top = v
-                        arg = i
+                        arg = ii
                     i += 1
             best_of[j] = arg
             if arg >= 0:
@@ -515,16 +545,13 @@ looked at every step) or an error."""
             lam[b] -= step * (1 - cnt[b])
             if lam[b] < 0:
                 lam[b] = 0
-    p.lam_total = 0
+    out_total[0] = 0
     for b in range(nb):
-        p.lam[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
-        p.lam_total += p.lam[b]
+        out[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
+        out_total[0] += out[b]
     free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab)
     if c.lim.stop_code:
         return c.lim.stop_code
-    for g in range(K):
-        if reprice(p, &p.lists[g]):
-            return ERR_MEMORY
     return 0
 
 
@@ -646,6 +673,8 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         bound -= top - top_free(p, k, j)
     if bound <= c.best.value:
         return 0
+    if p.mu_on and k > 0 and mu_cut(p, k, base):
+        return 0
     j = dfs_node(p, k, base, free_price, bound - base - top_free(p, k, k), R, same)
     if j == 0 and slot >= 0:
         slot = memo_slot(p, k)  # the memo may have grown below
@@ -655,7 +684,136 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     return j
 
 
+cdef inline int64_t mtop(Pack* p, int depth, int j) noexcept nogil:
+    """As top_free, at the later levels' prices."""
+    cdef Routes* R = &p.lists[p.list_of[j]]
+    cdef int64_t i = p.mfc[depth * p.K + j]
+    return R.mred[i] if i < R.n and R.mred[i] > 0 else 0
+
+
+cdef int mu_cut(Pack* p, int k, int64_t base) noexcept nogil:
+    """1 if the bound at the later levels' own prices cuts the node (depth k >= 1): revenue placed +
+    their prices on the usable free track + each level's best free route at those prices (the
+    Lagrangian relaxation of "no track twice" over levels k.., given the track in use: any prices
+    >= 0 give a bound). Scans as dfs does, from where the parent left each level."""
+    cdef int K = p.K, W = p.W, j
+    cdef int64_t bound, top, i, free_mu
+    cdef int64_t best = p.c.best.value
+    cdef Routes* R
+    free_mu = p.mu_total
+    for j in range(k):  # the track in use is that of the routes placed
+        if p.chosen[j] >= 0:
+            free_mu -= p.lists[p.list_of[j]].mpr[p.chosen[j]]
+    bound = base + free_mu
+    for j in range(k, K):
+        p.mfc[k * K + j] = p.mfc[(k - 1) * K + j]
+        bound += mtop(p, k, j)
+    if bound <= best:
+        return 1
+    if bound <= best + free_mu:
+        usable_mask(p, k)
+        bound -= free_mu - price_i(p.mask, p.mu, W)
+    for j in range(k, K):
+        if bound <= best:
+            return 1
+        top = mtop(p, k, j)
+        R = &p.lists[p.list_of[j]]
+        i = p.mfc[k * K + j]
+        while i < R.n and clash(R.mres + i * W, p.used, W):
+            i += 1
+        p.mfc[k * K + j] = i
+        bound -= top - mtop(p, k, j)
+    return bound <= best
+
+
+cdef int mu_start(Pack* p) noexcept nogil:
+    """Prices for levels 1.. alone (a second subgradient run over their lists, as if level 0 did
+    not exist), and each of their lists in the order of its reduced values at those prices. 0 (the
+    search goes on without them if memory fails), or a stop code."""
+    cdef Ctx* c = p.c
+    cdef int K = p.K, W = p.W, g, code = 0
+    cdef int64_t i, j, n
+    cdef int64_t** order = <int64_t**>calloc(K, sizeof(int64_t*))
+    cdef int64_t* keys = NULL
+    cdef Routes* R
+    cdef uint8_t* need = <uint8_t*>calloc(K, sizeof(uint8_t))
+    p.mu = <int64_t*>calloc(W * 64, sizeof(int64_t))
+    p.mfc = <int64_t*>calloc((K + 1) * K, sizeof(int64_t))
+    if not (order and need and p.mu and p.mfc):
+        code = ERR_MEMORY
+    if code == 0:
+        for j in range(1, K):
+            need[p.list_of[j]] = 1
+        for g in range(K):  # each list in value order (they are in reduced order at the root's prices)
+            R = &p.lists[g]
+            if not need[g] or R.n == 0:
+                continue
+            keys = <int64_t*>malloc(3 * R.n * sizeof(int64_t))
+            order[g] = <int64_t*>malloc(R.n * sizeof(int64_t))
+            if keys == NULL or order[g] == NULL:
+                code = ERR_MEMORY
+                break
+            for i in range(R.n):
+                keys[3 * i] = R.val[i]
+                keys[3 * i + 1] = 0
+                keys[3 * i + 2] = i
+            qsort(keys, R.n, 3 * sizeof(int64_t), by_key)
+            for i in range(R.n):
+                order[g][i] = keys[3 * i + 2]
+            free(keys)
+            keys = NULL
+    if code == 0:
+        code = price_levels(p, 1, LAGRANGE_ITERATIONS, <double>(c.best.value - c.best.revenue_by_level[0]),
+                            order, p.mu, &p.mu_total)
+    if code == 0:
+        for g in range(K):  # the lists again, in reduced order at the new prices (a copy beside the first)
+            R = &p.lists[g]
+            if R.n == 0:
+                continue
+            n = R.n
+            R.mpr = <int64_t*>malloc(n * sizeof(int64_t))  # every list's (the track placed above is priced by it)
+            if R.mpr == NULL:
+                code = ERR_MEMORY
+                break
+            for i in range(n):
+                R.mpr[i] = price_i(R.res + i * W, p.mu, W)
+            if not need[g]:
+                continue
+            keys = <int64_t*>malloc(3 * n * sizeof(int64_t))
+            R.mred = <int64_t*>malloc(n * sizeof(int64_t))
+            R.mres = <uint64_t*>malloc(n * W * sizeof(uint64_t))
+            if keys == NULL or R.mred == NULL or R.mres == NULL:
+                code = ERR_MEMORY
+                break
+            for i in range(n):
+                keys[3 * i] = R.val[i] - R.mpr[i]
+                keys[3 * i + 1] = R.val[i]
+                keys[3 * i + 2] = i
+            qsort(keys, n, 3 * sizeof(int64_t), by_key)
+            for i in range(n):
+                R.mred[i] = keys[3 * i]
+                memcpy(R.mres + i * W, R.res + keys[3 * i + 2] * W, W * sizeof(uint64_t))
+            free(keys)
+            keys = NULL
+    free(keys)
+    for g in range(K):
+        if order:
+            free(order[g])
+    free(order); free(need)
+    if code == 0:
+        p.mu_on = 1
+        return 0
+    if code > 0:
+        return code
+    return 0  # no memory: the search goes on with the root's prices only
+
+
 cdef int64_t usable_price(Pack* p, int k) noexcept nogil:
+    usable_mask(p, k)
+    return price_i(p.mask, p.lam, p.W)
+
+
+cdef void usable_mask(Pack* p, int k) noexcept nogil:
     """The prices of the free track that a later route can still use: that of the segments with
     no track in use, and in a long search, where every later train needs a token, of those reached
     from a token over them (a breadth-first walk per node: tighter, but dearer than the nodes of a
@@ -692,7 +850,6 @@ cdef int64_t usable_price(Pack* p, int k) noexcept nogil:
             if not clash(bits, p.used, W):
                 for w in range(W):
                     m[w] |= bits[w]
-    return price_i(m, p.lam, W)
 
 
 cdef inline int differs(const uint64_t* a, const uint64_t* b, int W) noexcept nogil:
@@ -760,6 +917,11 @@ cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest
                 size //= 2
             if size > p.memo_size:
                 alloc_memo(p, size)
+        if c.lim.nodes == p.mu_at:  # a long search: the later levels get their own prices
+            p.mu_at = -1
+            j = mu_start(p)
+            if j:
+                return j
         if k == 0:  # every first route before this one is done: none of the rest beats this
             lower_bound_to(c, R.red[i] + rest)
         for w in range(W):
@@ -906,6 +1068,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if code == 0:
             p.reach_at = c.lim.nodes + REACH_AFTER
             p.memo_grow_at = c.lim.nodes + MEMO_GROW_AFTER if p.memo_k != NULL else -1
+            p.mu_at = c.lim.nodes + (MU_AFTER if MU_AFTER > 0 else 1) if MU_AFTER >= 0 and K >= 2 else -1
             code = dfs(&p, 0, 0, p.lam_total)
             if code == 0:
                 c.bounds.stage = 2
@@ -916,7 +1079,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             free_routes(&p.lists[li])
     free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
     free(p.mask); free(p.seen); free(p.queue); free(p.token_from)
-    free(p.memo_k); free(p.memo_key); free(p.memo_val)
+    free(p.memo_k); free(p.memo_key); free(p.memo_val); free(p.mu); free(p.mfc)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
         c.bounds.bound = -1
         return nested_rest(c)
@@ -950,13 +1113,15 @@ KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 
 def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000,
-          long long table_routes=4096, long long reach_after=500000, long long memo_grow_after=2000000):
+          long long table_routes=4096, long long reach_after=500000, long long memo_grow_after=2000000,
+          long long mu_after=1000000):
     """Experiments and tests only: the pricing effort, the longest list before handing over (with
     two trains, and with more), the first dive's nodes, the fewest routes priced by byte tables and
     the packing nodes before the token walk and the larger memo. Returns the settings it replaced."""
     global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER, MEMO_GROW_AFTER
+    global MU_AFTER
     previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER,
-                MEMO_GROW_AFTER)
+                MEMO_GROW_AFTER, MU_AFTER)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
     MAX_ROUTES_MANY = max_routes_many
@@ -964,4 +1129,5 @@ def _tune(int iterations, long long max_routes, long long max_routes_many=300000
     TABLE_ROUTES = table_routes
     REACH_AFTER = reach_after
     MEMO_GROW_AFTER = memo_grow_after
+    MU_AFTER = mu_after
     return previous

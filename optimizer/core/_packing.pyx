@@ -52,18 +52,19 @@ cdef enum:
     ERR_MEMORY = -1
     TOO_MANY = -2
 
-cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker bound, 300 no better)
-cdef int TABLE_WORDS = 4  # track bitsets this short are priced by byte tables while pricing
-cdef int64_t REACH_AFTER = 500000  # packing nodes before the usable track is walked from the tokens
-cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
 cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
-cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
-cdef int64_t MEMO_GROWN = 1 << 20  # and in a long search (at most MEMO_BYTES)
-cdef int64_t MEMO_BYTES = 64 << 20
-cdef int64_t MEMO_GROW_AFTER = 2000000  # packing nodes before the memo grows
 cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
 cdef int64_t MAX_ROUTES_MANY = 300000  # the same from three trains on, where nested rounds are far slower
-cdef int64_t MU_AFTER = 1000000  # packing nodes before the later levels get their own prices (-1: never)
+cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker bound, 300 no better)
+cdef int TABLE_WORDS = 4  # track bitsets this short are priced by byte tables while pricing
+cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
+cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
+# A long search (counted in packing nodes) turns on what costs a short one more than it saves:
+cdef int64_t REACH_AFTER = 500000  # the usable track walked from the tokens
+cdef int64_t MU_AFTER = 1000000  # the later levels' own prices (-1: never)
+cdef int64_t MEMO_GROW_AFTER = 2000000  # the memo grown to MEMO_GROWN nodes (at most MEMO_BYTES)
+cdef int64_t MEMO_GROWN = 1 << 20
+cdef int64_t MEMO_BYTES = 64 << 20
 
 
 cdef struct Routes:
@@ -1117,7 +1118,8 @@ def _tune(int iterations, long long max_routes, long long max_routes_many=300000
           long long mu_after=1000000):
     """Experiments and tests only: the pricing effort, the longest list before handing over (with
     two trains, and with more), the first dive's nodes, the fewest routes priced by byte tables and
-    the packing nodes before the token walk and the larger memo. Returns the settings it replaced."""
+    the packing nodes before the token walk, the larger memo and the later levels' own prices (0:
+    from the first node). Returns the settings it replaced."""
     global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER, MEMO_GROW_AFTER
     global MU_AFTER
     previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER,

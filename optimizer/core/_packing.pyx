@@ -230,8 +230,9 @@ cdef int list_routes(Pack* p, int li, int64_t tau, Routes* R, int64_t cap) noexc
                 return TOO_MANY
 
 
-cdef inline uint64_t track_hash(const uint64_t* r, int W) noexcept nogil:
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL
+cdef inline uint64_t track_hash(const uint64_t* r, int W, uint64_t seed=1) noexcept nogil:
+    """A hash of a track bitset (``seed`` tells tables keyed by more than the track apart)."""
+    cdef uint64_t h = seed * 0x9E3779B97F4A7C15ULL
     cdef int w
     for w in range(W):
         h = (h ^ r[w]) * 0xBF58476D1CE4E5B9ULL
@@ -295,18 +296,25 @@ cdef int keep_richest_per_track(Routes* R, int W) noexcept nogil:
     return 0
 
 
-cdef int by_value(const void* a, const void* b) noexcept nogil:
-    cdef const int64_t* x = <const int64_t*>a
-    cdef const int64_t* y = <const int64_t*>b
-    if x[0] != y[0]:
-        return -1 if x[0] > y[0] else 1
-    return -1 if x[1] < y[1] else (1 if x[1] > y[1] else 0)
+cdef int64_t* ranked(int64_t n, const int64_t* first, const int64_t* second) noexcept nogil:
+    """(first[i], second[i] or 0, i) for i < n, largest first (ties: by second, then i, so every
+    run agrees): the caller reads the order at [3 * rank + 2] and frees it. NULL: no memory."""
+    cdef int64_t i
+    cdef int64_t* keys = <int64_t*>malloc((3 * n + 1) * sizeof(int64_t))
+    if keys == NULL:
+        return NULL
+    for i in range(n):
+        keys[3 * i] = first[i]
+        keys[3 * i + 1] = second[i] if second != NULL else 0
+        keys[3 * i + 2] = i
+    qsort(keys, n, 3 * sizeof(int64_t), by_key)
+    return keys
 
 
 cdef int sort_routes(Routes* R, int W) noexcept nogil:
     """By reduced value, richest first (ties: by value, then listing order, so every run agrees)."""
     cdef int64_t i, j
-    cdef int64_t* keys = <int64_t*>malloc((3 * R.n + 1) * sizeof(int64_t))
+    cdef int64_t* keys = ranked(R.n, R.red if R.red else R.val, R.val)
     cdef int64_t* val = <int64_t*>malloc((R.n + 1) * sizeof(int64_t))
     cdef int64_t* red = <int64_t*>malloc((R.n + 1) * sizeof(int64_t))
     cdef int64_t* off = <int64_t*>malloc((R.n + 1) * sizeof(int64_t))
@@ -315,11 +323,6 @@ cdef int sort_routes(Routes* R, int W) noexcept nogil:
     if not (keys and val and red and off and ns and res):
         free(keys); free(val); free(red); free(off); free(ns); free(res)
         return ERR_MEMORY
-    for i in range(R.n):
-        keys[3 * i] = R.red[i] if R.red else R.val[i]
-        keys[3 * i + 1] = R.val[i]
-        keys[3 * i + 2] = i
-    qsort(keys, R.n, 3 * sizeof(int64_t), by_key)
     for i in range(R.n):
         j = keys[3 * i + 2]
         val[i] = R.val[j]
@@ -749,16 +752,11 @@ cdef int mu_start(Pack* p) noexcept nogil:
             R = &p.lists[g]
             if not need[g] or R.n == 0:
                 continue
-            keys = <int64_t*>malloc(3 * R.n * sizeof(int64_t))
+            keys = ranked(R.n, R.val, NULL)
             order[g] = <int64_t*>malloc(R.n * sizeof(int64_t))
             if keys == NULL or order[g] == NULL:
                 code = ERR_MEMORY
                 break
-            for i in range(R.n):
-                keys[3 * i] = R.val[i]
-                keys[3 * i + 1] = 0
-                keys[3 * i + 2] = i
-            qsort(keys, R.n, 3 * sizeof(int64_t), by_key)
             for i in range(R.n):
                 order[g][i] = keys[3 * i + 2]
             free(keys)
@@ -780,17 +778,17 @@ cdef int mu_start(Pack* p) noexcept nogil:
                 R.mpr[i] = price_i(R.res + i * W, p.mu, W)
             if not need[g]:
                 continue
-            keys = <int64_t*>malloc(3 * n * sizeof(int64_t))
             R.mred = <int64_t*>malloc(n * sizeof(int64_t))
             R.mres = <uint64_t*>malloc(n * W * sizeof(uint64_t))
-            if keys == NULL or R.mred == NULL or R.mres == NULL:
+            if R.mred == NULL or R.mres == NULL:
                 code = ERR_MEMORY
                 break
             for i in range(n):
-                keys[3 * i] = R.val[i] - R.mpr[i]
-                keys[3 * i + 1] = R.val[i]
-                keys[3 * i + 2] = i
-            qsort(keys, n, 3 * sizeof(int64_t), by_key)
+                R.mred[i] = R.val[i] - R.mpr[i]
+            keys = ranked(n, R.mred, R.val)
+            if keys == NULL:
+                code = ERR_MEMORY
+                break
             for i in range(n):
                 R.mred[i] = keys[3 * i]
                 memcpy(R.mres + i * W, R.res + keys[3 * i + 2] * W, W * sizeof(uint64_t))
@@ -863,12 +861,7 @@ cdef inline int differs(const uint64_t* a, const uint64_t* b, int W) noexcept no
 
 
 cdef inline int64_t memo_slot(Pack* p, int k) noexcept nogil:
-    cdef uint64_t h = <uint64_t>k * 0x9E3779B97F4A7C15ULL
-    cdef int w
-    for w in range(p.W):
-        h = (h ^ p.used[w]) * 0xBF58476D1CE4E5B9ULL
-        h ^= h >> 31
-    return <int64_t>(h & <uint64_t>(p.memo_size - 1))
+    return <int64_t>(track_hash(p.used, p.W, <uint64_t>k) & <uint64_t>(p.memo_size - 1))
 
 
 cdef void alloc_memo(Pack* p, int64_t size) noexcept nogil:

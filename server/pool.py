@@ -34,7 +34,6 @@ class RetiringPool(futures.Executor):
         self._tasks = queue.SimpleQueue()
         self._idle = threading.Semaphore(0)  # one per thread waiting for a task
         self._lock = threading.Lock()
-        self._threads = 0
         self._live = set()  # the threads running _work
         self._started = 0
         self._shutdown = False
@@ -45,12 +44,11 @@ class RetiringPool(futures.Executor):
                 raise RuntimeError("cannot submit to a pool that was shut down")
             future = futures.Future()
             self._tasks.put((future, fn, args, kwargs))
-            if not self._idle.acquire(blocking=False) and self._threads < self.max_workers:
+            if not self._idle.acquire(blocking=False) and len(self._live) < self.max_workers:
                 self._start()
         return future
 
     def _start(self) -> None:
-        self._threads += 1
         self._started += 1
         thread = threading.Thread(target=self._work, name=f"{self._prefix}_{self._started}", daemon=True)
         self._live.add(thread)
@@ -101,7 +99,6 @@ class RetiringPool(futures.Executor):
                 break
             self._idle.release()
         with self._lock:
-            self._threads -= 1
             self._live.discard(threading.current_thread())
 
 

@@ -357,6 +357,39 @@ def test_packing_prices_by_byte_tables_as_by_bits(trains, seed):
     assert (tables.revenue, tables.nodes) == (bits.revenue, bits.nodes)
 
 
+# Found by the random boards above with the bug planted (the memo keyed on the track reached from
+# the tokens even where a later train needs none): every train here runs without a token.
+NO_TOKEN_BOARD = {"id": "no-token", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": ["yellow"]},
+                  "corporation": {"id": "US"}, "trains": [{"name": "2", "distance": 2, "requires_token": False, "id": "2-0"}, {"name": "2", "distance": 2, "requires_token": False, "id": "2-1"}, {"name": "3", "distance": 3, "requires_token": False, "id": "3-2"}, {"name": "D", "distance": 999, "id": "long-0", "requires_token": False}],
+                  "hexes": [
+    {"id": "A1", "tile": "t", "color": "yellow", "rotation": 4, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["US"]}]},
+    {"id": "A3", "tile": "t", "color": "gray", "rotation": 5, "code": "city=revenue:60,slots:2;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;label=T", "cities": [{"index": 0, "slots": 2, "tokens": [None, None]}]},
+    {"id": "B2", "tile": "t", "color": "green", "rotation": 1, "code": "town=revenue:20;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:5,b:_0", "cities": []},
+    {"id": "B4", "tile": "t", "color": "brown", "rotation": 0, "code": "city=revenue:40,loc:0.5;city=revenue:40,loc:2.5;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_1;path=a:3,b:_1", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}, {"index": 1, "slots": 1, "tokens": ["THEM"]}]},
+    {"id": "C1", "tile": "C1", "color": "red", "rotation": 0, "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []},
+    {"id": "C3", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}]},
+    {"id": "D2", "tile": "D2", "color": "red", "rotation": 0, "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []},
+    {"id": "D4", "tile": "D4", "color": "red", "rotation": 0, "code": "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []}]}
+
+
+def test_the_memo_keys_on_the_track_reached_from_tokens_only_where_every_later_train_needs_one():
+    """A node is remembered by the free track its later routes can use: where every later train
+    needs a token, the track reached from one; else all free track. Keyed on the first here (no
+    train needs a token), the search ends at 400 for 410. The first dive is cut to one node and
+    the token walk runs from the first node, or the board is solved before the memo matters."""
+    from optimizer.core import _packing
+    problem = build_problem(NO_TOKEN_BOARD)
+    ref = reference.search(problem)
+    previous = _packing._tune(100, 30000, 300000, 1, 4096, 0, 1000)
+    try:
+        fast = compiled.search(problem, strategy="packing")
+    finally:
+        _packing._tune(*previous)
+    assert ref.optimal and fast.optimal
+    assert fast.revenue == ref.revenue == 410, (fast.routes, ref.routes)
+    _assert_sound(problem, fast)
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("trains", [("D", "8E"), ("D", "8E", "6"), ("D", "8E", "6", "6E")], ids="-".join)
 def test_packing_hands_over_past_its_list_limit(trains, seed):

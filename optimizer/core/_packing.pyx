@@ -19,11 +19,13 @@ at a node is the revenue placed + the prices of the free track + each later trai
 route free of the track in use. Lists are kept in reduced order, so that route is the first free
 one, searched from where the parent node left it. Below the root only the free track a later route
 can still use is paid back (that of segments with no track in use): placed routes cut the rest
-off, and its prices would only loosen the bound. Nodes are remembered by level and track in use
-(trains of different kinds swapping routes reach the same node). In a long search (``MU_AFTER``
-nodes) the levels below the root get a second set of prices, tuned for them alone (as if level 0
-did not exist), and each of their lists a second order by those prices with its own first free
-route per depth: below the root a node is cut by the smaller of the two bounds.
+off, and its prices would only loosen the bound. Nodes are remembered by level and the free track
+later routes can use, which decides all they can add: trains of different kinds swapping routes
+reach the same node, and so do routes placed above that differ only in track cut off from the
+rest. In a long search (``MU_AFTER`` nodes) the levels below the root get a second set of prices,
+tuned for them alone (as if level 0 did not exist), and each of their lists a second order by
+those prices with its own first free route per depth: below the root a node is cut by the
+smaller of the two bounds.
 """
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy, memset
@@ -97,7 +99,8 @@ cdef struct Pack:
     int64_t memo_size   # remembered nodes (a power of two: MEMO_SIZE, then MEMO_GROWN)
     int64_t memo_grow_at  # at this many nodes the memo grows
     int32_t* memo_k     # [memo_size]: the level of a remembered node (-1: empty)
-    uint64_t* memo_key  # [memo_size * W]: its track in use
+    uint64_t* memo_key  # [memo_size * W]: the free track its later routes can use
+    uint64_t* keys      # [(K + 1) * W]: per depth, that track at the node in hand (its memo key)
     int64_t* memo_val   # [memo_size]: what the levels from there can add at most
     int64_t* vstack     # 2 * (n_stops + 1): values along the route being listed
     int64_t* lam        # [W * 64]: the price of each track bit (Lagrangian multipliers, >= 0)
@@ -646,6 +649,7 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, j, same
     cdef int64_t bound, top, slot
+    cdef uint64_t* key
     cdef Routes* R
     if k == K:
         if base > c.best.value:
@@ -654,11 +658,15 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     R = &p.lists[p.list_of[k]]
     same = k > 0 and c.inp.group_by_train[c.inp.train_by_level[k]] == c.inp.group_by_train[c.inp.train_by_level[k - 1]]
     slot = -1
-    if k >= 2 and not same and p.memo_k != NULL:
-        # the same track in use at the same level, reached another way (trains swapping routes):
-        # looked up first, since most revisits end here without scanning a list
-        slot = memo_slot(p, k)
-        if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, p.used, W) \
+    key = p.keys + k * W
+    if k >= 1 and not same and p.memo_k != NULL:
+        # the same usable track at the same level, reached another way (trains swapping routes,
+        # or routes placed above that differ only in track no later route can use): looked up
+        # first, since most revisits end here without scanning a list
+        usable_mask(p, k)
+        memcpy(key, p.mask, W * sizeof(uint64_t))
+        slot = memo_slot(p, key, k)
+        if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, key, W) \
                 and base + p.memo_val[slot] <= c.best.value:
             return 0
     # The bound with each level's first free route where the parent left it (it can only get
@@ -668,7 +676,8 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         p.fc[k * K + j] = p.fc[(k - 1) * K + j] if k > 0 else 0
         bound += top_free(p, k, j)
     if k > 0 and c.best.value < bound <= c.best.value + free_price:
-        bound -= free_price - usable_price(p, k)  # only the free track a later route can use counts
+        # only the free track a later route can use counts
+        bound -= free_price - (price_i(key, p.lam, W) if slot >= 0 else usable_price(p, k))
     for j in range(k, K):
         if bound <= c.best.value:
             return 0
@@ -681,9 +690,9 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         return 0
     j = dfs_node(p, k, base, free_price, bound - base - top_free(p, k, k), R, same)
     if j == 0 and slot >= 0:
-        slot = memo_slot(p, k)  # the memo may have grown below
+        slot = memo_slot(p, key, k)  # the memo may have grown below
         p.memo_k[slot] = k
-        memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
+        memcpy(p.memo_key + slot * W, key, W * sizeof(uint64_t))
         p.memo_val[slot] = c.best.value - base
     return j
 
@@ -860,8 +869,8 @@ cdef inline int differs(const uint64_t* a, const uint64_t* b, int W) noexcept no
     return 0
 
 
-cdef inline int64_t memo_slot(Pack* p, int k) noexcept nogil:
-    return <int64_t>(track_hash(p.used, p.W, <uint64_t>k) & <uint64_t>(p.memo_size - 1))
+cdef inline int64_t memo_slot(Pack* p, const uint64_t* key, int k) noexcept nogil:
+    return <int64_t>(track_hash(key, p.W, <uint64_t>k) & <uint64_t>(p.memo_size - 1))
 
 
 cdef void alloc_memo(Pack* p, int64_t size) noexcept nogil:
@@ -1030,6 +1039,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     p.buf = <int32_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int32_t))
     p.lam = <int64_t*>calloc(p.W * 64, sizeof(int64_t))
     p.mask = <uint64_t*>calloc(p.W, sizeof(uint64_t))
+    p.keys = <uint64_t*>calloc((K + 1) * p.W, sizeof(uint64_t))
     p.seen = <uint8_t*>calloc(c.inp.n_stops + 1, sizeof(uint8_t))
     p.queue = <int32_t*>calloc(c.inp.n_stops + 1, sizeof(int32_t))
     p.token_from = <uint8_t*>calloc(K + 1, sizeof(uint8_t))
@@ -1038,7 +1048,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         alloc_memo(&p, MEMO_SIZE)
     tau_of = <int64_t*>calloc(K, sizeof(int64_t))
     if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of
-            and p.seen and p.queue and p.token_from):
+            and p.seen and p.queue and p.token_from and p.keys):
         code = ERR_MEMORY
     else:
         # one list per group of identical trains, deep enough for its poorest level
@@ -1072,7 +1082,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if p.lists:
             free_routes(&p.lists[li])
     free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
-    free(p.mask); free(p.seen); free(p.queue); free(p.token_from)
+    free(p.mask); free(p.keys); free(p.seen); free(p.queue); free(p.token_from)
     free(p.memo_k); free(p.memo_key); free(p.memo_val); free(p.mu); free(p.mfc)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
         c.bounds.bound = -1

@@ -372,6 +372,30 @@ NO_TOKEN_BOARD = {"id": "no-token", "game": "random", "layout": "pointy", "phase
     {"id": "D4", "tile": "D4", "color": "red", "rotation": 0, "code": "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []}]}
 
 
+@pytest.mark.parametrize("trains,seed,later_prices", [(3, 0, False), (4, 1, False), (5, 3, False), (4, 1, True)],
+                         ids=["3-0", "4-1", "5-3", "4-1-later-prices"])
+def test_packing_prices_in_a_reference_order_as_in_value_order(trains, seed, later_prices):
+    """Once the prices settle, pricing reads each long list in the order of its reduced values at
+    a recent step and stops early: the same best route at every step as reading in value order,
+    so the same prices and the same search, node for node (forced from the first step, and never;
+    "later-prices" also prices the later levels, whose lists are read through a permutation)."""
+    from optimizer.bench.suites import TRAINS
+    from optimizer.bench.synthetic import synthetic_board
+    from optimizer.core import _packing
+    problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
+    runs = []
+    for after in (0, 1 << 30):
+        previous = _packing._tune(100, 30000, 300000, 20000, 4096, 500000, 2000000, 0 if later_prices else 1000000,
+                                  after, 0)
+        try:
+            runs.append(compiled.search(problem, strategy="packing"))
+        finally:
+            _packing._tune(*previous)
+    by_reference, by_value = runs
+    assert by_reference.optimal and by_value.optimal
+    assert (by_reference.revenue, by_reference.nodes) == (by_value.revenue, by_value.nodes)
+
+
 def test_the_memo_keys_on_the_track_reached_from_tokens_only_where_every_later_train_needs_one():
     """A node is remembered by the free track its later routes can use: where every later train
     needs a token, the track reached from one; else all free track. Keyed on the first here (no

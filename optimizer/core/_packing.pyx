@@ -27,7 +27,7 @@ tuned for them alone (as if level 0 did not exist), and each of their lists a se
 those prices with its own first free route per depth: below the root a node is cut by the
 smaller of the two bounds.
 """
-from libc.stdlib cimport calloc, free, malloc, qsort, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -67,6 +67,10 @@ cdef int64_t MU_AFTER = 1000000  # the later levels' own prices (-1: never)
 cdef int64_t MEMO_GROW_AFTER = 2000000  # the memo grown to MEMO_GROWN nodes (at most MEMO_BYTES)
 cdef int64_t MEMO_GROWN = 1 << 20
 cdef int64_t MEMO_BYTES = 64 << 20
+# Pricing reads a list in value order until its prices settle, then in a reference order:
+cdef int REFERENCE_AFTER = 20  # steps in value order (the prices move too much before)
+cdef int64_t REFERENCE_ROUTES = 4096  # lists this long get a reference order
+cdef int REFERENCE_DEPTH = 4  # renewed when a step reads more than 1/4 of its list
 
 
 cdef struct Routes:
@@ -299,19 +303,92 @@ cdef int keep_richest_per_track(Routes* R, int W) noexcept nogil:
     return 0
 
 
+cdef inline uint64_t falling(int64_t x) noexcept nogil:
+    """A key that sorts upward as x sorts downward."""
+    return ~(<uint64_t>x ^ (<uint64_t>1 << 63))
+
+
+cdef inline uint64_t falling_d(double x) noexcept nogil:
+    """The same for a double (its bits, ordered as the numbers are, then reversed)."""
+    cdef uint64_t u
+    memcpy(&u, &x, sizeof(uint64_t))
+    u = ~u if u >> 63 else u | (<uint64_t>1 << 63)
+    return ~u
+
+
+cdef int radix_sort(int64_t n, uint64_t* key, int64_t* idx) noexcept nogil:
+    """The pairs (key[q], idx[q]) by key upward, stably: a byte a pass, from the lowest (a pass
+    where every key has the same byte is skipped). Sorting is a large part of pricing long lists,
+    and a comparison sort through a callback was several times slower. 0, or ERR_MEMORY."""
+    cdef uint64_t* k2 = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+    cdef int64_t* i2 = <int64_t*>malloc((n + 1) * sizeof(int64_t))
+    cdef uint64_t* ka = key
+    cdef uint64_t* kb = k2
+    cdef uint64_t* kt
+    cdef int64_t* ia = idx
+    cdef int64_t* ib = i2
+    cdef int64_t* it
+    cdef int64_t count[256]
+    cdef int64_t q, at, m
+    cdef int shift, x
+    if k2 == NULL or i2 == NULL:
+        free(k2); free(i2)
+        return ERR_MEMORY
+    for shift in range(0, 64, 8):
+        memset(count, 0, sizeof(count))
+        for q in range(n):
+            count[(ka[q] >> shift) & 255] += 1
+        if n == 0 or count[(ka[0] >> shift) & 255] == n:
+            continue
+        at = 0
+        for x in range(256):
+            m = count[x]
+            count[x] = at
+            at += m
+        for q in range(n):
+            x = (ka[q] >> shift) & 255
+            kb[count[x]] = ka[q]
+            ib[count[x]] = ia[q]
+            count[x] += 1
+        kt = ka; ka = kb; kb = kt
+        it = ia; ia = ib; ib = it
+    if ka != key:
+        memcpy(key, ka, n * sizeof(uint64_t))
+        memcpy(idx, ia, n * sizeof(int64_t))
+    free(k2); free(i2)
+    return 0
+
+
 cdef int64_t* ranked(int64_t n, const int64_t* first, const int64_t* second) noexcept nogil:
     """(first[i], second[i] or 0, i) for i < n, largest first (ties: by second, then i, so every
     run agrees): the caller reads the order at [3 * rank + 2] and frees it. NULL: no memory."""
-    cdef int64_t i
+    cdef int64_t i, q
     cdef int64_t* keys = <int64_t*>malloc((3 * n + 1) * sizeof(int64_t))
-    if keys == NULL:
+    cdef uint64_t* key = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+    cdef int64_t* idx = <int64_t*>malloc((n + 1) * sizeof(int64_t))
+    if keys == NULL or key == NULL or idx == NULL:
+        free(keys); free(key); free(idx)
         return NULL
-    for i in range(n):
-        keys[3 * i] = first[i]
-        keys[3 * i + 1] = second[i] if second != NULL else 0
-        keys[3 * i + 2] = i
-    qsort(keys, n, 3 * sizeof(int64_t), by_key)
+    for i in range(n):  # stable sorts, the last key last: ties keep the order before
+        idx[i] = i
+        key[i] = falling(second[i]) if second != NULL else 0
+    if (second != NULL and radix_sort(n, key, idx)) or not _by_first(n, first, key, idx):
+        free(keys); free(key); free(idx)
+        return NULL
+    for q in range(n):
+        i = idx[q]
+        keys[3 * q] = first[i]
+        keys[3 * q + 1] = second[i] if second != NULL else 0
+        keys[3 * q + 2] = i
+    free(key); free(idx)
     return keys
+
+
+cdef int _by_first(int64_t n, const int64_t* first, uint64_t* key, int64_t* idx) noexcept nogil:
+    cdef int64_t q
+    for q in range(n):
+        key[q] = falling(first[idx[q]])
+    return radix_sort(n, key, idx) == 0
 
 
 cdef int sort_routes(Routes* R, int W) noexcept nogil:
@@ -341,16 +418,6 @@ cdef int sort_routes(Routes* R, int W) noexcept nogil:
     R.res = res
     R.cap = R.n
     return 0
-
-
-cdef int by_key(const void* a, const void* b) noexcept nogil:
-    cdef const int64_t* x = <const int64_t*>a
-    cdef const int64_t* y = <const int64_t*>b
-    if x[0] != y[0]:
-        return -1 if x[0] > y[0] else 1
-    if x[1] != y[1]:
-        return -1 if x[1] > y[1] else 1
-    return -1 if x[2] < y[2] else (1 if x[2] > y[2] else 0)
 
 
 # ---- prices on contested track (a Lagrangian relaxation) ----------------------------------------
@@ -456,19 +523,140 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     return 0
 
 
+cdef struct Scan:
+    # a list's routes in the order of their reduced values at reference prices: once the prices
+    # settle, a pricing step finds a list's best route after reading a few of them
+    int on              # a reference is in place
+    int64_t* at         # [n]: positions in the list's value order, by reduced value at lref, richest first
+    double* red         # [n]: those reduced values
+    double* lref        # [nb]: the reference prices
+    int most_bits       # the most track bits of a route of the list
+    int64_t read        # routes read at the last step in that order
+
+
+cdef int set_reference(Scan* S, const Routes* R, const int64_t* ord, int W, const double* tab, const uint16_t* bits,
+                       const int64_t* bp, const double* lam, int nb) noexcept nogil:
+    """The list in the order of its reduced values at these prices (the new reference)."""
+    cdef int64_t q, ii
+    cdef int pc, w
+    cdef uint64_t* key = <uint64_t*>malloc((R.n + 1) * sizeof(uint64_t))
+    cdef double* red = <double*>malloc((R.n + 1) * sizeof(double))
+    if key == NULL or red == NULL:
+        free(key); free(red)
+        return ERR_MEMORY
+    if S.at == NULL:
+        S.at = <int64_t*>malloc((R.n + 1) * sizeof(int64_t))
+        S.red = <double*>malloc((R.n + 1) * sizeof(double))
+        S.lref = <double*>malloc(nb * sizeof(double))
+        if S.at == NULL or S.red == NULL or S.lref == NULL:
+            free(key); free(red)
+            return ERR_MEMORY
+        S.most_bits = 0
+        for ii in range(R.n):
+            pc = 0
+            for w in range(W):
+                pc += popcount64(R.res[ii * W + w])
+            if pc > S.most_bits:
+                S.most_bits = pc
+    for q in range(R.n):
+        ii = ord[q] if ord != NULL else q
+        red[q] = R.val[ii] - priced(R, ii, W, tab, bits, bp, lam)
+        key[q] = falling_d(red[q])
+        S.at[q] = q
+    if radix_sort(R.n, key, S.at):
+        free(key); free(red)
+        return ERR_MEMORY
+    for q in range(R.n):
+        S.red[q] = red[S.at[q]]
+    memcpy(S.lref, lam, nb * sizeof(double))
+    free(key); free(red)
+    S.on = 1
+    return 0
+
+
+cdef int64_t best_reduced(Scan* S, const Routes* R, const int64_t* ord, int W, const double* tab,
+                          const uint16_t* bits, const int64_t* bp, const double* lam, int nb,
+                          double* drops) noexcept nogil:
+    """The list's best route by reduced value at these prices (-1: none above 0; ties: the first
+    in value order, ``ord`` or the list's own). Read in value order (no later route can do better
+    once its value is below the best found), or in the reference order where there is one."""
+    cdef double top = 0, v
+    cdef int64_t i = 0, ii, arg = -1
+    if S.on:
+        arg = by_reference(S, R, ord, W, tab, bits, bp, lam, nb, drops)
+        if S.read * REFERENCE_DEPTH > R.n:  # the prices moved too far from the reference
+            S.on = 0
+        return arg
+    while i < R.n:
+        ii = ord[i] if ord != NULL else i
+        if R.val[ii] <= top:
+            break
+        v = R.val[ii] - priced(R, ii, W, tab, bits, bp, lam)
+        if v > top:
+            top = v
+            arg = ii
+        i += 1
+    return arg
+
+
+cdef int64_t by_reference(Scan* S, const Routes* R, const int64_t* ord, int W, const double* tab,
+                          const uint16_t* bits, const int64_t* bp, const double* lam, int nb,
+                          double* drops) noexcept nogil:
+    """best_reduced in the reference order: the same route. A route's reduced value rose since the
+    reference by at most the price drops of its track bits, so at most by the sum of the largest
+    ``most_bits`` drops: the read stops once that cannot reach the best found."""
+    cdef double rise = 0, top = 0, v, x
+    cdef int b, m = 0, k, h
+    cdef int64_t q, ii, arg = -1, arg_at = -1
+    for b in range(nb):
+        x = S.lref[b] - lam[b]
+        if x > 0:
+            drops[m] = x
+            m += 1
+    if m <= S.most_bits:
+        for k in range(m):
+            rise += drops[k]
+    else:  # the largest most_bits of them (a partial selection sort: a few thousand steps)
+        for k in range(S.most_bits):
+            h = k
+            for b in range(k + 1, m):
+                if drops[b] > drops[h]:
+                    h = b
+            x = drops[k]
+            drops[k] = drops[h]
+            drops[h] = x
+            rise += drops[k]
+    rise += 1e-6  # rounding
+    q = 0
+    while q < R.n:
+        if S.red[q] + rise < top:
+            break
+        ii = ord[S.at[q]] if ord != NULL else S.at[q]
+        v = R.val[ii] - priced(R, ii, W, tab, bits, bp, lam)
+        if v > top or (arg >= 0 and v == top and S.at[q] < arg_at):
+            top = v
+            arg = ii
+            arg_at = S.at[q]
+        q += 1
+    S.read = q
+    return arg
+
+
 cdef int price_levels(Pack* p, int lo, int iterations, double lb, int64_t** order, int64_t* out,
                       int64_t* out_total) noexcept nogil:
     """Prices on track bits such that the best route of every train alone at those prices, plus
     the prices of all track, bounds the packing from above (any prices >= 0 do; subgradient steps
     make the bound tight). Then every list is ordered by its routes' reduced values. Long lists of
 short bitsets are priced by byte tables, refilled at each step (each route is then a fixed
-number of loads; filling the tables costs about 4 000 additions). 0, a stop code (limits are
-looked at every step) or an error."""
+number of loads; filling the tables costs about 4 000 additions). After ``REFERENCE_AFTER``
+steps a long list is read in the order of its reduced values at a recent step (see Scan), which
+finds the same best route reading a few of them. 0, a stop code (limits are looked at every
+step) or an error."""
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w
-    cdef int64_t i, arg, ii
+    cdef int64_t arg
     cdef const int64_t* ord
-    cdef double ub, best_ub = 1e300, theta = 1.0, norm, step, top, v, gb
+    cdef double ub, best_ub = 1e300, theta = 1.0, norm, step, gb
     cdef double* lam = <double*>calloc(nb, sizeof(double))
     cdef double* keep = <double*>calloc(nb, sizeof(double))
     cdef int* cnt = <int*>calloc(nb, sizeof(int))
@@ -480,14 +668,20 @@ looked at every step) or an error."""
     cdef int64_t* first = <int64_t*>calloc(K + 1, sizeof(int64_t))
     cdef const int64_t* bp
     cdef double* tab = NULL
-    cdef int n_bytes = 8 * W
+    cdef int n_bytes = 8 * W, code = 0
+    cdef Scan* scans = <Scan*>calloc(K, sizeof(Scan))
+    cdef Scan* S
+    cdef double* drops = <double*>malloc(nb * sizeof(double))
+    if scans == NULL or drops == NULL:
+        free(lam); free(keep); free(cnt); free(best_of); free(first); free(scans); free(drops)
+        return ERR_MEMORY
     if W <= TABLE_WORDS and sum_n(p) >= TABLE_ROUTES and little_endian():
         tab = <double*>malloc(n_bytes * 256 * sizeof(double))
         if tab == NULL:
-            free(lam); free(keep); free(cnt); free(best_of); free(first)
+            free(lam); free(keep); free(cnt); free(best_of); free(first); free(scans); free(drops)
             return ERR_MEMORY
     if not (lam and keep and cnt and best_of and first) or (tab == NULL and bit_lists(p, &bits, &ptr)):
-        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab)
+        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab); free(scans); free(drops)
         return ERR_MEMORY
     for g in range(K):  # where each list's routes start in ptr
         first[g + 1] = first[g] + p.lists[g].n
@@ -505,21 +699,14 @@ looked at every step) or an error."""
             if j > lo and p.list_of[j] == p.list_of[j - 1]:
                 arg = best_of[j - 1]
             else:
-                arg = -1
-                top = 0
-                i = 0
                 ord = order[p.list_of[j]] if order != NULL else NULL
-                # sorted by value: no later route can do better
                 bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
-                while i < R.n:
-                    ii = ord[i] if ord != NULL else i
-                    if R.val[ii] <= top:
-                        break
-                    v = R.val[ii] - priced(R, ii, W, tab, bits, bp, lam)
-                    if v > top:
-                        top = v
-                        arg = ii
-                    i += 1
+                S = &scans[p.list_of[j]]
+                arg = best_reduced(S, R, ord, W, tab, bits, bp, lam, nb, drops)
+                if not S.on and it >= REFERENCE_AFTER and R.n >= REFERENCE_ROUTES \
+                        and set_reference(S, R, ord, W, tab, bits, bp, lam, nb):
+                    code = ERR_MEMORY
+                    break
             best_of[j] = arg
             if arg >= 0:
                 bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
@@ -529,6 +716,8 @@ looked at every step) or an error."""
                     while x:
                         cnt[w * 64 + ctz64(x)] += 1
                         x &= x - 1
+        if code:
+            break
         if ub < best_ub - 1e-9:
             best_ub = ub
             memcpy(keep, lam, nb * sizeof(double))
@@ -556,7 +745,11 @@ looked at every step) or an error."""
     for b in range(nb):
         out[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
         out_total[0] += out[b]
-    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab)
+    for g in range(K):
+        free(scans[g].at); free(scans[g].red); free(scans[g].lref)
+    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab); free(scans); free(drops)
+    if code:
+        return code
     if c.lim.stop_code:
         return c.lim.stop_code
     return 0
@@ -686,7 +879,7 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         bound -= top - top_free(p, k, j)
     if bound <= c.best.value:
         return 0
-    if p.mu_on and k > 0 and mu_cut(p, k, base):
+    if p.mu_on and k > 0 and mu_cut(p, k, base, key if slot >= 0 else NULL):
         return 0
     j = dfs_node(p, k, base, free_price, bound - base - top_free(p, k, k), R, same)
     if j == 0 and slot >= 0:
@@ -704,11 +897,12 @@ cdef inline int64_t mtop(Pack* p, int depth, int j) noexcept nogil:
     return R.mred[i] if i < R.n and R.mred[i] > 0 else 0
 
 
-cdef int mu_cut(Pack* p, int k, int64_t base) noexcept nogil:
+cdef int mu_cut(Pack* p, int k, int64_t base, const uint64_t* usable) noexcept nogil:
     """1 if the bound at the later levels' own prices cuts the node (depth k >= 1): revenue placed +
     their prices on the usable free track + each level's best free route at those prices (the
     Lagrangian relaxation of "no track twice" over levels k.., given the track in use: any prices
-    >= 0 give a bound). Scans as dfs does, from where the parent left each level."""
+    >= 0 give a bound). Scans as dfs does, from where the parent left each level. ``usable``: the
+    usable free track where dfs has it (else NULL)."""
     cdef int K = p.K, W = p.W, j
     cdef int64_t bound, top, i, free_mu
     cdef int64_t best = p.c.best.value
@@ -724,8 +918,10 @@ cdef int mu_cut(Pack* p, int k, int64_t base) noexcept nogil:
     if bound <= best:
         return 1
     if bound <= best + free_mu:
-        usable_mask(p, k)
-        bound -= free_mu - price_i(p.mask, p.mu, W)
+        if usable == NULL:
+            usable_mask(p, k)
+            usable = p.mask
+        bound -= free_mu - price_i(usable, p.mu, W)
     for j in range(k, K):
         if bound <= best:
             return 1
@@ -1118,15 +1314,16 @@ KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000,
           long long table_routes=4096, long long reach_after=500000, long long memo_grow_after=2000000,
-          long long mu_after=1000000):
+          long long mu_after=1000000, int reference_after=20, long long reference_routes=4096):
     """Experiments and tests only: the pricing effort, the longest list before handing over (with
     two trains, and with more), the first dive's nodes, the fewest routes priced by byte tables and
     the packing nodes before the token walk, the larger memo and the later levels' own prices (0:
-    from the first node). Returns the settings it replaced."""
+    from the first node), and the pricing steps and list length before a list is read in a
+    reference order. Returns the settings it replaced."""
     global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER, MEMO_GROW_AFTER
-    global MU_AFTER
+    global MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES
     previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER,
-                MEMO_GROW_AFTER, MU_AFTER)
+                MEMO_GROW_AFTER, MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
     MAX_ROUTES_MANY = max_routes_many
@@ -1135,4 +1332,6 @@ def _tune(int iterations, long long max_routes, long long max_routes_many=300000
     REACH_AFTER = reach_after
     MEMO_GROW_AFTER = memo_grow_after
     MU_AFTER = mu_after
+    REFERENCE_AFTER = reference_after
+    REFERENCE_ROUTES = reference_routes
     return previous

@@ -313,7 +313,7 @@ def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_sear
     decide the bound: the random small boards above rarely contend for track enough to test it
     (halving the price of the free track a later route can use passes them, and fails here).
     "long": what a long search turns on, from its first node (the usable track walked from the
-    tokens; the memo grown after 1 000 nodes); "later-prices": the bound at the later levels' own
+    tokens; the memo grown and keyed by the usable track after 1 000 nodes); "later-prices": the bound at the later levels' own
     prices from the first node (halving the usable track's price in it fails here)."""
     from optimizer.bench.suites import TRAINS
     from optimizer.bench.synthetic import synthetic_board
@@ -397,14 +397,15 @@ def test_packing_prices_in_a_reference_order_as_in_value_order(trains, seed, lat
 
 
 def test_the_memo_keys_on_the_track_reached_from_tokens_only_where_every_later_train_needs_one():
-    """A node is remembered by the free track its later routes can use: where every later train
-    needs a token, the track reached from one; else all free track. Keyed on the first here (no
-    train needs a token), the search ends at 400 for 410. The first dive is cut to one node and
-    the token walk runs from the first node, or the board is solved before the memo matters."""
+    """In a long search a node is remembered by the free track its later routes can use: where
+    every later train needs a token, the track reached from one; else all free track. Keyed on the
+    first here (no train needs a token), the search ends at 400 for 410. The first dive is cut to
+    one node, and the token walk and that key run from the first node (the memo never grows), or
+    the board is solved before the memo matters."""
     from optimizer.core import _packing
     problem = build_problem(NO_TOKEN_BOARD)
     ref = reference.search(problem)
-    previous = _packing._tune(100, 30000, 300000, 1, 4096, 0, 1000)
+    previous = _packing._tune(100, 30000, 300000, 1, 4096, 0, 0)
     try:
         fast = compiled.search(problem, strategy="packing")
     finally:

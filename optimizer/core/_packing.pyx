@@ -19,10 +19,10 @@ at a node is the revenue placed + the prices of the free track + each later trai
 route free of the track in use. Lists are kept in reduced order, so that route is the first free
 one, searched from where the parent node left it. Below the root only the free track a later route
 can still use is paid back (that of segments with no track in use): placed routes cut the rest
-off, and its prices would only loosen the bound. Nodes are remembered by level and the free track
-later routes can use, which decides all they can add: trains of different kinds swapping routes
-reach the same node, and so do routes placed above that differ only in track cut off from the
-rest. In a long search (``MU_AFTER`` nodes) the levels below the root get a second set of prices,
+off, and its prices would only loosen the bound. Nodes are remembered by level and track in use
+(trains of different kinds swapping routes reach the same node), and in a long search by the
+free track later routes can use, which decides all they can add (routes placed above that differ
+only in track cut off from the rest then meet too). In a long search (``MU_AFTER`` nodes) the levels below the root get a second set of prices,
 tuned for them alone (as if level 0 did not exist), and each of their lists a second order by
 those prices with its own first free route per depth: below the root a node is cut by the
 smaller of the two bounds.
@@ -64,7 +64,8 @@ cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
 # A long search (counted in packing nodes) turns on what costs a short one more than it saves:
 cdef int64_t REACH_AFTER = 500000  # the usable track walked from the tokens
 cdef int64_t MU_AFTER = 1000000  # the later levels' own prices (-1: never)
-cdef int64_t MEMO_GROW_AFTER = 2000000  # the memo grown to MEMO_GROWN nodes (at most MEMO_BYTES)
+cdef int64_t MEMO_GROW_AFTER = 2000000  # the memo grown to MEMO_GROWN nodes (at most MEMO_BYTES), keyed
+                                         # from then on by the usable track (see dfs)
 cdef int64_t MEMO_GROWN = 1 << 20
 cdef int64_t MEMO_BYTES = 64 << 20
 # Pricing reads a list in value order until its prices settle, then in a reference order:
@@ -114,6 +115,7 @@ cdef struct Pack:
     int32_t* queue      # [n_stops]: scratch
     uint8_t* token_from # [K + 1]: every train from this level on needs a token
     int64_t reach_at    # from this many nodes on, the usable track is what a token reaches
+    int64_t usable_key_at  # from this many nodes on, the memo's key is the usable track (before: the track in use)
     int64_t* mu         # [W * 64]: prices tuned for levels 1.. alone (once mu_on)
     int64_t mu_total
     int64_t mu_at       # at this many nodes the later levels are priced (-1: never)
@@ -840,7 +842,7 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     route). 0, or a stop code.
     """
     cdef Ctx* c = p.c
-    cdef int K = p.K, W = p.W, j, same
+    cdef int K = p.K, W = p.W, j, same, tag = 0, usable = 0
     cdef int64_t bound, top, slot
     cdef uint64_t* key
     cdef Routes* R
@@ -852,16 +854,25 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     same = k > 0 and c.inp.group_by_train[c.inp.train_by_level[k]] == c.inp.group_by_train[c.inp.train_by_level[k - 1]]
     slot = -1
     key = p.keys + k * W
-    if k >= 1 and not same and p.memo_k != NULL:
-        # the same usable track at the same level, reached another way (trains swapping routes,
-        # or routes placed above that differ only in track no later route can use): looked up
-        # first, since most revisits end here without scanning a list
-        usable_mask(p, k)
-        memcpy(key, p.mask, W * sizeof(uint64_t))
-        slot = memo_slot(p, key, k)
-        if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, key, W) \
-                and base + p.memo_val[slot] <= c.best.value:
-            return 0
+    if not same and p.memo_k != NULL:
+        # The same node reached another way (trains swapping routes), looked up first, since most
+        # revisits end here without scanning a list. A node is known by the track in use, and in
+        # a long search (from the memo's growth) by the free track its later routes can use, which
+        # decides all they can add: routes placed above that differ only in track no later route
+        # can use then meet too (5 trains, seed 5: 12.7 M -> 8.8 M nodes), for a pass per node.
+        if k >= 1 and c.lim.nodes >= p.usable_key_at:
+            usable_mask(p, k)
+            memcpy(key, p.mask, W * sizeof(uint64_t))
+            usable = 1
+            tag = k + K + 1  # the two kinds of key never meet
+        elif k >= 2:
+            memcpy(key, p.used, W * sizeof(uint64_t))
+            tag = k
+        if tag:
+            slot = memo_slot(p, key, tag)
+            if p.memo_k[slot] == tag and not differs(p.memo_key + slot * W, key, W) \
+                    and base + p.memo_val[slot] <= c.best.value:
+                return 0
     # The bound with each level's first free route where the parent left it (it can only get
     # smaller), then tightened level by level as each is scanned, stopping once it cannot win.
     bound = base + free_price
@@ -870,7 +881,7 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         bound += top_free(p, k, j)
     if k > 0 and c.best.value < bound <= c.best.value + free_price:
         # only the free track a later route can use counts
-        bound -= free_price - (price_i(key, p.lam, W) if slot >= 0 else usable_price(p, k))
+        bound -= free_price - (price_i(key, p.lam, W) if usable else usable_price(p, k))
     for j in range(k, K):
         if bound <= c.best.value:
             return 0
@@ -879,12 +890,12 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         bound -= top - top_free(p, k, j)
     if bound <= c.best.value:
         return 0
-    if p.mu_on and k > 0 and mu_cut(p, k, base, key if slot >= 0 else NULL):
+    if p.mu_on and k > 0 and mu_cut(p, k, base, key if usable else NULL):
         return 0
     j = dfs_node(p, k, base, free_price, bound - base - top_free(p, k, k), R, same)
     if j == 0 and slot >= 0:
-        slot = memo_slot(p, key, k)  # the memo may have grown below
-        p.memo_k[slot] = k
+        slot = memo_slot(p, key, tag)  # the memo may have grown below
+        p.memo_k[slot] = tag
         memcpy(p.memo_key + slot * W, key, W * sizeof(uint64_t))
         p.memo_val[slot] = c.best.value - base
     return j
@@ -1268,6 +1279,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if code == 0:
             p.reach_at = c.lim.nodes + REACH_AFTER
             p.memo_grow_at = c.lim.nodes + MEMO_GROW_AFTER if p.memo_k != NULL else -1
+            p.usable_key_at = c.lim.nodes + MEMO_GROW_AFTER  # the grown memo starts empty: nothing is lost
             p.mu_at = c.lim.nodes + (MU_AFTER if MU_AFTER > 0 else 1) if MU_AFTER >= 0 and K >= 2 else -1
             code = dfs(&p, 0, 0, p.lam_total)
             if code == 0:

@@ -29,7 +29,7 @@ smaller of the two bounds.
 """
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from cpython.pycapsule cimport PyCapsule_New
 
@@ -111,7 +111,11 @@ cdef struct Pack:
     int64_t* lam        # [W * 64]: the price of each track bit (Lagrangian multipliers, >= 0)
     int64_t lam_total   # their sum
     uint64_t* mask      # [W]: scratch
-    uint8_t* seen       # [n_stops]: scratch
+    uint32_t* seen_at   # [n_stops]: the walk that reached each stop last (usable_mask)
+    uint32_t stamp      # the walk in hand
+    int32_t* token_stops  # the stops that hold a token, where the walk starts
+    int n_token_stops
+    uint64_t* dir_bits  # [n_dirs * W]: each dir's track (its segment's), in dir order
     int32_t* queue      # [n_stops]: scratch
     uint8_t* token_from # [K + 1]: every train from this level on needs a token
     int64_t reach_at    # from this many nodes on, the usable track is what a token reaches
@@ -1033,32 +1037,54 @@ cdef void usable_mask(Pack* p, int k) noexcept nogil:
     no track in use, and in a long search, where every later train needs a token, of those reached
     from a token over them (a breadth-first walk per node: tighter, but dearer than the nodes of a
     small search). A free bit off them is on no free route, so its price can be taken as 0 there
-    without changing any later route's reduced value: the bound stays a bound."""
+    without changing any later route's reduced value: the bound stays a bound. (In a long search
+    this runs at nearly every node: the walk reads each dir's track from one array, stamps the
+    stops it reaches instead of clearing them, and keeps two-word bitsets in registers.)"""
     cdef Ctx* c = p.c
-    cdef int W = p.W, w, sg, s, d, head = 0, tail = 0
+    cdef int W = p.W, w, sg, s, d, t, head = 0, tail = 0
     cdef const uint64_t* bits
     cdef uint64_t* m = p.mask
+    cdef uint64_t u0, u1, m0 = 0, m1 = 0
+    cdef uint32_t stamp
     for w in range(W):
         m[w] = 0
     if p.token_from[k] and c.lim.nodes >= p.reach_at:
-        for s in range(c.inp.n_stops):
-            p.seen[s] = c.inp.token_by_stop[s]
-            if p.seen[s]:
-                p.queue[tail] = s
-                tail += 1
+        p.stamp += 1
+        if p.stamp == 0:  # wrapped: every stop unseen again
+            memset(p.seen_at, 0, c.inp.n_stops * sizeof(uint32_t))
+            p.stamp = 1
+        stamp = p.stamp
+        for t in range(p.n_token_stops):
+            s = p.token_stops[t]
+            p.seen_at[s] = stamp
+            p.queue[tail] = s
+            tail += 1
+        if W == 2:
+            u0 = p.used[0]
+            u1 = p.used[1]
         while head < tail:
             s = p.queue[head]
             head += 1
             for d in range(c.inp.adj_ptr_by_stop[s], c.inp.adj_ptr_by_stop[s + 1]):
-                bits = c.inp.track_bits_by_seg + <int64_t>c.inp.seg_by_dir[d] * W
-                if clash(bits, p.used, W):
-                    continue
-                for w in range(W):
-                    m[w] |= bits[w]
-                if not p.seen[c.inp.to_stop_by_dir[d]]:
-                    p.seen[c.inp.to_stop_by_dir[d]] = 1
-                    p.queue[tail] = c.inp.to_stop_by_dir[d]
+                bits = p.dir_bits + <int64_t>d * W
+                if W == 2:
+                    if (bits[0] & u0) | (bits[1] & u1):
+                        continue
+                    m0 |= bits[0]
+                    m1 |= bits[1]
+                else:
+                    if clash(bits, p.used, W):
+                        continue
+                    for w in range(W):
+                        m[w] |= bits[w]
+                t = c.inp.to_stop_by_dir[d]
+                if p.seen_at[t] != stamp:
+                    p.seen_at[t] = stamp
+                    p.queue[tail] = t
                     tail += 1
+        if W == 2:
+            m[0] = m0
+            m[1] = m1
     else:
         for sg in range(c.inp.n_segs):
             bits = c.inp.track_bits_by_seg + <int64_t>sg * W
@@ -1247,7 +1273,9 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     p.lam = <int64_t*>calloc(p.W * 64, sizeof(int64_t))
     p.mask = <uint64_t*>calloc(p.W, sizeof(uint64_t))
     p.keys = <uint64_t*>calloc((K + 1) * p.W, sizeof(uint64_t))
-    p.seen = <uint8_t*>calloc(c.inp.n_stops + 1, sizeof(uint8_t))
+    p.seen_at = <uint32_t*>calloc(c.inp.n_stops + 1, sizeof(uint32_t))
+    p.token_stops = <int32_t*>calloc(c.inp.n_stops + 1, sizeof(int32_t))
+    p.dir_bits = <uint64_t*>malloc((<int64_t>c.inp.n_dirs * p.W + 1) * sizeof(uint64_t))
     p.queue = <int32_t*>calloc(c.inp.n_stops + 1, sizeof(int32_t))
     p.token_from = <uint8_t*>calloc(K + 1, sizeof(uint8_t))
     p.vstack = <int64_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int64_t))
@@ -1255,7 +1283,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         alloc_memo(&p, MEMO_SIZE)
     tau_of = <int64_t*>calloc(K, sizeof(int64_t))
     if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of
-            and p.seen and p.queue and p.token_from and p.keys):
+            and p.seen_at and p.token_stops and p.dir_bits and p.queue and p.token_from and p.keys):
         code = ERR_MEMORY
     else:
         # one list per group of identical trains, deep enough for its poorest level
@@ -1270,6 +1298,13 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             if li == 0 or c.inp.group_by_train[c.inp.train_by_level[li]] != c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
                 g += 1
             p.list_of[li] = g
+        for j in range(c.inp.n_stops):  # the token walk's inputs (usable_mask)
+            if c.inp.token_by_stop[j]:
+                p.token_stops[p.n_token_stops] = j
+                p.n_token_stops += 1
+        for j in range(c.inp.n_dirs):
+            memcpy(p.dir_bits + <int64_t>j * p.W, c.inp.track_bits_by_seg + <int64_t>c.inp.seg_by_dir[j] * p.W,
+                   p.W * sizeof(uint64_t))
         p.token_from[K] = 1
         li = K - 1
         while li >= 0:
@@ -1290,7 +1325,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if p.lists:
             free_routes(&p.lists[li])
     free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
-    free(p.mask); free(p.keys); free(p.seen); free(p.queue); free(p.token_from)
+    free(p.mask); free(p.keys); free(p.seen_at); free(p.token_stops); free(p.dir_bits); free(p.queue); free(p.token_from)
     free(p.memo_k); free(p.memo_key); free(p.memo_val); free(p.mu); free(p.mfc)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
         c.bounds.bound = -1

@@ -396,6 +396,29 @@ def test_packing_prices_in_a_reference_order_as_in_value_order(trains, seed, lat
     assert (by_reference.revenue, by_reference.nodes) == (by_value.revenue, by_value.nodes)
 
 
+@pytest.mark.parametrize("trains,seed,later_prices", [(3, 0, False), (4, 1, False), (5, 3, False), (4, 1, True)],
+                         ids=["3-0", "4-1", "5-3", "4-1-later-prices"])
+def test_packing_finds_free_routes_by_a_bit_index_as_one_by_one(trains, seed, later_prices):
+    """Long lists find their next free route 64 at a time, by an index of the routes on each
+    track bit: the same routes as testing them one by one, so the same search node for node
+    (forced on for every list, and off; "later-prices" also scans the later levels' own order)."""
+    from optimizer.bench.suites import TRAINS
+    from optimizer.bench.synthetic import synthetic_board
+    from optimizer.core import _packing
+    problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
+    runs = []
+    for index_routes in (0, 1 << 40):
+        previous = _packing._tune(100, 30000, 300000, 20000, 4096, 500000, 2000000, 0 if later_prices else 1000000,
+                                  20, 4096, index_routes)
+        try:
+            runs.append(compiled.search(problem, strategy="packing"))
+        finally:
+            _packing._tune(*previous)
+    indexed, one_by_one = runs
+    assert indexed.optimal and one_by_one.optimal
+    assert (indexed.revenue, indexed.nodes) == (one_by_one.revenue, one_by_one.nodes)
+
+
 def test_the_memo_keys_on_the_track_reached_from_tokens_only_where_every_later_train_needs_one():
     """In a long search a node is remembered by the free track its later routes can use: where
     every later train needs a token, the track reached from one; else all free track. Keyed on the

@@ -59,6 +59,8 @@ cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D trai
 cdef int64_t MAX_ROUTES_MANY = 300000  # the same from three trains on, where nested rounds are far slower
 cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker bound, 300 no better)
 cdef int TABLE_WORDS = 4  # track bitsets this short are priced by byte tables while pricing
+cdef int64_t INDEX_ROUTES = 4096  # lists this long (of short bitsets) are scanned by a bit index
+cdef int BY_ONE = 8  # routes scanned one by one before the index
 cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
 # A long search (counted in packing nodes) turns on what costs a short one more than it saves:
@@ -89,6 +91,8 @@ cdef struct Routes:
     int64_t* mred       # reduced values at the later levels' prices, in their order (once priced)
     uint64_t* mres      # the tracks in that order
     int64_t* mpr        # per route (in the list's order): the price of its track at those prices
+    uint64_t* by_word   # [ceil(n / 64) * W * 64]: per 64 routes, per track bit, those using it (or NULL)
+    uint64_t* mby_word  # the same for mres
 
 
 cdef struct Pack:
@@ -171,6 +175,7 @@ cdef int grow(Routes* R, int W, int64_t need_pool) noexcept nogil:
 
 cdef void free_routes(Routes* R) noexcept nogil:
     free(R.val); free(R.red); free(R.res); free(R.off); free(R.nstops); free(R.pool); free(R.mred); free(R.mres); free(R.mpr)
+    free(R.by_word); free(R.mby_word)
     memset(R, 0, sizeof(Routes))
 
 
@@ -768,7 +773,11 @@ cdef int reprice(Pack* p, Routes* R) noexcept nogil:
         return 0
     for i in range(R.n):
         R.red[i] = R.val[i] - price_i(R.res + i * p.W, p.lam, p.W)
-    return sort_routes(R, p.W)
+    if sort_routes(R, p.W):
+        return ERR_MEMORY
+    free(R.by_word)
+    R.by_word = bit_index(R.res, R.n, p.W)
+    return 0
 
 
 # ---- the packing -------------------------------------------------------------------------------
@@ -831,11 +840,70 @@ cdef void first_free(Pack* p, int depth, int j) noexcept nogil:
     """Move level j's first free route at this depth down from where it stands (the parent's,
     until scanned)."""
     cdef Routes* R = &p.lists[p.list_of[j]]
-    cdef int64_t i = p.fc[depth * p.K + j]
-    cdef int W = p.W
-    while i < R.n and clash(R.res + i * W, p.used, W):
+    p.fc[depth * p.K + j] = next_free(R.res, R.by_word, R.n, p.used, p.W, p.fc[depth * p.K + j])
+
+
+cdef inline int64_t next_free(const uint64_t* res, const uint64_t* index, int64_t n, const uint64_t* used, int W,
+                              int64_t i) noexcept nogil:
+    """The first of n routes (their tracks ``res``) from i on free of the track in use (n: none):
+    a few one by one, then 64 at a time by their bit index where they have one."""
+    cdef int64_t end = i + BY_ONE if index != NULL and i + BY_ONE < n else n
+    while i < end and clash(res + i * W, used, W):
         i += 1
-    p.fc[depth * p.K + j] = i
+    if i == end and i < n:
+        i = free_by_words(index, n, used, W, i)
+    return i
+
+
+cdef int64_t free_by_words(const uint64_t* index, int64_t n, const uint64_t* used, int W, int64_t i) noexcept nogil:
+    """The first route from i on free of the track in use (R.n: none), 64 routes at a time: the
+    routes clashing with it are the OR over its bits of the routes on each bit."""
+    cdef int nb = W * 64, n_used = 0, w, t
+    cdef int used_bits[256]
+    cdef int64_t wi = i >> 6, nw = (n + 63) >> 6
+    cdef uint64_t x, y
+    cdef const uint64_t* row
+    for w in range(W):
+        x = used[w]
+        while x:
+            used_bits[n_used] = w * 64 + ctz64(x)
+            n_used += 1
+            x &= x - 1
+    x = (<uint64_t>1 << (i & 63)) - 1  # the routes before i count as taken
+    while wi < nw:
+        row = index + wi * nb
+        for t in range(n_used):
+            x |= row[used_bits[t]]
+        y = ~x
+        if wi == nw - 1 and (n & 63):
+            y &= (<uint64_t>1 << (n & 63)) - 1
+        if y:
+            return (wi << 6) + ctz64(y)
+        wi += 1
+        x = 0
+    return n
+
+
+cdef uint64_t* bit_index(const uint64_t* res, int64_t n, int W) noexcept nogil:
+    """For each 64 of n routes (their tracks ``res``, in order) and each track bit, which of them
+    use it; NULL for long bitsets, short lists, or no memory (they are scanned one by one).
+    Scanning for free routes is most of a long search."""
+    cdef int64_t i, nw = (n + 63) >> 6
+    cdef int w, nb = W * 64
+    cdef uint64_t x
+    cdef uint64_t* index
+    if W > 4 or n < INDEX_ROUTES:
+        return NULL
+    index = <uint64_t*>calloc(nw * nb + 1, sizeof(uint64_t))
+    if index == NULL:
+        return NULL
+    for i in range(n):
+        for w in range(W):
+            x = res[i * W + w]
+            while x:
+                index[(i >> 6) * nb + w * 64 + ctz64(x)] |= <uint64_t>1 << (i & 63)
+                x &= x - 1
+    return index
 
 
 cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
@@ -942,10 +1010,7 @@ cdef int mu_cut(Pack* p, int k, int64_t base, const uint64_t* usable) noexcept n
             return 1
         top = mtop(p, k, j)
         R = &p.lists[p.list_of[j]]
-        i = p.mfc[k * K + j]
-        while i < R.n and clash(R.mres + i * W, p.used, W):
-            i += 1
-        p.mfc[k * K + j] = i
+        p.mfc[k * K + j] = next_free(R.mres, R.mby_word, R.n, p.used, W, p.mfc[k * K + j])
         bound -= top - mtop(p, k, j)
     return bound <= best
 
@@ -1014,6 +1079,7 @@ cdef int mu_start(Pack* p) noexcept nogil:
                 memcpy(R.mres + i * W, R.res + keys[3 * i + 2] * W, W * sizeof(uint64_t))
             free(keys)
             keys = NULL
+            R.mby_word = bit_index(R.mres, n, W)
     free(keys)
     for g in range(K):
         if order:
@@ -1142,7 +1208,7 @@ cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest
             break
         r = R.res + i * W
         if clash(r, p.used, W):
-            i += 1
+            i = next_free(R.res, R.by_word, R.n, p.used, W, i + 1)
             continue
         c.lim.nodes += 1
         if c.lim.nodes % CHECK_EVERY == 0 and check_limits(c):
@@ -1361,16 +1427,18 @@ KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000,
           long long table_routes=4096, long long reach_after=500000, long long memo_grow_after=2000000,
-          long long mu_after=1000000, int reference_after=20, long long reference_routes=4096):
+          long long mu_after=1000000, int reference_after=20, long long reference_routes=4096,
+          long long index_routes=4096):
     """Experiments and tests only: the pricing effort, the longest list before handing over (with
     two trains, and with more), the first dive's nodes, the fewest routes priced by byte tables and
     the packing nodes before the token walk, the larger memo and the later levels' own prices (0:
-    from the first node), and the pricing steps and list length before a list is read in a
-    reference order. Returns the settings it replaced."""
+    from the first node), the pricing steps and list length before a list is read in a reference
+    order, and the list length from which free routes are found by a bit index. Returns the
+    settings it replaced."""
     global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER, MEMO_GROW_AFTER
-    global MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES
+    global MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES, INDEX_ROUTES
     previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER,
-                MEMO_GROW_AFTER, MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES)
+                MEMO_GROW_AFTER, MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES, INDEX_ROUTES)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
     MAX_ROUTES_MANY = max_routes_many
@@ -1381,4 +1449,5 @@ def _tune(int iterations, long long max_routes, long long max_routes_many=300000
     MU_AFTER = mu_after
     REFERENCE_AFTER = reference_after
     REFERENCE_ROUTES = reference_routes
+    INDEX_ROUTES = index_routes
     return previous

@@ -313,7 +313,7 @@ def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_sear
     decide the bound: the random small boards above rarely contend for track enough to test it
     (halving the price of the free track a later route can use passes them, and fails here).
     "long": what a long search turns on, from its first node (the usable track walked from the
-    tokens; the memo grown after 1 000 nodes); "later-prices": the bound at the later levels' own
+    tokens; the memo grown and keyed by the usable track after 1 000 nodes); "later-prices": the bound at the later levels' own
     prices from the first node (halving the usable track's price in it fails here)."""
     from optimizer.bench.suites import TRAINS
     from optimizer.bench.synthetic import synthetic_board
@@ -355,6 +355,87 @@ def test_packing_prices_by_byte_tables_as_by_bits(trains, seed):
     tables, bits = runs
     assert tables.optimal and bits.optimal
     assert (tables.revenue, tables.nodes) == (bits.revenue, bits.nodes)
+
+
+# Found by the random boards above with the bug planted (the memo keyed on the track reached from
+# the tokens even where a later train needs none): every train here runs without a token.
+NO_TOKEN_BOARD = {"id": "no-token", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": ["yellow"]},
+                  "corporation": {"id": "US"}, "trains": [{"name": "2", "distance": 2, "requires_token": False, "id": "2-0"}, {"name": "2", "distance": 2, "requires_token": False, "id": "2-1"}, {"name": "3", "distance": 3, "requires_token": False, "id": "3-2"}, {"name": "D", "distance": 999, "id": "long-0", "requires_token": False}],
+                  "hexes": [
+    {"id": "A1", "tile": "t", "color": "yellow", "rotation": 4, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["US"]}]},
+    {"id": "A3", "tile": "t", "color": "gray", "rotation": 5, "code": "city=revenue:60,slots:2;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;label=T", "cities": [{"index": 0, "slots": 2, "tokens": [None, None]}]},
+    {"id": "B2", "tile": "t", "color": "green", "rotation": 1, "code": "town=revenue:20;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:5,b:_0", "cities": []},
+    {"id": "B4", "tile": "t", "color": "brown", "rotation": 0, "code": "city=revenue:40,loc:0.5;city=revenue:40,loc:2.5;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_1;path=a:3,b:_1", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}, {"index": 1, "slots": 1, "tokens": ["THEM"]}]},
+    {"id": "C1", "tile": "C1", "color": "red", "rotation": 0, "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []},
+    {"id": "C3", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}]},
+    {"id": "D2", "tile": "D2", "color": "red", "rotation": 0, "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []},
+    {"id": "D4", "tile": "D4", "color": "red", "rotation": 0, "code": "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []}]}
+
+
+@pytest.mark.parametrize("trains,seed,later_prices", [(3, 0, False), (4, 1, False), (5, 3, False), (4, 1, True)],
+                         ids=["3-0", "4-1", "5-3", "4-1-later-prices"])
+def test_packing_prices_in_a_reference_order_as_in_value_order(trains, seed, later_prices):
+    """Once the prices settle, pricing reads each long list in the order of its reduced values at
+    a recent step and stops early: the same best route at every step as reading in value order,
+    so the same prices and the same search, node for node (forced from the first step, and never;
+    "later-prices" also prices the later levels, whose lists are read through a permutation)."""
+    from optimizer.bench.suites import TRAINS
+    from optimizer.bench.synthetic import synthetic_board
+    from optimizer.core import _packing
+    problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
+    runs = []
+    for after in (0, 1 << 30):
+        previous = _packing._tune(100, 30000, 300000, 20000, 4096, 500000, 2000000, 0 if later_prices else 1000000,
+                                  after, 0)
+        try:
+            runs.append(compiled.search(problem, strategy="packing"))
+        finally:
+            _packing._tune(*previous)
+    by_reference, by_value = runs
+    assert by_reference.optimal and by_value.optimal
+    assert (by_reference.revenue, by_reference.nodes) == (by_value.revenue, by_value.nodes)
+
+
+@pytest.mark.parametrize("trains,seed,later_prices", [(3, 0, False), (4, 1, False), (5, 3, False), (4, 1, True)],
+                         ids=["3-0", "4-1", "5-3", "4-1-later-prices"])
+def test_packing_finds_free_routes_by_a_bit_index_as_one_by_one(trains, seed, later_prices):
+    """Long lists find their next free route 64 at a time, by an index of the routes on each
+    track bit: the same routes as testing them one by one, so the same search node for node
+    (forced on for every list, and off; "later-prices" also scans the later levels' own order)."""
+    from optimizer.bench.suites import TRAINS
+    from optimizer.bench.synthetic import synthetic_board
+    from optimizer.core import _packing
+    problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
+    runs = []
+    for index_routes in (0, 1 << 40):
+        previous = _packing._tune(100, 30000, 300000, 20000, 4096, 500000, 2000000, 0 if later_prices else 1000000,
+                                  20, 4096, index_routes)
+        try:
+            runs.append(compiled.search(problem, strategy="packing"))
+        finally:
+            _packing._tune(*previous)
+    indexed, one_by_one = runs
+    assert indexed.optimal and one_by_one.optimal
+    assert (indexed.revenue, indexed.nodes) == (one_by_one.revenue, one_by_one.nodes)
+
+
+def test_the_memo_keys_on_the_track_reached_from_tokens_only_where_every_later_train_needs_one():
+    """In a long search a node is remembered by the free track its later routes can use: where
+    every later train needs a token, the track reached from one; else all free track. Keyed on the
+    first here (no train needs a token), the search ends at 400 for 410. The first dive is cut to
+    one node, and the token walk and that key run from the first node (the memo never grows), or
+    the board is solved before the memo matters."""
+    from optimizer.core import _packing
+    problem = build_problem(NO_TOKEN_BOARD)
+    ref = reference.search(problem)
+    previous = _packing._tune(100, 30000, 300000, 1, 4096, 0, 0)
+    try:
+        fast = compiled.search(problem, strategy="packing")
+    finally:
+        _packing._tune(*previous)
+    assert ref.optimal and fast.optimal
+    assert fast.revenue == ref.revenue == 410, (fast.routes, ref.routes)
+    _assert_sound(problem, fast)
 
 
 @pytest.mark.parametrize("seed", range(4))

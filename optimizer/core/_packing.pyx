@@ -20,14 +20,16 @@ route free of the track in use. Lists are kept in reduced order, so that route i
 one, searched from where the parent node left it. Below the root only the free track a later route
 can still use is paid back (that of segments with no track in use): placed routes cut the rest
 off, and its prices would only loosen the bound. Nodes are remembered by level and track in use
-(trains of different kinds swapping routes reach the same node). In a long search (``MU_AFTER``
-nodes) the levels below the root get a second set of prices, tuned for them alone (as if level 0
-did not exist), and each of their lists a second order by those prices with its own first free
-route per depth: below the root a node is cut by the smaller of the two bounds.
+(trains of different kinds swapping routes reach the same node), and in a long search by the
+free track later routes can use, which decides all they can add (routes placed above that differ
+only in track cut off from the rest then meet too). In a long search (``MU_AFTER`` nodes) the levels below the root get a second set of prices,
+tuned for them alone (as if level 0 did not exist), and each of their lists a second order by
+those prices with its own first free route per depth: below the root a node is cut by the
+smaller of the two bounds.
 """
-from libc.stdlib cimport calloc, free, malloc, qsort, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from cpython.pycapsule cimport PyCapsule_New
 
@@ -57,14 +59,21 @@ cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D trai
 cdef int64_t MAX_ROUTES_MANY = 300000  # the same from three trains on, where nested rounds are far slower
 cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker bound, 300 no better)
 cdef int TABLE_WORDS = 4  # track bitsets this short are priced by byte tables while pricing
+cdef int64_t INDEX_ROUTES = 4096  # lists this long (of short bitsets) are scanned by a bit index
+cdef int BY_ONE = 8  # routes scanned one by one before the index
 cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
 # A long search (counted in packing nodes) turns on what costs a short one more than it saves:
 cdef int64_t REACH_AFTER = 500000  # the usable track walked from the tokens
 cdef int64_t MU_AFTER = 1000000  # the later levels' own prices (-1: never)
-cdef int64_t MEMO_GROW_AFTER = 2000000  # the memo grown to MEMO_GROWN nodes (at most MEMO_BYTES)
+cdef int64_t MEMO_GROW_AFTER = 2000000  # the memo grown to MEMO_GROWN nodes (at most MEMO_BYTES), keyed
+                                         # from then on by the usable track (see dfs)
 cdef int64_t MEMO_GROWN = 1 << 20
 cdef int64_t MEMO_BYTES = 64 << 20
+# Pricing reads a list in value order until its prices settle, then in a reference order:
+cdef int REFERENCE_AFTER = 20  # steps in value order (the prices move too much before)
+cdef int64_t REFERENCE_ROUTES = 4096  # lists this long get a reference order
+cdef int REFERENCE_DEPTH = 4  # renewed when a step reads more than 1/4 of its list
 
 
 cdef struct Routes:
@@ -82,6 +91,8 @@ cdef struct Routes:
     int64_t* mred       # reduced values at the later levels' prices, in their order (once priced)
     uint64_t* mres      # the tracks in that order
     int64_t* mpr        # per route (in the list's order): the price of its track at those prices
+    uint64_t* by_word   # [ceil(n / 64) * W * 64]: per 64 routes, per track bit, those using it (or NULL)
+    uint64_t* mby_word  # the same for mres
 
 
 cdef struct Pack:
@@ -97,16 +108,22 @@ cdef struct Pack:
     int64_t memo_size   # remembered nodes (a power of two: MEMO_SIZE, then MEMO_GROWN)
     int64_t memo_grow_at  # at this many nodes the memo grows
     int32_t* memo_k     # [memo_size]: the level of a remembered node (-1: empty)
-    uint64_t* memo_key  # [memo_size * W]: its track in use
+    uint64_t* memo_key  # [memo_size * W]: the free track its later routes can use
+    uint64_t* keys      # [(K + 1) * W]: per depth, that track at the node in hand (its memo key)
     int64_t* memo_val   # [memo_size]: what the levels from there can add at most
     int64_t* vstack     # 2 * (n_stops + 1): values along the route being listed
     int64_t* lam        # [W * 64]: the price of each track bit (Lagrangian multipliers, >= 0)
     int64_t lam_total   # their sum
     uint64_t* mask      # [W]: scratch
-    uint8_t* seen       # [n_stops]: scratch
+    uint32_t* seen_at   # [n_stops]: the walk that reached each stop last (usable_mask)
+    uint32_t stamp      # the walk in hand
+    int32_t* token_stops  # the stops that hold a token, where the walk starts
+    int n_token_stops
+    uint64_t* dir_bits  # [n_dirs * W]: each dir's track (its segment's), in dir order
     int32_t* queue      # [n_stops]: scratch
     uint8_t* token_from # [K + 1]: every train from this level on needs a token
     int64_t reach_at    # from this many nodes on, the usable track is what a token reaches
+    int64_t usable_key_at  # from this many nodes on, the memo's key is the usable track (before: the track in use)
     int64_t* mu         # [W * 64]: prices tuned for levels 1.. alone (once mu_on)
     int64_t mu_total
     int64_t mu_at       # at this many nodes the later levels are priced (-1: never)
@@ -158,6 +175,7 @@ cdef int grow(Routes* R, int W, int64_t need_pool) noexcept nogil:
 
 cdef void free_routes(Routes* R) noexcept nogil:
     free(R.val); free(R.red); free(R.res); free(R.off); free(R.nstops); free(R.pool); free(R.mred); free(R.mres); free(R.mpr)
+    free(R.by_word); free(R.mby_word)
     memset(R, 0, sizeof(Routes))
 
 
@@ -296,19 +314,92 @@ cdef int keep_richest_per_track(Routes* R, int W) noexcept nogil:
     return 0
 
 
+cdef inline uint64_t falling(int64_t x) noexcept nogil:
+    """A key that sorts upward as x sorts downward."""
+    return ~(<uint64_t>x ^ (<uint64_t>1 << 63))
+
+
+cdef inline uint64_t falling_d(double x) noexcept nogil:
+    """The same for a double (its bits, ordered as the numbers are, then reversed)."""
+    cdef uint64_t u
+    memcpy(&u, &x, sizeof(uint64_t))
+    u = ~u if u >> 63 else u | (<uint64_t>1 << 63)
+    return ~u
+
+
+cdef int radix_sort(int64_t n, uint64_t* key, int64_t* idx) noexcept nogil:
+    """The pairs (key[q], idx[q]) by key upward, stably: a byte a pass, from the lowest (a pass
+    where every key has the same byte is skipped). Sorting is a large part of pricing long lists,
+    and a comparison sort through a callback was several times slower. 0, or ERR_MEMORY."""
+    cdef uint64_t* k2 = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+    cdef int64_t* i2 = <int64_t*>malloc((n + 1) * sizeof(int64_t))
+    cdef uint64_t* ka = key
+    cdef uint64_t* kb = k2
+    cdef uint64_t* kt
+    cdef int64_t* ia = idx
+    cdef int64_t* ib = i2
+    cdef int64_t* it
+    cdef int64_t count[256]
+    cdef int64_t q, at, m
+    cdef int shift, x
+    if k2 == NULL or i2 == NULL:
+        free(k2); free(i2)
+        return ERR_MEMORY
+    for shift in range(0, 64, 8):
+        memset(count, 0, sizeof(count))
+        for q in range(n):
+            count[(ka[q] >> shift) & 255] += 1
+        if n == 0 or count[(ka[0] >> shift) & 255] == n:
+            continue
+        at = 0
+        for x in range(256):
+            m = count[x]
+            count[x] = at
+            at += m
+        for q in range(n):
+            x = (ka[q] >> shift) & 255
+            kb[count[x]] = ka[q]
+            ib[count[x]] = ia[q]
+            count[x] += 1
+        kt = ka; ka = kb; kb = kt
+        it = ia; ia = ib; ib = it
+    if ka != key:
+        memcpy(key, ka, n * sizeof(uint64_t))
+        memcpy(idx, ia, n * sizeof(int64_t))
+    free(k2); free(i2)
+    return 0
+
+
 cdef int64_t* ranked(int64_t n, const int64_t* first, const int64_t* second) noexcept nogil:
     """(first[i], second[i] or 0, i) for i < n, largest first (ties: by second, then i, so every
     run agrees): the caller reads the order at [3 * rank + 2] and frees it. NULL: no memory."""
-    cdef int64_t i
+    cdef int64_t i, q
     cdef int64_t* keys = <int64_t*>malloc((3 * n + 1) * sizeof(int64_t))
-    if keys == NULL:
+    cdef uint64_t* key = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+    cdef int64_t* idx = <int64_t*>malloc((n + 1) * sizeof(int64_t))
+    if keys == NULL or key == NULL or idx == NULL:
+        free(keys); free(key); free(idx)
         return NULL
-    for i in range(n):
-        keys[3 * i] = first[i]
-        keys[3 * i + 1] = second[i] if second != NULL else 0
-        keys[3 * i + 2] = i
-    qsort(keys, n, 3 * sizeof(int64_t), by_key)
+    for i in range(n):  # stable sorts, the last key last: ties keep the order before
+        idx[i] = i
+        key[i] = falling(second[i]) if second != NULL else 0
+    if (second != NULL and radix_sort(n, key, idx)) or not _by_first(n, first, key, idx):
+        free(keys); free(key); free(idx)
+        return NULL
+    for q in range(n):
+        i = idx[q]
+        keys[3 * q] = first[i]
+        keys[3 * q + 1] = second[i] if second != NULL else 0
+        keys[3 * q + 2] = i
+    free(key); free(idx)
     return keys
+
+
+cdef int _by_first(int64_t n, const int64_t* first, uint64_t* key, int64_t* idx) noexcept nogil:
+    cdef int64_t q
+    for q in range(n):
+        key[q] = falling(first[idx[q]])
+    return radix_sort(n, key, idx) == 0
 
 
 cdef int sort_routes(Routes* R, int W) noexcept nogil:
@@ -338,16 +429,6 @@ cdef int sort_routes(Routes* R, int W) noexcept nogil:
     R.res = res
     R.cap = R.n
     return 0
-
-
-cdef int by_key(const void* a, const void* b) noexcept nogil:
-    cdef const int64_t* x = <const int64_t*>a
-    cdef const int64_t* y = <const int64_t*>b
-    if x[0] != y[0]:
-        return -1 if x[0] > y[0] else 1
-    if x[1] != y[1]:
-        return -1 if x[1] > y[1] else 1
-    return -1 if x[2] < y[2] else (1 if x[2] > y[2] else 0)
 
 
 # ---- prices on contested track (a Lagrangian relaxation) ----------------------------------------
@@ -453,19 +534,140 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     return 0
 
 
+cdef struct Scan:
+    # a list's routes in the order of their reduced values at reference prices: once the prices
+    # settle, a pricing step finds a list's best route after reading a few of them
+    int on              # a reference is in place
+    int64_t* at         # [n]: positions in the list's value order, by reduced value at lref, richest first
+    double* red         # [n]: those reduced values
+    double* lref        # [nb]: the reference prices
+    int most_bits       # the most track bits of a route of the list
+    int64_t read        # routes read at the last step in that order
+
+
+cdef int set_reference(Scan* S, const Routes* R, const int64_t* ord, int W, const double* tab, const uint16_t* bits,
+                       const int64_t* bp, const double* lam, int nb) noexcept nogil:
+    """The list in the order of its reduced values at these prices (the new reference)."""
+    cdef int64_t q, ii
+    cdef int pc, w
+    cdef uint64_t* key = <uint64_t*>malloc((R.n + 1) * sizeof(uint64_t))
+    cdef double* red = <double*>malloc((R.n + 1) * sizeof(double))
+    if key == NULL or red == NULL:
+        free(key); free(red)
+        return ERR_MEMORY
+    if S.at == NULL:
+        S.at = <int64_t*>malloc((R.n + 1) * sizeof(int64_t))
+        S.red = <double*>malloc((R.n + 1) * sizeof(double))
+        S.lref = <double*>malloc(nb * sizeof(double))
+        if S.at == NULL or S.red == NULL or S.lref == NULL:
+            free(key); free(red)
+            return ERR_MEMORY
+        S.most_bits = 0
+        for ii in range(R.n):
+            pc = 0
+            for w in range(W):
+                pc += popcount64(R.res[ii * W + w])
+            if pc > S.most_bits:
+                S.most_bits = pc
+    for q in range(R.n):
+        ii = ord[q] if ord != NULL else q
+        red[q] = R.val[ii] - priced(R, ii, W, tab, bits, bp, lam)
+        key[q] = falling_d(red[q])
+        S.at[q] = q
+    if radix_sort(R.n, key, S.at):
+        free(key); free(red)
+        return ERR_MEMORY
+    for q in range(R.n):
+        S.red[q] = red[S.at[q]]
+    memcpy(S.lref, lam, nb * sizeof(double))
+    free(key); free(red)
+    S.on = 1
+    return 0
+
+
+cdef int64_t best_reduced(Scan* S, const Routes* R, const int64_t* ord, int W, const double* tab,
+                          const uint16_t* bits, const int64_t* bp, const double* lam, int nb,
+                          double* drops) noexcept nogil:
+    """The list's best route by reduced value at these prices (-1: none above 0; ties: the first
+    in value order, ``ord`` or the list's own). Read in value order (no later route can do better
+    once its value is below the best found), or in the reference order where there is one."""
+    cdef double top = 0, v
+    cdef int64_t i = 0, ii, arg = -1
+    if S.on:
+        arg = by_reference(S, R, ord, W, tab, bits, bp, lam, nb, drops)
+        if S.read * REFERENCE_DEPTH > R.n:  # the prices moved too far from the reference
+            S.on = 0
+        return arg
+    while i < R.n:
+        ii = ord[i] if ord != NULL else i
+        if R.val[ii] <= top:
+            break
+        v = R.val[ii] - priced(R, ii, W, tab, bits, bp, lam)
+        if v > top:
+            top = v
+            arg = ii
+        i += 1
+    return arg
+
+
+cdef int64_t by_reference(Scan* S, const Routes* R, const int64_t* ord, int W, const double* tab,
+                          const uint16_t* bits, const int64_t* bp, const double* lam, int nb,
+                          double* drops) noexcept nogil:
+    """best_reduced in the reference order: the same route. A route's reduced value rose since the
+    reference by at most the price drops of its track bits, so at most by the sum of the largest
+    ``most_bits`` drops: the read stops once that cannot reach the best found."""
+    cdef double rise = 0, top = 0, v, x
+    cdef int b, m = 0, k, h
+    cdef int64_t q, ii, arg = -1, arg_at = -1
+    for b in range(nb):
+        x = S.lref[b] - lam[b]
+        if x > 0:
+            drops[m] = x
+            m += 1
+    if m <= S.most_bits:
+        for k in range(m):
+            rise += drops[k]
+    else:  # the largest most_bits of them (a partial selection sort: a few thousand steps)
+        for k in range(S.most_bits):
+            h = k
+            for b in range(k + 1, m):
+                if drops[b] > drops[h]:
+                    h = b
+            x = drops[k]
+            drops[k] = drops[h]
+            drops[h] = x
+            rise += drops[k]
+    rise += 1e-6  # rounding
+    q = 0
+    while q < R.n:
+        if S.red[q] + rise < top:
+            break
+        ii = ord[S.at[q]] if ord != NULL else S.at[q]
+        v = R.val[ii] - priced(R, ii, W, tab, bits, bp, lam)
+        if v > top or (arg >= 0 and v == top and S.at[q] < arg_at):
+            top = v
+            arg = ii
+            arg_at = S.at[q]
+        q += 1
+    S.read = q
+    return arg
+
+
 cdef int price_levels(Pack* p, int lo, int iterations, double lb, int64_t** order, int64_t* out,
                       int64_t* out_total) noexcept nogil:
     """Prices on track bits such that the best route of every train alone at those prices, plus
     the prices of all track, bounds the packing from above (any prices >= 0 do; subgradient steps
     make the bound tight). Then every list is ordered by its routes' reduced values. Long lists of
 short bitsets are priced by byte tables, refilled at each step (each route is then a fixed
-number of loads; filling the tables costs about 4 000 additions). 0, a stop code (limits are
-looked at every step) or an error."""
+number of loads; filling the tables costs about 4 000 additions). After ``REFERENCE_AFTER``
+steps a long list is read in the order of its reduced values at a recent step (see Scan), which
+finds the same best route reading a few of them. 0, a stop code (limits are looked at every
+step) or an error."""
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w
-    cdef int64_t i, arg, ii
+    cdef int64_t arg
     cdef const int64_t* ord
-    cdef double ub, best_ub = 1e300, theta = 1.0, norm, step, top, v, gb
+    cdef double ub, best_ub = 1e300, theta = 1.0, norm, step, gb
     cdef double* lam = <double*>calloc(nb, sizeof(double))
     cdef double* keep = <double*>calloc(nb, sizeof(double))
     cdef int* cnt = <int*>calloc(nb, sizeof(int))
@@ -477,14 +679,20 @@ looked at every step) or an error."""
     cdef int64_t* first = <int64_t*>calloc(K + 1, sizeof(int64_t))
     cdef const int64_t* bp
     cdef double* tab = NULL
-    cdef int n_bytes = 8 * W
+    cdef int n_bytes = 8 * W, code = 0
+    cdef Scan* scans = <Scan*>calloc(K, sizeof(Scan))
+    cdef Scan* S
+    cdef double* drops = <double*>malloc(nb * sizeof(double))
+    if scans == NULL or drops == NULL:
+        free(lam); free(keep); free(cnt); free(best_of); free(first); free(scans); free(drops)
+        return ERR_MEMORY
     if W <= TABLE_WORDS and sum_n(p) >= TABLE_ROUTES and little_endian():
         tab = <double*>malloc(n_bytes * 256 * sizeof(double))
         if tab == NULL:
-            free(lam); free(keep); free(cnt); free(best_of); free(first)
+            free(lam); free(keep); free(cnt); free(best_of); free(first); free(scans); free(drops)
             return ERR_MEMORY
     if not (lam and keep and cnt and best_of and first) or (tab == NULL and bit_lists(p, &bits, &ptr)):
-        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab)
+        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab); free(scans); free(drops)
         return ERR_MEMORY
     for g in range(K):  # where each list's routes start in ptr
         first[g + 1] = first[g] + p.lists[g].n
@@ -502,21 +710,14 @@ looked at every step) or an error."""
             if j > lo and p.list_of[j] == p.list_of[j - 1]:
                 arg = best_of[j - 1]
             else:
-                arg = -1
-                top = 0
-                i = 0
                 ord = order[p.list_of[j]] if order != NULL else NULL
-                # sorted by value: no later route can do better
                 bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
-                while i < R.n:
-                    ii = ord[i] if ord != NULL else i
-                    if R.val[ii] <= top:
-                        break
-                    v = R.val[ii] - priced(R, ii, W, tab, bits, bp, lam)
-                    if v > top:
-                        top = v
-                        arg = ii
-                    i += 1
+                S = &scans[p.list_of[j]]
+                arg = best_reduced(S, R, ord, W, tab, bits, bp, lam, nb, drops)
+                if not S.on and it >= REFERENCE_AFTER and R.n >= REFERENCE_ROUTES \
+                        and set_reference(S, R, ord, W, tab, bits, bp, lam, nb):
+                    code = ERR_MEMORY
+                    break
             best_of[j] = arg
             if arg >= 0:
                 bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
@@ -526,6 +727,8 @@ looked at every step) or an error."""
                     while x:
                         cnt[w * 64 + ctz64(x)] += 1
                         x &= x - 1
+        if code:
+            break
         if ub < best_ub - 1e-9:
             best_ub = ub
             memcpy(keep, lam, nb * sizeof(double))
@@ -553,7 +756,11 @@ looked at every step) or an error."""
     for b in range(nb):
         out[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
         out_total[0] += out[b]
-    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab)
+    for g in range(K):
+        free(scans[g].at); free(scans[g].red); free(scans[g].lref)
+    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab); free(scans); free(drops)
+    if code:
+        return code
     if c.lim.stop_code:
         return c.lim.stop_code
     return 0
@@ -566,7 +773,11 @@ cdef int reprice(Pack* p, Routes* R) noexcept nogil:
         return 0
     for i in range(R.n):
         R.red[i] = R.val[i] - price_i(R.res + i * p.W, p.lam, p.W)
-    return sort_routes(R, p.W)
+    if sort_routes(R, p.W):
+        return ERR_MEMORY
+    free(R.by_word)
+    R.by_word = bit_index(R.res, R.n, p.W)
+    return 0
 
 
 # ---- the packing -------------------------------------------------------------------------------
@@ -629,11 +840,70 @@ cdef void first_free(Pack* p, int depth, int j) noexcept nogil:
     """Move level j's first free route at this depth down from where it stands (the parent's,
     until scanned)."""
     cdef Routes* R = &p.lists[p.list_of[j]]
-    cdef int64_t i = p.fc[depth * p.K + j]
-    cdef int W = p.W
-    while i < R.n and clash(R.res + i * W, p.used, W):
+    p.fc[depth * p.K + j] = next_free(R.res, R.by_word, R.n, p.used, p.W, p.fc[depth * p.K + j])
+
+
+cdef inline int64_t next_free(const uint64_t* res, const uint64_t* index, int64_t n, const uint64_t* used, int W,
+                              int64_t i) noexcept nogil:
+    """The first of n routes (their tracks ``res``) from i on free of the track in use (n: none):
+    a few one by one, then 64 at a time by their bit index where they have one."""
+    cdef int64_t end = i + BY_ONE if index != NULL and i + BY_ONE < n else n
+    while i < end and clash(res + i * W, used, W):
         i += 1
-    p.fc[depth * p.K + j] = i
+    if i == end and i < n:
+        i = free_by_words(index, n, used, W, i)
+    return i
+
+
+cdef int64_t free_by_words(const uint64_t* index, int64_t n, const uint64_t* used, int W, int64_t i) noexcept nogil:
+    """The first route from i on free of the track in use (R.n: none), 64 routes at a time: the
+    routes clashing with it are the OR over its bits of the routes on each bit."""
+    cdef int nb = W * 64, n_used = 0, w, t
+    cdef int used_bits[256]
+    cdef int64_t wi = i >> 6, nw = (n + 63) >> 6
+    cdef uint64_t x, y
+    cdef const uint64_t* row
+    for w in range(W):
+        x = used[w]
+        while x:
+            used_bits[n_used] = w * 64 + ctz64(x)
+            n_used += 1
+            x &= x - 1
+    x = (<uint64_t>1 << (i & 63)) - 1  # the routes before i count as taken
+    while wi < nw:
+        row = index + wi * nb
+        for t in range(n_used):
+            x |= row[used_bits[t]]
+        y = ~x
+        if wi == nw - 1 and (n & 63):
+            y &= (<uint64_t>1 << (n & 63)) - 1
+        if y:
+            return (wi << 6) + ctz64(y)
+        wi += 1
+        x = 0
+    return n
+
+
+cdef uint64_t* bit_index(const uint64_t* res, int64_t n, int W) noexcept nogil:
+    """For each 64 of n routes (their tracks ``res``, in order) and each track bit, which of them
+    use it; NULL for long bitsets, short lists, or no memory (they are scanned one by one).
+    Scanning for free routes is most of a long search."""
+    cdef int64_t i, nw = (n + 63) >> 6
+    cdef int w, nb = W * 64
+    cdef uint64_t x
+    cdef uint64_t* index
+    if W > 4 or n < INDEX_ROUTES:
+        return NULL
+    index = <uint64_t*>calloc(nw * nb + 1, sizeof(uint64_t))
+    if index == NULL:
+        return NULL
+    for i in range(n):
+        for w in range(W):
+            x = res[i * W + w]
+            while x:
+                index[(i >> 6) * nb + w * 64 + ctz64(x)] |= <uint64_t>1 << (i & 63)
+                x &= x - 1
+    return index
 
 
 cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
@@ -644,8 +914,9 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     route). 0, or a stop code.
     """
     cdef Ctx* c = p.c
-    cdef int K = p.K, W = p.W, j, same
+    cdef int K = p.K, W = p.W, j, same, tag = 0, usable = 0
     cdef int64_t bound, top, slot
+    cdef uint64_t* key
     cdef Routes* R
     if k == K:
         if base > c.best.value:
@@ -654,13 +925,26 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
     R = &p.lists[p.list_of[k]]
     same = k > 0 and c.inp.group_by_train[c.inp.train_by_level[k]] == c.inp.group_by_train[c.inp.train_by_level[k - 1]]
     slot = -1
-    if k >= 2 and not same and p.memo_k != NULL:
-        # the same track in use at the same level, reached another way (trains swapping routes):
-        # looked up first, since most revisits end here without scanning a list
-        slot = memo_slot(p, k)
-        if p.memo_k[slot] == k and not differs(p.memo_key + slot * W, p.used, W) \
-                and base + p.memo_val[slot] <= c.best.value:
-            return 0
+    key = p.keys + k * W
+    if not same and p.memo_k != NULL:
+        # The same node reached another way (trains swapping routes), looked up first, since most
+        # revisits end here without scanning a list. A node is known by the track in use, and in
+        # a long search (from the memo's growth) by the free track its later routes can use, which
+        # decides all they can add: routes placed above that differ only in track no later route
+        # can use then meet too (5 trains, seed 5: 12.7 M -> 8.8 M nodes), for a pass per node.
+        if k >= 1 and c.lim.nodes >= p.usable_key_at:
+            usable_mask(p, k)
+            memcpy(key, p.mask, W * sizeof(uint64_t))
+            usable = 1
+            tag = k + K + 1  # the two kinds of key never meet
+        elif k >= 2:
+            memcpy(key, p.used, W * sizeof(uint64_t))
+            tag = k
+        if tag:
+            slot = memo_slot(p, key, tag)
+            if p.memo_k[slot] == tag and not differs(p.memo_key + slot * W, key, W) \
+                    and base + p.memo_val[slot] <= c.best.value:
+                return 0
     # The bound with each level's first free route where the parent left it (it can only get
     # smaller), then tightened level by level as each is scanned, stopping once it cannot win.
     bound = base + free_price
@@ -668,7 +952,8 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         p.fc[k * K + j] = p.fc[(k - 1) * K + j] if k > 0 else 0
         bound += top_free(p, k, j)
     if k > 0 and c.best.value < bound <= c.best.value + free_price:
-        bound -= free_price - usable_price(p, k)  # only the free track a later route can use counts
+        # only the free track a later route can use counts
+        bound -= free_price - (price_i(key, p.lam, W) if usable else usable_price(p, k))
     for j in range(k, K):
         if bound <= c.best.value:
             return 0
@@ -677,13 +962,13 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         bound -= top - top_free(p, k, j)
     if bound <= c.best.value:
         return 0
-    if p.mu_on and k > 0 and mu_cut(p, k, base):
+    if p.mu_on and k > 0 and mu_cut(p, k, base, key if usable else NULL):
         return 0
     j = dfs_node(p, k, base, free_price, bound - base - top_free(p, k, k), R, same)
     if j == 0 and slot >= 0:
-        slot = memo_slot(p, k)  # the memo may have grown below
-        p.memo_k[slot] = k
-        memcpy(p.memo_key + slot * W, p.used, W * sizeof(uint64_t))
+        slot = memo_slot(p, key, tag)  # the memo may have grown below
+        p.memo_k[slot] = tag
+        memcpy(p.memo_key + slot * W, key, W * sizeof(uint64_t))
         p.memo_val[slot] = c.best.value - base
     return j
 
@@ -695,11 +980,12 @@ cdef inline int64_t mtop(Pack* p, int depth, int j) noexcept nogil:
     return R.mred[i] if i < R.n and R.mred[i] > 0 else 0
 
 
-cdef int mu_cut(Pack* p, int k, int64_t base) noexcept nogil:
+cdef int mu_cut(Pack* p, int k, int64_t base, const uint64_t* usable) noexcept nogil:
     """1 if the bound at the later levels' own prices cuts the node (depth k >= 1): revenue placed +
     their prices on the usable free track + each level's best free route at those prices (the
     Lagrangian relaxation of "no track twice" over levels k.., given the track in use: any prices
-    >= 0 give a bound). Scans as dfs does, from where the parent left each level."""
+    >= 0 give a bound). Scans as dfs does, from where the parent left each level. ``usable``: the
+    usable free track where dfs has it (else NULL)."""
     cdef int K = p.K, W = p.W, j
     cdef int64_t bound, top, i, free_mu
     cdef int64_t best = p.c.best.value
@@ -715,17 +1001,16 @@ cdef int mu_cut(Pack* p, int k, int64_t base) noexcept nogil:
     if bound <= best:
         return 1
     if bound <= best + free_mu:
-        usable_mask(p, k)
-        bound -= free_mu - price_i(p.mask, p.mu, W)
+        if usable == NULL:
+            usable_mask(p, k)
+            usable = p.mask
+        bound -= free_mu - price_i(usable, p.mu, W)
     for j in range(k, K):
         if bound <= best:
             return 1
         top = mtop(p, k, j)
         R = &p.lists[p.list_of[j]]
-        i = p.mfc[k * K + j]
-        while i < R.n and clash(R.mres + i * W, p.used, W):
-            i += 1
-        p.mfc[k * K + j] = i
+        p.mfc[k * K + j] = next_free(R.mres, R.mby_word, R.n, p.used, W, p.mfc[k * K + j])
         bound -= top - mtop(p, k, j)
     return bound <= best
 
@@ -794,6 +1079,7 @@ cdef int mu_start(Pack* p) noexcept nogil:
                 memcpy(R.mres + i * W, R.res + keys[3 * i + 2] * W, W * sizeof(uint64_t))
             free(keys)
             keys = NULL
+            R.mby_word = bit_index(R.mres, n, W)
     free(keys)
     for g in range(K):
         if order:
@@ -817,32 +1103,54 @@ cdef void usable_mask(Pack* p, int k) noexcept nogil:
     no track in use, and in a long search, where every later train needs a token, of those reached
     from a token over them (a breadth-first walk per node: tighter, but dearer than the nodes of a
     small search). A free bit off them is on no free route, so its price can be taken as 0 there
-    without changing any later route's reduced value: the bound stays a bound."""
+    without changing any later route's reduced value: the bound stays a bound. (In a long search
+    this runs at nearly every node: the walk reads each dir's track from one array, stamps the
+    stops it reaches instead of clearing them, and keeps two-word bitsets in registers.)"""
     cdef Ctx* c = p.c
-    cdef int W = p.W, w, sg, s, d, head = 0, tail = 0
+    cdef int W = p.W, w, sg, s, d, t, head = 0, tail = 0
     cdef const uint64_t* bits
     cdef uint64_t* m = p.mask
+    cdef uint64_t u0, u1, m0 = 0, m1 = 0
+    cdef uint32_t stamp
     for w in range(W):
         m[w] = 0
     if p.token_from[k] and c.lim.nodes >= p.reach_at:
-        for s in range(c.inp.n_stops):
-            p.seen[s] = c.inp.token_by_stop[s]
-            if p.seen[s]:
-                p.queue[tail] = s
-                tail += 1
+        p.stamp += 1
+        if p.stamp == 0:  # wrapped: every stop unseen again
+            memset(p.seen_at, 0, c.inp.n_stops * sizeof(uint32_t))
+            p.stamp = 1
+        stamp = p.stamp
+        for t in range(p.n_token_stops):
+            s = p.token_stops[t]
+            p.seen_at[s] = stamp
+            p.queue[tail] = s
+            tail += 1
+        if W == 2:
+            u0 = p.used[0]
+            u1 = p.used[1]
         while head < tail:
             s = p.queue[head]
             head += 1
             for d in range(c.inp.adj_ptr_by_stop[s], c.inp.adj_ptr_by_stop[s + 1]):
-                bits = c.inp.track_bits_by_seg + <int64_t>c.inp.seg_by_dir[d] * W
-                if clash(bits, p.used, W):
-                    continue
-                for w in range(W):
-                    m[w] |= bits[w]
-                if not p.seen[c.inp.to_stop_by_dir[d]]:
-                    p.seen[c.inp.to_stop_by_dir[d]] = 1
-                    p.queue[tail] = c.inp.to_stop_by_dir[d]
+                bits = p.dir_bits + <int64_t>d * W
+                if W == 2:
+                    if (bits[0] & u0) | (bits[1] & u1):
+                        continue
+                    m0 |= bits[0]
+                    m1 |= bits[1]
+                else:
+                    if clash(bits, p.used, W):
+                        continue
+                    for w in range(W):
+                        m[w] |= bits[w]
+                t = c.inp.to_stop_by_dir[d]
+                if p.seen_at[t] != stamp:
+                    p.seen_at[t] = stamp
+                    p.queue[tail] = t
                     tail += 1
+        if W == 2:
+            m[0] = m0
+            m[1] = m1
     else:
         for sg in range(c.inp.n_segs):
             bits = c.inp.track_bits_by_seg + <int64_t>sg * W
@@ -860,8 +1168,8 @@ cdef inline int differs(const uint64_t* a, const uint64_t* b, int W) noexcept no
     return 0
 
 
-cdef inline int64_t memo_slot(Pack* p, int k) noexcept nogil:
-    return <int64_t>(track_hash(p.used, p.W, <uint64_t>k) & <uint64_t>(p.memo_size - 1))
+cdef inline int64_t memo_slot(Pack* p, const uint64_t* key, int k) noexcept nogil:
+    return <int64_t>(track_hash(key, p.W, <uint64_t>k) & <uint64_t>(p.memo_size - 1))
 
 
 cdef void alloc_memo(Pack* p, int64_t size) noexcept nogil:
@@ -900,7 +1208,7 @@ cdef int dfs_node(Pack* p, int k, int64_t base, int64_t free_price, int64_t rest
             break
         r = R.res + i * W
         if clash(r, p.used, W):
-            i += 1
+            i = next_free(R.res, R.by_word, R.n, p.used, W, i + 1)
             continue
         c.lim.nodes += 1
         if c.lim.nodes % CHECK_EVERY == 0 and check_limits(c):
@@ -1030,7 +1338,10 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     p.buf = <int32_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int32_t))
     p.lam = <int64_t*>calloc(p.W * 64, sizeof(int64_t))
     p.mask = <uint64_t*>calloc(p.W, sizeof(uint64_t))
-    p.seen = <uint8_t*>calloc(c.inp.n_stops + 1, sizeof(uint8_t))
+    p.keys = <uint64_t*>calloc((K + 1) * p.W, sizeof(uint64_t))
+    p.seen_at = <uint32_t*>calloc(c.inp.n_stops + 1, sizeof(uint32_t))
+    p.token_stops = <int32_t*>calloc(c.inp.n_stops + 1, sizeof(int32_t))
+    p.dir_bits = <uint64_t*>malloc((<int64_t>c.inp.n_dirs * p.W + 1) * sizeof(uint64_t))
     p.queue = <int32_t*>calloc(c.inp.n_stops + 1, sizeof(int32_t))
     p.token_from = <uint8_t*>calloc(K + 1, sizeof(uint8_t))
     p.vstack = <int64_t*>calloc(2 * (c.inp.n_stops + 1), sizeof(int64_t))
@@ -1038,7 +1349,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         alloc_memo(&p, MEMO_SIZE)
     tau_of = <int64_t*>calloc(K, sizeof(int64_t))
     if not (p.lists and p.list_of and p.chosen and p.fc and p.buf and p.lam and p.mask and p.vstack and tau_of
-            and p.seen and p.queue and p.token_from):
+            and p.seen_at and p.token_stops and p.dir_bits and p.queue and p.token_from and p.keys):
         code = ERR_MEMORY
     else:
         # one list per group of identical trains, deep enough for its poorest level
@@ -1053,6 +1364,13 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             if li == 0 or c.inp.group_by_train[c.inp.train_by_level[li]] != c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
                 g += 1
             p.list_of[li] = g
+        for j in range(c.inp.n_stops):  # the token walk's inputs (usable_mask)
+            if c.inp.token_by_stop[j]:
+                p.token_stops[p.n_token_stops] = j
+                p.n_token_stops += 1
+        for j in range(c.inp.n_dirs):
+            memcpy(p.dir_bits + <int64_t>j * p.W, c.inp.track_bits_by_seg + <int64_t>c.inp.seg_by_dir[j] * p.W,
+                   p.W * sizeof(uint64_t))
         p.token_from[K] = 1
         li = K - 1
         while li >= 0:
@@ -1062,6 +1380,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if code == 0:
             p.reach_at = c.lim.nodes + REACH_AFTER
             p.memo_grow_at = c.lim.nodes + MEMO_GROW_AFTER if p.memo_k != NULL else -1
+            p.usable_key_at = c.lim.nodes + MEMO_GROW_AFTER  # the grown memo starts empty: nothing is lost
             p.mu_at = c.lim.nodes + (MU_AFTER if MU_AFTER > 0 else 1) if MU_AFTER >= 0 and K >= 2 else -1
             code = dfs(&p, 0, 0, p.lam_total)
             if code == 0:
@@ -1072,7 +1391,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if p.lists:
             free_routes(&p.lists[li])
     free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
-    free(p.mask); free(p.seen); free(p.queue); free(p.token_from)
+    free(p.mask); free(p.keys); free(p.seen_at); free(p.token_stops); free(p.dir_bits); free(p.queue); free(p.token_from)
     free(p.memo_k); free(p.memo_key); free(p.memo_val); free(p.mu); free(p.mfc)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
         c.bounds.bound = -1
@@ -1108,15 +1427,18 @@ KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000,
           long long table_routes=4096, long long reach_after=500000, long long memo_grow_after=2000000,
-          long long mu_after=1000000):
+          long long mu_after=1000000, int reference_after=20, long long reference_routes=4096,
+          long long index_routes=4096):
     """Experiments and tests only: the pricing effort, the longest list before handing over (with
     two trains, and with more), the first dive's nodes, the fewest routes priced by byte tables and
     the packing nodes before the token walk, the larger memo and the later levels' own prices (0:
-    from the first node). Returns the settings it replaced."""
+    from the first node), the pricing steps and list length before a list is read in a reference
+    order, and the list length from which free routes are found by a bit index. Returns the
+    settings it replaced."""
     global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER, MEMO_GROW_AFTER
-    global MU_AFTER
+    global MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES, INDEX_ROUTES
     previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER,
-                MEMO_GROW_AFTER, MU_AFTER)
+                MEMO_GROW_AFTER, MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES, INDEX_ROUTES)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
     MAX_ROUTES_MANY = max_routes_many
@@ -1125,4 +1447,7 @@ def _tune(int iterations, long long max_routes, long long max_routes_many=300000
     REACH_AFTER = reach_after
     MEMO_GROW_AFTER = memo_grow_after
     MU_AFTER = mu_after
+    REFERENCE_AFTER = reference_after
+    REFERENCE_ROUTES = reference_routes
+    INDEX_ROUTES = index_routes
     return previous

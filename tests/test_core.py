@@ -337,24 +337,43 @@ def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_sear
     _assert_sound(problem, fast)
 
 
-@pytest.mark.parametrize("trains,seed", [(3, 0), (4, 1), (5, 3)])
-def test_packing_prices_by_byte_tables_as_by_bits(trains, seed):
-    """Long lists are priced by byte tables: the same prices as walking each route's bits, so the
-    same search, node for node (forced on and off here; these boards list 2 000-20 000 routes)."""
+def _packing_with(problem, **settings):
+    """The packing kernel's search with these settings (``_packing._tune``'s; the rest at their
+    defaults), restored after."""
+    from optimizer.core import _packing
+    previous = _packing._tune(100, 30000, **settings)
+    try:
+        return compiled.search(problem, strategy="packing")
+    finally:
+        _packing._tune(*previous)
+
+
+# Shortcuts that must find what the plain way finds, so the same search node for node: each forced
+# on for every list and off (settings of _packing._tune).
+SAME_SEARCH = {
+    # long lists priced by byte tables: the same prices as walking each route's bits
+    "byte-tables": ({"table_routes": 0}, {"table_routes": 1 << 40}),
+    # once the prices settle, each long list read in the order of its reduced values at a recent
+    # step, stopping early: the same best route at every step as reading in value order
+    "reference-order": ({"reference_after": 0, "reference_routes": 0}, {"reference_after": 1 << 30}),
+    # the next free route found 64 at a time by an index of the routes on each track bit
+    "bit-index": ({"index_routes": 0}, {"index_routes": 1 << 40}),
+}
+
+
+@pytest.mark.parametrize("shortcut", SAME_SEARCH)
+@pytest.mark.parametrize("trains,seed,later_prices", [(3, 0, False), (4, 1, False), (5, 3, False), (4, 1, True)],
+                         ids=["3-0", "4-1", "5-3", "4-1-later-prices"])
+def test_packing_shortcuts_keep_the_search_node_for_node(shortcut, trains, seed, later_prices):
+    """These boards list 2 000-20 000 routes; "later-prices" also prices the later levels from the
+    first node, whose lists are read and scanned in a second order."""
     from optimizer.bench.suites import TRAINS
     from optimizer.bench.synthetic import synthetic_board
-    from optimizer.core import _packing
     problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
-    runs = []
-    for table_routes in (0, 1 << 40):
-        previous = _packing._tune(100, 30000, 300000, 20000, table_routes)
-        try:
-            runs.append(compiled.search(problem, strategy="packing"))
-        finally:
-            _packing._tune(*previous)
-    tables, bits = runs
-    assert tables.optimal and bits.optimal
-    assert (tables.revenue, tables.nodes) == (bits.revenue, bits.nodes)
+    later = {"mu_after": 0} if later_prices else {}
+    on, off = (_packing_with(problem, **settings, **later) for settings in SAME_SEARCH[shortcut])
+    assert on.optimal and off.optimal
+    assert (on.revenue, on.nodes) == (off.revenue, off.nodes)
 
 
 # Found by the random boards above with the bug planted (the memo keyed on the track reached from
@@ -372,67 +391,15 @@ NO_TOKEN_BOARD = {"id": "no-token", "game": "random", "layout": "pointy", "phase
     {"id": "D4", "tile": "D4", "color": "red", "rotation": 0, "code": "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []}]}
 
 
-@pytest.mark.parametrize("trains,seed,later_prices", [(3, 0, False), (4, 1, False), (5, 3, False), (4, 1, True)],
-                         ids=["3-0", "4-1", "5-3", "4-1-later-prices"])
-def test_packing_prices_in_a_reference_order_as_in_value_order(trains, seed, later_prices):
-    """Once the prices settle, pricing reads each long list in the order of its reduced values at
-    a recent step and stops early: the same best route at every step as reading in value order,
-    so the same prices and the same search, node for node (forced from the first step, and never;
-    "later-prices" also prices the later levels, whose lists are read through a permutation)."""
-    from optimizer.bench.suites import TRAINS
-    from optimizer.bench.synthetic import synthetic_board
-    from optimizer.core import _packing
-    problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
-    runs = []
-    for after in (0, 1 << 30):
-        previous = _packing._tune(100, 30000, 300000, 20000, 4096, 500000, 2000000, 0 if later_prices else 1000000,
-                                  after, 0)
-        try:
-            runs.append(compiled.search(problem, strategy="packing"))
-        finally:
-            _packing._tune(*previous)
-    by_reference, by_value = runs
-    assert by_reference.optimal and by_value.optimal
-    assert (by_reference.revenue, by_reference.nodes) == (by_value.revenue, by_value.nodes)
-
-
-@pytest.mark.parametrize("trains,seed,later_prices", [(3, 0, False), (4, 1, False), (5, 3, False), (4, 1, True)],
-                         ids=["3-0", "4-1", "5-3", "4-1-later-prices"])
-def test_packing_finds_free_routes_by_a_bit_index_as_one_by_one(trains, seed, later_prices):
-    """Long lists find their next free route 64 at a time, by an index of the routes on each
-    track bit: the same routes as testing them one by one, so the same search node for node
-    (forced on for every list, and off; "later-prices" also scans the later levels' own order)."""
-    from optimizer.bench.suites import TRAINS
-    from optimizer.bench.synthetic import synthetic_board
-    from optimizer.core import _packing
-    problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
-    runs = []
-    for index_routes in (0, 1 << 40):
-        previous = _packing._tune(100, 30000, 300000, 20000, 4096, 500000, 2000000, 0 if later_prices else 1000000,
-                                  20, 4096, index_routes)
-        try:
-            runs.append(compiled.search(problem, strategy="packing"))
-        finally:
-            _packing._tune(*previous)
-    indexed, one_by_one = runs
-    assert indexed.optimal and one_by_one.optimal
-    assert (indexed.revenue, indexed.nodes) == (one_by_one.revenue, one_by_one.nodes)
-
-
 def test_the_memo_keys_on_the_track_reached_from_tokens_only_where_every_later_train_needs_one():
     """In a long search a node is remembered by the free track its later routes can use: where
     every later train needs a token, the track reached from one; else all free track. Keyed on the
     first here (no train needs a token), the search ends at 400 for 410. The first dive is cut to
     one node, and the token walk and that key run from the first node (the memo never grows), or
     the board is solved before the memo matters."""
-    from optimizer.core import _packing
     problem = build_problem(NO_TOKEN_BOARD)
     ref = reference.search(problem)
-    previous = _packing._tune(100, 30000, 300000, 1, 4096, 0, 0)
-    try:
-        fast = compiled.search(problem, strategy="packing")
-    finally:
-        _packing._tune(*previous)
+    fast = _packing_with(problem, dive_nodes=1, reach_after=0, memo_grow_after=0)
     assert ref.optimal and fast.optimal
     assert fast.revenue == ref.revenue == 410, (fast.routes, ref.routes)
     _assert_sound(problem, fast)

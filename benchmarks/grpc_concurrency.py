@@ -4,7 +4,7 @@
     python benchmarks/grpc_concurrency.py --target 127.0.0.1:50051
 
 The board is the dense synthetic 1830 board of seed 5 (60% of the map laid) given ``--trains`` long
-trains (D, 8E, 6, 6E, 8; 4: about 0.35 s per exact solve on one core, 3: 0.17 s, 5: 10 s). (A real
+trains (D, 8E, 6, 6E, 8; 4: about 0.3 s per exact solve on one core, 3: 0.14 s, 5: 3.4 s). (A real
 late 1894 state given 5 D trains served until it was solved in 10 ms.) The search releases the
 GIL, so on N cores the concurrent run should take about 1/N of the sequential one. Prints both
 times and their ratio; asserts nothing.

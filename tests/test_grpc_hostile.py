@@ -318,7 +318,7 @@ def test_node_budget_and_lone_surrogates(strict, easy):
         change(d)
         text = json.dumps(d).replace("SURROGATE", "\\ud800")
         with OptimizerClient(strict.target) as client, pytest.raises(ServiceError) as err:
-            client.optimize_json(text)
+            client.optimize_json(text, deadline_ms=30000)  # a server that stops answering fails, not hangs
         assert err.value.code == grpc.StatusCode.INVALID_ARGUMENT and err.value.field == field
 
 
@@ -335,7 +335,9 @@ def test_long_error_messages_are_capped(strict, lenient):
              (lenient, board, [{"train": "nope" * 10, "stops": routes[0]["stops"]}])]
     for server, text, check in cases:
         with OptimizerClient(server.target) as client, pytest.raises(ServiceError) as err:
-            client.optimize_json(text) if check is None else client.check_json(text, check)
+            # (a deadline: a server that stops answering fails the test rather than hang it)
+            client.optimize_json(text, deadline_ms=30000) if check is None else \
+                client.check_json(text, check, deadline_ms=30000)
         # before: RESOURCE_EXHAUSTED "received metadata size exceeds ..." instead of the error
         assert err.value.code == grpc.StatusCode.INVALID_ARGUMENT, err.value.message[:200]
         assert err.value.field and len(err.value.message.encode()) < MESSAGE_LIMIT

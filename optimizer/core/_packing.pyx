@@ -22,10 +22,10 @@ can still use is paid back (that of segments with no track in use): placed route
 off, and its prices would only loosen the bound. Nodes are remembered by level and track in use
 (trains of different kinds swapping routes reach the same node), and in a long search by the
 free track later routes can use, which decides all they can add (routes placed above that differ
-only in track cut off from the rest then meet too). In a long search (``MU_AFTER`` nodes) the levels below the root get a second set of prices,
-tuned for them alone (as if level 0 did not exist), and each of their lists a second order by
-those prices with its own first free route per depth: below the root a node is cut by the
-smaller of the two bounds.
+only in track cut off from the rest then meet too). In a long search (``MU_AFTER`` nodes) the
+levels below the root get a second set of prices, tuned for them alone (as if level 0 did not
+exist), and each of their lists a second order by those prices with its own first free route per
+depth: below the root a node is cut by the smaller of the two bounds.
 """
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -59,9 +59,9 @@ cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D trai
 cdef int64_t MAX_ROUTES_MANY = 300000  # the same from three trains on, where nested rounds are far slower
 cdef int LAGRANGE_ITERATIONS = 100  # subgradient steps (30 give a much weaker bound, 300 no better)
 cdef int TABLE_WORDS = 4  # track bitsets this short are priced by byte tables while pricing
+cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
 cdef int64_t INDEX_ROUTES = 4096  # lists this long (of short bitsets) are scanned by a bit index
 cdef int BY_ONE = 8  # routes scanned one by one before the index
-cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
 # A long search (counted in packing nodes) turns on what costs a short one more than it saves:
 cdef int64_t REACH_AFTER = 500000  # the usable track walked from the tokens
@@ -106,7 +106,7 @@ cdef struct Pack:
     int64_t* fc         # [(K + 1) * K]: per depth, per level: first listed route free of the track in use
     int32_t* buf        # 2 * (n_stops + 1): stops and segments of the route being listed
     int64_t memo_size   # remembered nodes (a power of two: MEMO_SIZE, then MEMO_GROWN)
-    int64_t memo_grow_at  # at this many nodes the memo grows
+    int64_t memo_grow_at  # at this many nodes the memo grows, and keys on the usable track from then on
     int32_t* memo_k     # [memo_size]: the level of a remembered node (-1: empty)
     uint64_t* memo_key  # [memo_size * W]: the free track its later routes can use
     uint64_t* keys      # [(K + 1) * W]: per depth, that track at the node in hand (its memo key)
@@ -123,7 +123,6 @@ cdef struct Pack:
     int32_t* queue      # [n_stops]: scratch
     uint8_t* token_from # [K + 1]: every train from this level on needs a token
     int64_t reach_at    # from this many nodes on, the usable track is what a token reaches
-    int64_t usable_key_at  # from this many nodes on, the memo's key is the usable track (before: the track in use)
     int64_t* mu         # [W * 64]: prices tuned for levels 1.. alone (once mu_on)
     int64_t mu_total
     int64_t mu_at       # at this many nodes the later levels are priced (-1: never)
@@ -374,16 +373,23 @@ cdef int64_t* ranked(int64_t n, const int64_t* first, const int64_t* second) noe
     """(first[i], second[i] or 0, i) for i < n, largest first (ties: by second, then i, so every
     run agrees): the caller reads the order at [3 * rank + 2] and frees it. NULL: no memory."""
     cdef int64_t i, q
+    cdef int code = 0
     cdef int64_t* keys = <int64_t*>malloc((3 * n + 1) * sizeof(int64_t))
     cdef uint64_t* key = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
     cdef int64_t* idx = <int64_t*>malloc((n + 1) * sizeof(int64_t))
     if keys == NULL or key == NULL or idx == NULL:
         free(keys); free(key); free(idx)
         return NULL
-    for i in range(n):  # stable sorts, the last key last: ties keep the order before
+    for i in range(n):  # stable sorts, the first key last: ties keep the order before
         idx[i] = i
         key[i] = falling(second[i]) if second != NULL else 0
-    if (second != NULL and radix_sort(n, key, idx)) or not _by_first(n, first, key, idx):
+    if second != NULL:
+        code = radix_sort(n, key, idx)
+    if code == 0:
+        for q in range(n):
+            key[q] = falling(first[idx[q]])
+        code = radix_sort(n, key, idx)
+    if code:
         free(keys); free(key); free(idx)
         return NULL
     for q in range(n):
@@ -393,13 +399,6 @@ cdef int64_t* ranked(int64_t n, const int64_t* first, const int64_t* second) noe
         keys[3 * q + 2] = i
     free(key); free(idx)
     return keys
-
-
-cdef int _by_first(int64_t n, const int64_t* first, uint64_t* key, int64_t* idx) noexcept nogil:
-    cdef int64_t q
-    for q in range(n):
-        key[q] = falling(first[idx[q]])
-    return radix_sort(n, key, idx) == 0
 
 
 cdef int sort_routes(Routes* R, int W) noexcept nogil:
@@ -683,15 +682,11 @@ step) or an error."""
     cdef Scan* scans = <Scan*>calloc(K, sizeof(Scan))
     cdef Scan* S
     cdef double* drops = <double*>malloc(nb * sizeof(double))
-    if scans == NULL or drops == NULL:
-        free(lam); free(keep); free(cnt); free(best_of); free(first); free(scans); free(drops)
-        return ERR_MEMORY
-    if W <= TABLE_WORDS and sum_n(p) >= TABLE_ROUTES and little_endian():
+    cdef int tables = W <= TABLE_WORDS and sum_n(p) >= TABLE_ROUTES and little_endian()
+    if tables:
         tab = <double*>malloc(n_bytes * 256 * sizeof(double))
-        if tab == NULL:
-            free(lam); free(keep); free(cnt); free(best_of); free(first); free(scans); free(drops)
-            return ERR_MEMORY
-    if not (lam and keep and cnt and best_of and first) or (tab == NULL and bit_lists(p, &bits, &ptr)):
+    if not (lam and keep and cnt and best_of and first and scans and drops) or (tables and tab == NULL) \
+            or (not tables and bit_lists(p, &bits, &ptr)):
         free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab); free(scans); free(drops)
         return ERR_MEMORY
     for g in range(K):  # where each list's routes start in ptr
@@ -856,7 +851,7 @@ cdef inline int64_t next_free(const uint64_t* res, const uint64_t* index, int64_
 
 
 cdef int64_t free_by_words(const uint64_t* index, int64_t n, const uint64_t* used, int W, int64_t i) noexcept nogil:
-    """The first route from i on free of the track in use (R.n: none), 64 routes at a time: the
+    """The first route from i on free of the track in use (n: none), 64 routes at a time: the
     routes clashing with it are the OR over its bits of the routes on each bit."""
     cdef int nb = W * 64, n_used = 0, w, t
     cdef int used_bits[256]
@@ -932,7 +927,7 @@ cdef int dfs(Pack* p, int k, int64_t base, int64_t free_price) noexcept nogil:
         # a long search (from the memo's growth) by the free track its later routes can use, which
         # decides all they can add: routes placed above that differ only in track no later route
         # can use then meet too (5 trains, seed 5: 12.7 M -> 8.8 M nodes), for a pass per node.
-        if k >= 1 and c.lim.nodes >= p.usable_key_at:
+        if k >= 1 and c.lim.nodes >= p.memo_grow_at:  # the grown memo starts empty: nothing is lost
             usable_mask(p, k)
             memcpy(key, p.mask, W * sizeof(uint64_t))
             usable = 1
@@ -1380,7 +1375,6 @@ cdef int pack_run(Ctx* c) noexcept nogil:
         if code == 0:
             p.reach_at = c.lim.nodes + REACH_AFTER
             p.memo_grow_at = c.lim.nodes + MEMO_GROW_AFTER if p.memo_k != NULL else -1
-            p.usable_key_at = c.lim.nodes + MEMO_GROW_AFTER  # the grown memo starts empty: nothing is lost
             p.mu_at = c.lim.nodes + (MU_AFTER if MU_AFTER > 0 else 1) if MU_AFTER >= 0 and K >= 2 else -1
             code = dfs(&p, 0, 0, p.lam_total)
             if code == 0:

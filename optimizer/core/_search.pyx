@@ -359,7 +359,7 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
     # the most the stop values below may add up to and still cut (past it, the walks stop early)
     room = c.run.cur_best - L.base - g.max_bonus_by_train[t] - rest - pull
     if room <= 0:
-        return 0  # even stops worth nothing would not cut: no walk can (listing all routes, say)
+        return 0  # only stops worth nothing could cut: leaving them is safe (listing all routes, say)
     room = floor_div(room, mult) if mult > 0 else INT64_MAX_
     T = L.half[0].stop[0]
     first = d if H.h == 0 else L.d1  # half 0's first dir

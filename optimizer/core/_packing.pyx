@@ -28,6 +28,7 @@ exist), and each of their lists a second order by those prices with its own firs
 depth: below the root a node is cut by the smaller of the two bounds.
 """
 from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.math cimport floor
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -71,9 +72,12 @@ cdef int64_t MEMO_GROW_AFTER = 2000000  # the memo grown to MEMO_GROWN nodes (at
 cdef int64_t MEMO_GROWN = 1 << 20
 cdef int64_t MEMO_BYTES = 64 << 20
 # Pricing reads a list in value order until its prices settle, then in a reference order:
-cdef int REFERENCE_AFTER = 20  # steps in value order (the prices move too much before)
+cdef int REFERENCE_AFTER = 30  # steps in value order (the prices move too much before)
 cdef int64_t REFERENCE_ROUTES = 4096  # lists this long get a reference order
 cdef int REFERENCE_DEPTH = 4  # renewed when a step reads more than 1/4 of its list
+# and the steps before it read only every SAMPLE_STRIDE-th route of such a list (in value order):
+cdef int SAMPLE_STEPS = 30  # a sample's best route is not its list's, but its step a direction
+cdef int SAMPLE_STRIDE = 8
 
 
 cdef struct Routes:
@@ -586,10 +590,11 @@ cdef int set_reference(Scan* S, const Routes* R, const int64_t* ord, int W, cons
 
 cdef int64_t best_reduced(Scan* S, const Routes* R, const int64_t* ord, int W, const double* tab,
                           const uint16_t* bits, const int64_t* bp, const double* lam, int nb,
-                          double* drops) noexcept nogil:
+                          double* drops, int stride) noexcept nogil:
     """The list's best route by reduced value at these prices (-1: none above 0; ties: the first
     in value order, ``ord`` or the list's own). Read in value order (no later route can do better
-    once its value is below the best found), or in the reference order where there is one."""
+    once its value is below the best found), or in the reference order where there is one; with
+    ``stride`` > 1 the best of every stride-th route in value order (a sample)."""
     cdef double top = 0, v
     cdef int64_t i = 0, ii, arg = -1
     if S.on:
@@ -605,7 +610,7 @@ cdef int64_t best_reduced(Scan* S, const Routes* R, const int64_t* ord, int W, c
         if v > top:
             top = v
             arg = ii
-        i += 1
+        i += stride
     return arg
 
 
@@ -663,10 +668,10 @@ steps a long list is read in the order of its reduced values at a recent step (s
 finds the same best route reading a few of them. 0, a stop code (limits are looked at every
 step) or an error."""
     cdef Ctx* c = p.c
-    cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w
+    cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w, stride, sampled
     cdef int64_t arg
     cdef const int64_t* ord
-    cdef double ub, best_ub = 1e300, theta = 1.0, norm, step, gb
+    cdef double ub, best_ub = 1e300, sample_ub = 1e300, theta = 1.0, norm, step, gb
     cdef double* lam = <double*>calloc(nb, sizeof(double))
     cdef double* keep = <double*>calloc(nb, sizeof(double))
     cdef int* cnt = <int*>calloc(nb, sizeof(int))
@@ -697,6 +702,7 @@ step) or an error."""
         if tab != NULL:
             fill_tables(tab, lam, n_bytes)
         ub = 0
+        sampled = 0
         for b in range(nb):
             ub += lam[b]
             cnt[b] = 0
@@ -708,8 +714,10 @@ step) or an error."""
                 ord = order[p.list_of[j]] if order != NULL else NULL
                 bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
                 S = &scans[p.list_of[j]]
-                arg = best_reduced(S, R, ord, W, tab, bits, bp, lam, nb, drops)
-                if not S.on and it >= REFERENCE_AFTER and R.n >= REFERENCE_ROUTES \
+                stride = SAMPLE_STRIDE if it < SAMPLE_STEPS and R.n >= REFERENCE_ROUTES and not S.on else 1
+                sampled |= stride > 1
+                arg = best_reduced(S, R, ord, W, tab, bits, bp, lam, nb, drops, stride)
+                if not S.on and it >= REFERENCE_AFTER and it >= SAMPLE_STEPS and R.n >= REFERENCE_ROUTES \
                         and set_reference(S, R, ord, W, tab, bits, bp, lam, nb):
                     code = ERR_MEMORY
                     break
@@ -724,7 +732,16 @@ step) or an error."""
                         x &= x - 1
         if code:
             break
-        if ub < best_ub - 1e-9:
+        if sampled:  # no bound (a sample's best is not its list's), so no prices kept
+            if ub < sample_ub - 1e-9:
+                sample_ub = ub
+                stall = 0
+            else:
+                stall += 1
+                if stall >= 4:
+                    theta *= 0.5
+                    stall = 0
+        elif ub < best_ub - 1e-9:
             best_ub = ub
             memcpy(keep, lam, nb * sizeof(double))
             stall = 0
@@ -742,11 +759,12 @@ step) or an error."""
                 norm += gb * gb
         if norm == 0:
             break
-        step = theta * (ub - lb) / norm
+        step = theta * (ub - lb if ub - lb > 1 else 1) / norm  # a sample's best can fall below lb
         for b in range(nb):
             lam[b] -= step * (1 - cnt[b])
-            if lam[b] < 0:
-                lam[b] = 0
+            # in whole 1/1024ths: every sum of prices is then exact in a double, so the byte
+            # tables and the bits' walk find the same best routes, ties and all
+            lam[b] = floor(lam[b] * 1024) / 1024 if lam[b] > 0 else 0
     out_total[0] = 0
     for b in range(nb):
         out[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
@@ -1421,18 +1439,19 @@ KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
 
 def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000,
           long long table_routes=4096, long long reach_after=500000, long long memo_grow_after=2000000,
-          long long mu_after=1000000, int reference_after=20, long long reference_routes=4096,
-          long long index_routes=4096):
+          long long mu_after=1000000, int reference_after=30, long long reference_routes=4096,
+          long long index_routes=4096, int sample_steps=30, int sample_stride=8):
     """Experiments and tests only: the pricing effort, the longest list before handing over (with
     two trains, and with more), the first dive's nodes, the fewest routes priced by byte tables and
     the packing nodes before the token walk, the larger memo and the later levels' own prices (0:
     from the first node), the pricing steps and list length before a list is read in a reference
-    order, and the list length from which free routes are found by a bit index. Returns the
-    settings it replaced."""
+    order, the list length from which free routes are found by a bit index, and the first steps'
+    sample of long lists (every stride-th route). Returns the settings it replaced."""
     global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER, MEMO_GROW_AFTER
-    global MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES, INDEX_ROUTES
+    global MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES, INDEX_ROUTES, SAMPLE_STEPS, SAMPLE_STRIDE
     previous = (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER,
-                MEMO_GROW_AFTER, MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES, INDEX_ROUTES)
+                MEMO_GROW_AFTER, MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES, INDEX_ROUTES, SAMPLE_STEPS,
+                SAMPLE_STRIDE)
     LAGRANGE_ITERATIONS = iterations
     MAX_ROUTES = max_routes
     MAX_ROUTES_MANY = max_routes_many
@@ -1444,4 +1463,6 @@ def _tune(int iterations, long long max_routes, long long max_routes_many=300000
     REFERENCE_AFTER = reference_after
     REFERENCE_ROUTES = reference_routes
     INDEX_ROUTES = index_routes
+    SAMPLE_STEPS = sample_steps
+    SAMPLE_STRIDE = sample_stride
     return previous

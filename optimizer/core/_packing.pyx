@@ -663,10 +663,12 @@ cdef int price_levels(Pack* p, int lo, int iterations, double lb, int64_t** orde
     the prices of all track, bounds the packing from above (any prices >= 0 do; subgradient steps
     make the bound tight). Then every list is ordered by its routes' reduced values. Long lists of
 short bitsets are priced by byte tables, refilled at each step (each route is then a fixed
-number of loads; filling the tables costs about 4 000 additions). After ``REFERENCE_AFTER``
-steps a long list is read in the order of its reduced values at a recent step (see Scan), which
-finds the same best route reading a few of them. 0, a stop code (limits are looked at every
-step) or an error."""
+number of loads; filling the tables costs about 4 000 additions). The first ``SAMPLE_STEPS``
+steps read every ``SAMPLE_STRIDE``-th route of a long list (their bound is no bound, so their
+prices are never the ones kept, but their direction is nearly the full list's; before, most of a
+long list's reads were in these steps). After ``REFERENCE_AFTER`` steps a long list is read in the order
+of its reduced values at a recent step (see Scan), which finds the same best route reading a few
+of them. 0, a stop code (limits are looked at every step) or an error."""
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w, stride, sampled
     cdef int64_t arg

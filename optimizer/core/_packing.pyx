@@ -666,14 +666,15 @@ short bitsets are priced by byte tables, refilled at each step (each route is th
 number of loads; filling the tables costs about 4 000 additions). The first ``SAMPLE_STEPS``
 steps read every ``SAMPLE_STRIDE``-th route of a long list (their bound is no bound, so their
 prices are never the ones kept, but their direction is nearly the full list's; before, most of a
-long list's reads were in these steps). After ``REFERENCE_AFTER`` steps a long list is read in the order
-of its reduced values at a recent step (see Scan), which finds the same best route reading a few
-of them. 0, a stop code (limits are looked at every step) or an error."""
+long list's reads were in these steps). After ``REFERENCE_AFTER`` steps (and the sample's) a long
+list is read in the order of its reduced values at a recent step (see Scan), which finds the same
+best route reading a few of them. 0, a stop code (limits are looked at every step) or an error."""
     cdef Ctx* c = p.c
     cdef int K = p.K, W = p.W, nb = p.W * 64, it, j, b, g, stall = 0, w, stride, sampled
     cdef int64_t arg
     cdef const int64_t* ord
     cdef double ub, best_ub = 1e300, sample_ub = 1e300, theta = 1.0, norm, step, gb
+    cdef double* record
     cdef double* lam = <double*>calloc(nb, sizeof(double))
     cdef double* keep = <double*>calloc(nb, sizeof(double))
     cdef int* cnt = <int*>calloc(nb, sizeof(int))
@@ -716,7 +717,7 @@ of them. 0, a stop code (limits are looked at every step) or an error."""
                 ord = order[p.list_of[j]] if order != NULL else NULL
                 bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
                 S = &scans[p.list_of[j]]
-                stride = SAMPLE_STRIDE if it < SAMPLE_STEPS and R.n >= REFERENCE_ROUTES and not S.on else 1
+                stride = SAMPLE_STRIDE if it < SAMPLE_STEPS and R.n >= REFERENCE_ROUTES else 1  # (no reference yet)
                 sampled |= stride > 1
                 arg = best_reduced(S, R, ord, W, tab, bits, bp, lam, nb, drops, stride)
                 if not S.on and it >= REFERENCE_AFTER and it >= SAMPLE_STEPS and R.n >= REFERENCE_ROUTES \
@@ -734,18 +735,13 @@ of them. 0, a stop code (limits are looked at every step) or an error."""
                         x &= x - 1
         if code:
             break
-        if sampled:  # no bound (a sample's best is not its list's), so no prices kept
-            if ub < sample_ub - 1e-9:
-                sample_ub = ub
-                stall = 0
-            else:
-                stall += 1
-                if stall >= 4:
-                    theta *= 0.5
-                    stall = 0
-        elif ub < best_ub - 1e-9:
-            best_ub = ub
-            memcpy(keep, lam, nb * sizeof(double))
+        # a sample's best is not its list's: sampled steps are measured against each other, and
+        # their prices never kept (they bound nothing)
+        record = &sample_ub if sampled else &best_ub
+        if ub < record[0] - 1e-9:
+            record[0] = ub
+            if not sampled:
+                memcpy(keep, lam, nb * sizeof(double))
             stall = 0
         else:
             stall += 1

@@ -48,7 +48,7 @@ cdef extern from *:
     int popcount64(uint64_t x) nogil
 
 cdef enum:
-    CHECK_EVERY = 4096
+    CHECK_EVERY = 512  # packing nodes between looks at the limits (a node can take microseconds)
     STOP_DEADLINE = 1
     STOP_NODES = 2
     STOP_CANCELLED = 3
@@ -532,8 +532,9 @@ cdef int price_track(Pack* p, int iterations) noexcept nogil:
     if code:
         return code
     for g in range(p.K):
-        if reprice(p, &p.lists[g]):
-            return ERR_MEMORY
+        code = reprice(p, &p.lists[g])
+        if code:
+            return code
     return 0
 
 
@@ -725,6 +726,8 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
                     code = ERR_MEMORY
                     break
             best_of[j] = arg
+            if check_limits(c):  # (a step over several long lists: looked at after each)
+                break
             if arg >= 0:
                 bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
                 ub += R.val[arg] - priced(R, arg, W, tab, bits, bp, lam)
@@ -733,7 +736,7 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
                     while x:
                         cnt[w * 64 + ctz64(x)] += 1
                         x &= x - 1
-        if code:
+        if code or c.lim.stop_code:  # a step cut short bounds nothing
             break
         # a sample's best is not its list's: sampled steps are measured against each other, and
         # their prices never kept (they bound nothing)
@@ -778,17 +781,22 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
 
 
 cdef int reprice(Pack* p, Routes* R) noexcept nogil:
-    """Reduced values at the current prices, and the list in their order."""
+    """Reduced values at the current prices, and the list in their order. 0, a stop code (the
+    limits are looked at between the parts: each takes milliseconds on a long list) or an error."""
     cdef int64_t i
     if R.n == 0:
         return 0
     for i in range(R.n):
         R.red[i] = R.val[i] - price_i(R.res + i * p.W, p.lam, p.W)
+    if check_limits(p.c):
+        return p.c.lim.stop_code
     if sort_routes(R, p.W):
         return ERR_MEMORY
+    if check_limits(p.c):
+        return p.c.lim.stop_code
     free(R.by_word)
     R.by_word = bit_index(R.res, R.n, p.W)
-    return 0
+    return check_limits(p.c)
 
 
 # ---- the packing -------------------------------------------------------------------------------
@@ -1057,6 +1065,9 @@ cdef int mu_start(Pack* p) noexcept nogil:
                 order[g][i] = keys[3 * i + 2]
             free(keys)
             keys = NULL
+            code = check_limits(c)  # (100 k+ routes a list: the limits are looked at after each)
+            if code:
+                break
     if code == 0:
         code = price_levels(p, 1, LAGRANGE_ITERATIONS, <double>(c.best.value - c.best.revenue_by_level[0]),
                             order, p.mu, &p.mu_total)
@@ -1072,6 +1083,9 @@ cdef int mu_start(Pack* p) noexcept nogil:
                 break
             for i in range(n):
                 R.mpr[i] = price_i(R.res + i * W, p.mu, W)
+            code = check_limits(c)
+            if code:
+                break
             if not need[g]:
                 continue
             R.mred = <int64_t*>malloc(n * sizeof(int64_t))
@@ -1090,7 +1104,13 @@ cdef int mu_start(Pack* p) noexcept nogil:
                 memcpy(R.mres + i * W, R.res + keys[3 * i + 2] * W, W * sizeof(uint64_t))
             free(keys)
             keys = NULL
+            code = check_limits(c)
+            if code:
+                break
             R.mby_word = bit_index(R.mres, n, W)
+            code = check_limits(c)
+            if code:
+                break
     free(keys)
     for g in range(K):
         if order:
@@ -1302,7 +1322,11 @@ cdef int build_lists(Pack* p, int64_t* tau_of) noexcept nogil:
         if code == 0:
             code = keep_richest_per_track(R, p.W)
         if code == 0:
+            code = check_limits(c)  # each phase on a list of 100 k+ routes takes milliseconds:
+        if code == 0:               # the limits are looked at between them (a deadline is kept)
             code = sort_routes(R, p.W)
+        if code == 0:
+            code = check_limits(c)
         if code:
             return code
     if LAGRANGE_ITERATIONS > 0:

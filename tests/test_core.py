@@ -324,9 +324,9 @@ def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_sear
     problem = build_problem(doc)
     nested = compiled.search(problem, strategy="nested")
     if long_search == "later-prices":
-        previous = _packing._tune(100, 30000, 300000, 20000, 4096, 500000, 2000000, 0)
+        previous = _packing._tune(_packing._settings()[0], 30000, 300000, 20000, 4096, 500000, 2000000, 0)
     else:
-        previous = _packing._tune(100, 30000, 300000, 20000, 4096, 0, 1000) if long_search else None
+        previous = _packing._tune(_packing._settings()[0], 30000, 300000, 20000, 4096, 0, 1000) if long_search else None
     try:
         fast = compiled.search(problem, strategy="packing")
     finally:
@@ -341,7 +341,7 @@ def _packing_with(problem, **settings):
     """The packing kernel's search with these settings (``_packing._tune``'s; the rest at their
     defaults), restored after."""
     from optimizer.core import _packing
-    previous = _packing._tune(100, 30000, **settings)
+    previous = _packing._tune(_packing._settings()[0], 30000, **settings)
     try:
         return compiled.search(problem, strategy="packing")
     finally:
@@ -437,7 +437,7 @@ def test_packing_hands_over_past_its_list_limit(trains, seed):
     from optimizer.core import _packing
     problem = build_problem(synthetic_board(seed, track=0.3, trains=trains))
     nested = compiled.search(problem, strategy="nested")
-    previous = _packing._tune(100, 3, 3, 1)
+    previous = _packing._tune(_packing._settings()[0], 3, 3, 1)
     try:
         fast = compiled.search(problem, strategy="packing")
     finally:

@@ -1,4 +1,5 @@
 """Builds the compiled search core; everything else is declared in pyproject.toml."""
+
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup

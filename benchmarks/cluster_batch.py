@@ -12,6 +12,7 @@ workers): on a shared, loaded machine the wall time says how the cores were shar
 what the work cost. Answers are checked to be the in-process ones (timing fields aside). Prints a
 table; asserts nothing else.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -66,8 +67,12 @@ def cpu_s(clusters) -> float:
 def run(batch: Path, clusters, *extra: str) -> tuple[float, float, list]:
     cpu = cpu_s(clusters)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "optimizer", "solve", "--batch", str(batch), "--json", *extra],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "optimizer", "solve", "--batch", str(batch), "--json", *extra],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return time.perf_counter() - start, cpu_s(clusters) - cpu, answers(done.stdout)
 
 
@@ -79,15 +84,24 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         batch, count = corpus_file(Path(tmp))
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", scheduler_port=0,
-                                      dashboard_address="127.0.0.1:0") as two, \
-                distributed.LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1", scheduler_port=0,
-                                         dashboard_address="127.0.0.1:0") as one, \
-                distributed.Client(two) as client_two, distributed.Client(one) as client_one:
+        with (
+            distributed.LocalCluster(
+                n_workers=2, threads_per_worker=1, host="127.0.0.1", scheduler_port=0, dashboard_address="127.0.0.1:0"
+            ) as two,
+            distributed.LocalCluster(
+                n_workers=1, threads_per_worker=1, host="127.0.0.1", scheduler_port=0, dashboard_address="127.0.0.1:0"
+            ) as one,
+            distributed.Client(two) as client_two,
+            distributed.Client(one) as client_one,
+        ):
             workers = [client_two.run(os.getpid), client_one.run(os.getpid)]
-            ways = {"in process": (), "local:1": ("--scheduler", "local:1"), "local:2": ("--scheduler", "local:2"),
-                    "tcp:// 1 worker (started)": ("--scheduler", one.scheduler_address),
-                    "tcp:// 2 workers (started)": ("--scheduler", two.scheduler_address)}
+            ways = {
+                "in process": (),
+                "local:1": ("--scheduler", "local:1"),
+                "local:2": ("--scheduler", "local:2"),
+                "tcp:// 1 worker (started)": ("--scheduler", one.scheduler_address),
+                "tcp:// 2 workers (started)": ("--scheduler", two.scheduler_address),
+            }
             times = {name: [] for name in ways}
             cpus = {name: [] for name in ways}
             reference = None
@@ -103,12 +117,16 @@ def main() -> int:
     base = statistics.median(times["in process"])
     print(f"{count} states, {os.cpu_count()} cpus, median of {args.rounds} interleaved round(s), whole commands")
     base_cpu = statistics.median(cpus["in process"])
-    print(f"{'way':<28}{'wall s':>8}{'states/s':>10}{'vs in process':>15}{'overhead ms/state':>19}"
-          f"{'CPU s':>8}{'CPU vs in process':>19}")
+    print(
+        f"{'way':<28}{'wall s':>8}{'states/s':>10}{'vs in process':>15}{'overhead ms/state':>19}"
+        f"{'CPU s':>8}{'CPU vs in process':>19}"
+    )
     for name, values in times.items():
         wall, cpu = statistics.median(values), statistics.median(cpus[name])
-        print(f"{name:<28}{wall:>8.2f}{count / wall:>10.1f}{wall / base:>14.2f}x{(wall - base) * 1000 / count:>19.2f}"
-              f"{cpu:>8.2f}{cpu / base_cpu:>18.2f}x")
+        print(
+            f"{name:<28}{wall:>8.2f}{count / wall:>10.1f}{wall / base:>14.2f}x{(wall - base) * 1000 / count:>19.2f}"
+            f"{cpu:>8.2f}{cpu / base_cpu:>18.2f}x"
+        )
     print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 

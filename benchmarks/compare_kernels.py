@@ -10,6 +10,7 @@ answer; every answer is checked against the others and the best known. Per group
 ms, and the ratio. ``--anytime`` runs each board with the deadline and reports how far below the
 optimum the answer and how far above it the proven bound ended.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,19 +49,29 @@ class Before:
     def __init__(self, tree: str):
         import os
         import subprocess
+
         env = dict(os.environ, PYTHONPATH=str(Path(tree).resolve()))
-        self.proc = subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, env=env, cwd=str(Path(tree).resolve()))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", WORKER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=str(Path(tree).resolve()),
+        )
 
     def __call__(self, doc, deadline_ms):
         from types import SimpleNamespace
+
         self.proc.stdin.write(json.dumps({"doc": doc, "deadline_ms": deadline_ms}) + "\n")
         self.proc.stdin.flush()
         out = json.loads(self.proc.stdout.readline())
         return out.pop("ms"), SimpleNamespace(**out)
 
-SYNTHETIC = [("1830 100% track, D+8E", 1.0, 2)] + [(f"1830 60% track, {n} train{'s' if n > 1 else ''}", 0.6, n)
-                                                  for n in (1, 2, 3, 4, 5)]
+
+SYNTHETIC = [("1830 100% track, D+8E", 1.0, 2)] + [
+    (f"1830 60% track, {n} train{'s' if n > 1 else ''}", 0.6, n) for n in (1, 2, 3, 4, 5)
+]
 
 
 def cases(suite: str, seeds: int):
@@ -103,8 +114,10 @@ def main() -> None:
                 ms = (time.perf_counter() - start) * 1000
             times.setdefault(group, {}).setdefault(k, []).append(ms)
             answers[k] = result
-            row.append(f"{k} {ms:9.1f} ms {result.nodes:>10} nodes {result.revenue:>5}{'' if result.optimal else '*'}"
-                       f" bound {result.bound}")
+            row.append(
+                f"{k} {ms:9.1f} ms {result.nodes:>10} nodes {result.revenue:>5}{'' if result.optimal else '*'}"
+                f" bound {result.bound}"
+            )
             if args.anytime and best:
                 q = quality[k]
                 q[0] += result.revenue < best
@@ -115,20 +128,24 @@ def main() -> None:
         failures += bad
         print(f"{case_id[:70]:70} | " + " | ".join(row) + ("  MISMATCH" if bad else ""), flush=True)
     print()
-    print(f"| group | boards | " + " | ".join(f"{k} median ms | {k} max ms" for k in kernels) + " | ratio (sum) |")
+    print("| group | boards | " + " | ".join(f"{k} median ms | {k} max ms" for k in kernels) + " | ratio (sum) |")
     print("|---|---|" + "---|---|" * len(kernels) + "---|")
     for group, by in times.items():
         cells = " | ".join(f"{statistics.median(by[k]):.1f} | {max(by[k]):.1f}" for k in kernels)
         ratio = sum(by[kernels[0]]) / max(sum(by[kernels[-1]]), 1e-9)
         print(f"| {group} | {len(by[kernels[0]])} | {cells} | {ratio:.1f}x |")
     totals = {k: sum(sum(by[k]) for by in times.values()) for k in kernels}
-    print(f"| **all** | {sum(len(by[kernels[0]]) for by in times.values())} | "
-          + " | ".join(f"{totals[k]:.0f} (sum) | {max(max(by[k]) for by in times.values()):.1f}" for k in kernels)
-          + f" | {totals[kernels[0]] / max(totals[kernels[-1]], 1e-9):.1f}x |")
+    print(
+        f"| **all** | {sum(len(by[kernels[0]]) for by in times.values())} | "
+        + " | ".join(f"{totals[k]:.0f} (sum) | {max(max(by[k]) for by in times.values()):.1f}" for k in kernels)
+        + f" | {totals[kernels[0]] / max(totals[kernels[-1]], 1e-9):.1f}x |"
+    )
     if args.anytime:
         for k, (below, gap, over) in quality.items():
-            print(f"{k}: {below} below the optimum at {args.deadline_ms:g} ms, worst {gap:.1%} below; "
-                  f"bound at most {over:.1%} above the optimum")
+            print(
+                f"{k}: {below} below the optimum at {args.deadline_ms:g} ms, worst {gap:.1%} below; "
+                f"bound at most {over:.1%} above the optimum"
+            )
     sys.exit(1 if failures else 0)
 
 

@@ -7,6 +7,7 @@ like with like. Answers are checked as they are measured: a revenue below the be
 With ``--benchmark-disable`` (the project's default) every benchmark runs once, untimed, on the
 quick synthetic boards only: a smoke test that takes seconds.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -22,17 +23,27 @@ STAGES = ("read board", "build graph", "search", "end to end")
 
 def pytest_addoption(parser):
     group = parser.getgroup("route18xx benchmarks")
-    group.addoption("--bench-rounds", type=int, default=3, metavar="N",
-                    help="timed rounds per benchmark (default: 3; each state is one benchmark per stage)")
-    group.addoption("--bench-synthetic", choices=("quick", "full"),
-                    help="synthetic boards: quick (small ones) or full (the size classes of `bench synthetic`); "
-                         "default: full when timing, quick with --benchmark-disable")
+    group.addoption(
+        "--bench-rounds",
+        type=int,
+        default=3,
+        metavar="N",
+        help="timed rounds per benchmark (default: 3; each state is one benchmark per stage)",
+    )
+    group.addoption(
+        "--bench-synthetic",
+        choices=("quick", "full"),
+        help="synthetic boards: quick (small ones) or full (the size classes of `bench synthetic`); "
+        "default: full when timing, quick with --benchmark-disable",
+    )
 
 
 def pytest_configure(config):
     if in_ci() and corpus_dir() is None:
-        raise pytest.UsageError("the corpus is missing (shared/corpus beside the project, or $OPTIMIZER_CORPUS) "
-                                "and CI=true: the corpus benchmarks must run on it")
+        raise pytest.UsageError(
+            "the corpus is missing (shared/corpus beside the project, or $OPTIMIZER_CORPUS) "
+            "and CI=true: the corpus benchmarks must run on it"
+        )
 
 
 def _timing(config) -> bool:
@@ -58,6 +69,7 @@ def pytest_generate_tests(metafunc):
 def warm_up():
     """One untimed answer first, so that no benchmark pays for imports and the schema compiling."""
     from optimizer.bench.synthetic import synthetic_board
+
     api.solve(synthetic_board(0, track=0.1))
 
 

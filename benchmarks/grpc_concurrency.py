@@ -9,6 +9,7 @@ late 1894 state given 5 D trains served until it was solved in 10 ms.) The searc
 GIL, so on N cores the concurrent run should take about 1/N of the sequential one. Prints both
 times and their ratio; asserts nothing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,9 +38,12 @@ def hard_board(trains: int) -> dict:
 
 
 def start_server():
-    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "off",
-                             "--log-level", "warning"],
-                            stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "off", "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     match = re.match(r"listening on (\S+)", proc.stdout.readline())
     if not match:
         proc.kill()
@@ -100,8 +104,10 @@ def main(argv=None) -> int:
             proc.wait()
     assert len(set(answers)) == 1 and len(answers) == 2 * args.calls, "every call should find the same optimum"
     load = os.getloadavg()[0]
-    print(f"machine: {os.cpu_count()} cores (load average {load:.1f} at the end); {args.calls} Optimize calls on "
-          f"{doc['id']} (revenue {answers[0]})")
+    print(
+        f"machine: {os.cpu_count()} cores (load average {load:.1f} at the end); {args.calls} Optimize calls on "
+        f"{doc['id']} (revenue {answers[0]})"
+    )
 
     def cores(cpu, wall):  # known only for a server started here
         return f", server busy on {cpu / wall:.2f} cores" if pid else ""

@@ -15,6 +15,7 @@ goes: the server's stages (read, graph, search, encode: each answer's stats) and
 client's wait (queueing and transport), p50 and p99. Exit status 1 if any call failed or answered
 below the best known revenue.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,7 +37,6 @@ from optimizer.bench.suites import corpus_cases  # noqa: E402
 from server import convert  # noqa: E402
 from server.client import OptimizerClient  # noqa: E402
 
-
 # The server's stages of one answer, as its stats report them (milliseconds of wall time).
 SERVER_STAGES = ("read", "graph", "search", "encode")
 
@@ -50,9 +50,24 @@ def cpu_name() -> str:
 
 def start_server(workers: str) -> tuple:
     args = [] if workers == "default" else ["--workers", workers]
-    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "off",
-                             "--log-level", "warning", *args],
-                            stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "optimizer",
+            "serve",
+            "--port",
+            "0",
+            "--http-port",
+            "off",
+            "--log-level",
+            "warning",
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     match = re.match(r"listening on (\S+?:\d+)", proc.stdout.readline())
     if not match:
         proc.kill()
@@ -126,10 +141,20 @@ def run(target: str, payloads: list, cases: list, clients: int, repeat: int, pid
     wall, cpu = time.perf_counter() - start, cpu_s(pids) - cpu
     router_s = repeat * sum(c.router_s for c in cases if c.router_s is not None)
     q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
-    return {"answers": len(latencies), "wall_s": wall, "per_s": len(latencies) / wall, "p50": q[49], "p99": q[98],
-            "max": max(latencies, default=0.0), "errors": errors, "below": below, "vs_router": router_s / wall,
-            "cpu_ms": cpu * 1000 / max(1, len(latencies)), "cores": cpu / wall,
-            "stages": {k: _p50_p99([s[k] for s in stages]) for k in (*SERVER_STAGES, "queue + transport")}}
+    return {
+        "answers": len(latencies),
+        "wall_s": wall,
+        "per_s": len(latencies) / wall,
+        "p50": q[49],
+        "p99": q[98],
+        "max": max(latencies, default=0.0),
+        "errors": errors,
+        "below": below,
+        "vs_router": router_s / wall,
+        "cpu_ms": cpu * 1000 / max(1, len(latencies)),
+        "cores": cpu / wall,
+        "stages": {k: _p50_p99([s[k] for s in stages]) for k in (*SERVER_STAGES, "queue + transport")},
+    }
 
 
 def _p50_p99(values: list) -> tuple:
@@ -139,17 +164,25 @@ def _p50_p99(values: list) -> tuple:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("configs", nargs="*", default=["1", "default"],
-                        help="server configurations: a number of workers, or 'default' (default: 1 default)")
+    parser.add_argument(
+        "configs",
+        nargs="*",
+        default=["1", "default"],
+        help="server configurations: a number of workers, or 'default' (default: 1 default)",
+    )
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--states", type=int, metavar="N", help="only every k-th state, N in all (a quick run)")
-    parser.add_argument("--form", choices=("json", "board"), default="json",
-                        help="send each board as state_json text (default) or as a structured Board")
+    parser.add_argument(
+        "--form",
+        choices=("json", "board"),
+        default="json",
+        help="send each board as state_json text (default) or as a structured Board",
+    )
     args = parser.parse_args(argv)
     cases = corpus_cases()
     if args.states:
-        cases = cases[::max(1, len(cases) // args.states)][:args.states]
+        cases = cases[:: max(1, len(cases) // args.states)][: args.states]
     payloads = [convert.state_to_board(c.doc) if args.form == "board" else json.dumps(c.doc) for c in cases]
     results = {}
     for config in args.configs:
@@ -163,18 +196,24 @@ def main(argv=None) -> int:
     print(f"machine: {os.cpu_count()} cores, {cpu_name()}; load average {os.getloadavg()[0]:.1f} at the end")
     field = "board" if args.form == "board" else "state_json"
     print(f"{len(cases)} corpus states x {args.repeat} as Optimize({field}), {args.clients} concurrent clients")
-    head = f"{'serve':<22}{'answers/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'errors':>8}{'below':>7}" \
-           f"{'router/us':>11}{'CPU ms/answer':>15}{'cores busy':>12}  RSS now / peak per process, MB"
+    head = (
+        f"{'serve':<22}{'answers/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'errors':>8}{'below':>7}"
+        f"{'router/us':>11}{'CPU ms/answer':>15}{'cores busy':>12}  RSS now / peak per process, MB"
+    )
     print(head)
     for config, r in results.items():
         name = "--workers " + config if config != "default" else "default options"
         memory = ", ".join(f"{now:.0f}/{peak:.0f}" for now, peak in r["memory"])
-        print(f"{name:<22}{r['per_s']:>10.1f}{r['p50']:>9.1f}{r['p99']:>9.1f}{r['max']:>9.1f}{len(r['errors']):>8}"
-              f"{len(r['below']):>7}{r['vs_router']:>10.1f}x{r['cpu_ms']:>15.2f}{r['cores']:>12.2f}  {memory}")
+        print(
+            f"{name:<22}{r['per_s']:>10.1f}{r['p50']:>9.1f}{r['p99']:>9.1f}{r['max']:>9.1f}{len(r['errors']):>8}"
+            f"{len(r['below']):>7}{r['vs_router']:>10.1f}x{r['cpu_ms']:>15.2f}{r['cores']:>12.2f}  {memory}"
+        )
         for line in r["errors"][:3] + [f"below best: {i}" for i in r["below"][:3]]:
             print(f"    {line}")
-    print("\nwhere a call's time goes, p50 / p99 ms (the server's stages from each answer's stats; the rest of "
-          "the client's wait is queueing and transport)")
+    print(
+        "\nwhere a call's time goes, p50 / p99 ms (the server's stages from each answer's stats; the rest of "
+        "the client's wait is queueing and transport)"
+    )
     names = (*SERVER_STAGES, "queue + transport")
     print(f"{'serve':<22}" + "".join(f"{n:>20}" for n in names))
     for config, r in results.items():

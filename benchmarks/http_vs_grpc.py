@@ -9,6 +9,7 @@ HTTP for ``--rounds`` rounds. HTTP clients keep their connection open (as gRPC d
 per second and latency percentiles of each transport, and checks both found the same revenue for
 every state; asserts nothing about speed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,8 +51,12 @@ def corpus_states(limit: int | None) -> list:
 
 
 def start_server():
-    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "0",
-                             "--log-level", "warning"], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "0", "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     match = re.match(r"listening on (\S+):(\d+), HTTP on http://(\S+):(\d+)/", proc.stdout.readline())
     if not match:
         proc.kill()
@@ -79,8 +84,12 @@ class HttpCaller:
         conn = getattr(self.local, "conn", None)
         if conn is None:
             conn = self.local.conn = http.client.HTTPConnection(*self.address, timeout=60)
-        conn.request("POST", "/v1/optimize", body=json.dumps({"stateJson": text}).encode(),  # one send()
-                     headers={"Content-Type": "application/json"})
+        conn.request(
+            "POST",
+            "/v1/optimize",
+            body=json.dumps({"stateJson": text}).encode(),  # one send()
+            headers={"Content-Type": "application/json"},
+        )
         answer = conn.getresponse()
         body = answer.read()
         if answer.status != 200:
@@ -131,13 +140,17 @@ def main(argv=None) -> int:
         proc.terminate()
         proc.wait()
     differ = [i for i in answers["gRPC"] if answers["gRPC"][i] != answers["HTTP"].get(i)]
-    print(f"machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}; load average "
-          f"{os.getloadavg()[0]:.1f} at the end; {len(states)} states, {args.clients} clients, {args.rounds} rounds")
+    print(
+        f"machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}; load average "
+        f"{os.getloadavg()[0]:.1f} at the end; {len(states)} states, {args.clients} clients, {args.rounds} rounds"
+    )
     print(f"{'transport':<10}{'round':>6}{'calls/s':>10}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}")
     for name, rounds in results.items():
         for i, (wall, latencies) in enumerate(rounds, 1):
-            print(f"{name:<10}{i:>6}{len(latencies) / wall:>10.1f}{pct(latencies, 50):>9.1f}"
-                  f"{pct(latencies, 90):>9.1f}{pct(latencies, 99):>9.1f}")
+            print(
+                f"{name:<10}{i:>6}{len(latencies) / wall:>10.1f}{pct(latencies, 50):>9.1f}"
+                f"{pct(latencies, 90):>9.1f}{pct(latencies, 99):>9.1f}"
+            )
     best = {name: max(len(lat) / wall for wall, lat in rounds) for name, rounds in results.items()}
     print(f"HTTP/gRPC throughput (best rounds): {best['HTTP'] / best['gRPC']:.2f}")
     print("same revenue on every state" if not differ else f"DIFFERENT revenue on {len(differ)} states: {differ[:5]}")

@@ -12,6 +12,7 @@ gives the same file.
 Each line is a corpus-format board state (input fields only) with ``expected.best_known``, the
 optimum proven by an unlimited compiled search, so that ``route18xx bench`` checks every answer.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,12 +28,29 @@ from optimizer.bench.suites import corpus_dir  # noqa: E402
 from optimizer.bench.synthetic import train  # noqa: E402
 
 COMPANIES_PER_GAME = 7  # the last turn of this many companies per recorded game
-TRAIN_SETS = (("D", "8E"), ("D", "8E", "6E"), ("D", "8", "6E", "8E"), ("8E", "6E", "12", "D"), ("D", "D", "8E"),
-              ("12", "8E", "6E"))
+TRAIN_SETS = (
+    ("D", "8E"),
+    ("D", "8E", "6E"),
+    ("D", "8", "6E", "8E"),
+    ("8E", "6E", "12", "D"),
+    ("D", "D", "8E"),
+    ("12", "8E", "6E"),
+)
 EXTRA_TOKENS = (2, 3, 4)  # cycled over the boards
 INPUT_CORP = ("id", "name", "type", "minor", "owner", "companies", "president_companies", "abilities", "ferry_marker")
-INPUT_HEX = ("id", "tile", "color", "rotation", "code", "location_name", "neighbors", "borders", "cities",
-             "tile_reservations", "assignments")
+INPUT_HEX = (
+    "id",
+    "tile",
+    "color",
+    "rotation",
+    "code",
+    "location_name",
+    "neighbors",
+    "borders",
+    "cities",
+    "tile_reservations",
+    "assignments",
+)
 
 
 def last_states(path: Path) -> list:
@@ -53,9 +71,14 @@ def hard_board(doc: dict, index: int) -> dict:
     rng = random.Random(f"{doc['id']}/{index}")
     corp = {k: doc["corporation"][k] for k in INPUT_CORP if k in doc["corporation"]}
     hexes = [{k: h[k] for k in INPUT_HEX if k in h} for h in doc["hexes"]]
-    free = [(h, c) for h in hexes for c in h.get("cities") or []
-            if None in (c.get("tokens") or []) and corp["id"] not in c["tokens"]
-            and not any(r for r in (c.get("reservations") or []))]
+    free = [
+        (h, c)
+        for h in hexes
+        for c in h.get("cities") or []
+        if None in (c.get("tokens") or [])
+        and corp["id"] not in c["tokens"]
+        and not any(r for r in (c.get("reservations") or []))
+    ]
     rng.shuffle(free)
     extra = EXTRA_TOKENS[index % len(EXTRA_TOKENS)]
     taken = set()
@@ -68,9 +91,15 @@ def hard_board(doc: dict, index: int) -> dict:
         taken.add(h["id"])
         extra -= 1
     names = TRAIN_SETS[index % len(TRAIN_SETS)]
-    return {"id": f"hard/{doc['id']}/{'-'.join(names)}/tokens+{len(taken)}", "game": doc["game"],
-            "layout": doc["layout"], "phase": doc["phase"], "corporation": corp,
-            "trains": [train(n, i) for i, n in enumerate(names)], "hexes": hexes}
+    return {
+        "id": f"hard/{doc['id']}/{'-'.join(names)}/tokens+{len(taken)}",
+        "game": doc["game"],
+        "layout": doc["layout"],
+        "phase": doc["phase"],
+        "corporation": corp,
+        "trains": [train(n, i) for i, n in enumerate(names)],
+        "hexes": hexes,
+    }
 
 
 def main() -> None:
@@ -81,6 +110,7 @@ def main() -> None:
     if args.corpus is None:
         parser.error("no corpus: give --corpus DIR (shared/corpus)")
     from optimizer import api
+
     boards = []
     for path in sorted((args.corpus / "states").glob("*/*.jsonl")):
         for doc in last_states(path):

@@ -21,6 +21,7 @@ Figures are CPU time of this process (``time.process_time``), the best of ``--ro
 each form and pass (other load on the machine only adds). Exit status 1 if any answer differs
 between the forms or is below the best known revenue.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -126,7 +127,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     cases = corpus_cases()
     if args.states:
-        cases = cases[::max(1, len(cases) // args.states)][:args.states]
+        cases = cases[:: max(1, len(cases) // args.states)][: args.states]
     wires = {form: [make(c.doc).SerializeToString() for c in cases] for form, (make, _) in FORMS.items()}
     best: dict = {}
     revenues: dict = {}
@@ -134,8 +135,11 @@ def main(argv=None) -> int:
         for form, (_, read) in FORMS.items():
             for number, (times, got) in enumerate(run_form(wires[form], read), 1):
                 totals = [sum(t) for t in times]
-                row = {"total": statistics.fmean(totals), "p50": statistics.median(totals),
-                       **{stage: statistics.fmean(t[k] for t in times) for k, stage in enumerate(STAGES)}}
+                row = {
+                    "total": statistics.fmean(totals),
+                    "p50": statistics.median(totals),
+                    **{stage: statistics.fmean(t[k] for t in times) for k, stage in enumerate(STAGES)},
+                }
                 key = (form, number)
                 if key not in best or row["total"] < best[key]["total"]:
                     best[key] = row
@@ -146,14 +150,20 @@ def main(argv=None) -> int:
         wrong += [f"{key[0]} pass {key[1]}: {c.id} {g} != {r}" for c, g, r in zip(cases, got, reference) if g != r]
     wrong += [f"below best: {c.id}" for c, r in zip(cases, reference) if c.best_known is not None and r < c.best_known]
     print(f"machine: {os.cpu_count()} cores, {cpu_name()}; load average {os.getloadavg()[0]:.1f} at the end")
-    print(f"{len(cases)} corpus states x 2 passes per form, caches cleared before each form; CPU ms per answer, "
-          f"best of {args.rounds} round(s)")
-    print(f"{'form':<18}{'pass':>5}" + "".join(f"{s:>9}" for s in STAGES) + f"{'total':>9}{'p50':>8}"
-          f"{'vs state_json':>15}")
+    print(
+        f"{len(cases)} corpus states x 2 passes per form, caches cleared before each form; CPU ms per answer, "
+        f"best of {args.rounds} round(s)"
+    )
+    print(
+        f"{'form':<18}{'pass':>5}" + "".join(f"{s:>9}" for s in STAGES) + f"{'total':>9}{'p50':>8}{'vs state_json':>15}"
+    )
     for (form, number), row in best.items():
         ratio = row["total"] / best[("state_json", number)]["total"]
-        print(f"{form:<18}{number:>5}" + "".join(f"{row[s] * 1000:>9.3f}" for s in STAGES)
-              + f"{row['total'] * 1000:>9.3f}{row['p50'] * 1000:>8.3f}{ratio:>14.2f}x")
+        print(
+            f"{form:<18}{number:>5}"
+            + "".join(f"{row[s] * 1000:>9.3f}" for s in STAGES)
+            + f"{row['total'] * 1000:>9.3f}{row['p50'] * 1000:>8.3f}{ratio:>14.2f}x"
+        )
     for line in wrong[:5]:
         print(f"    {line}")
     return 1 if wrong else 0

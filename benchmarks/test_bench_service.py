@@ -1,6 +1,7 @@
 """The service benchmark (``benchmarks/grpc_workers.py``) as a smoke test: a few corpus states
 through one server process and through a worker per core, every answer checked against the best
 known revenue. The full run (every state, twice, 8 clients) is ``python benchmarks/grpc_workers.py``."""
+
 from __future__ import annotations
 
 import importlib.util

@@ -3,6 +3,7 @@
 These are the shapes the CLI prints with ``--json`` and the gRPC service returns; the server and
 the CLI only translate to and from them.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,10 @@ def load_state(source) -> dict | Board:
         if not isinstance(doc, dict):
             raise OptimizerError(f"a board state is a JSON object, not {type(doc).__name__}", field="(document)")
     else:
-        raise OptimizerError(f"a board state is a dict, a Board or JSON text, not {type(source).__name__} "
-                             "(read files first)", field="(document)")
+        raise OptimizerError(
+            f"a board state is a dict, a Board or JSON text, not {type(source).__name__} (read files first)",
+            field="(document)",
+        )
     return board_from_tile_lays(doc) if is_tile_lays(doc) else doc
 
 
@@ -88,8 +91,16 @@ def pullman_json(problem: Problem, result: SearchResult) -> list:
         return []
     stop = problem.graph.stops[pick[1]]
     train = problem.bonus_trains[0]
-    return [{"train": train.id, "name": train.name, "revenue": pick[0], "stops": [stop.id], "paid": [stop.id],
-             "hexes": [["local", stop.hex]]}]
+    return [
+        {
+            "train": train.id,
+            "name": train.name,
+            "revenue": pick[0],
+            "stops": [stop.id],
+            "paid": [stop.id],
+            "hexes": [["local", stop.hex]],
+        }
+    ]
 
 
 def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
@@ -102,14 +113,26 @@ def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
         "bound": int(result.bound),
         "routes": routes,
         "elapsed_ms": round(result.elapsed_ms, 3),
-        "stats": {"nodes": int(result.nodes), "stopped_by": result.stopped_by, "core": result.core,
-                  "stops": problem.n_stops, "segments": len(problem.graph.segments)},
+        "stats": {
+            "nodes": int(result.nodes),
+            "stopped_by": result.stopped_by,
+            "core": result.core,
+            "stops": problem.n_stops,
+            "segments": len(problem.graph.segments),
+        },
         "rules": problem.rules.title,  # the game's title, or "generic" for a game without rules here
     }
 
 
-def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = None,
-          cancel: CancelToken | None = None, on_improve=None, core: str | None = None) -> dict:
+def solve(
+    state,
+    *,
+    deadline_ms: float | None = None,
+    node_budget: int | None = None,
+    cancel: CancelToken | None = None,
+    on_improve=None,
+    core: str | None = None,
+) -> dict:
     """The best routes for the operating company's trains.
 
     Parameters
@@ -150,19 +173,26 @@ def solve(state, *, deadline_ms: float | None = None, node_budget: int | None = 
         remaining = max(0.0, deadline_ms - (time.monotonic() - start) * 1000)
     callback = None
     if on_improve is not None:
+
         def callback(partial):
             on_improve(result_json(problem, partial))
-    result = core_search(problem, deadline_ms=remaining, node_budget=node_budget, cancel=cancel,
-                         on_improve=callback, core=core)
+
+    result = core_search(
+        problem, deadline_ms=remaining, node_budget=node_budget, cancel=cancel, on_improve=callback, core=core
+    )
     out = result_json(problem, result)
     out["elapsed_ms"] = round((time.monotonic() - start) * 1000, 3)
-    out["stats"].update(read_ms=round((read - start) * 1000, 3), graph_ms=round((built - read) * 1000, 3),
-                        search_ms=round(result.elapsed_ms, 3))
+    out["stats"].update(
+        read_ms=round((read - start) * 1000, 3),
+        graph_ms=round((built - read) * 1000, 3),
+        search_ms=round(result.elapsed_ms, 3),
+    )
     return out
 
 
-def check(state, routes, *, with_optimum: bool = False, deadline_ms: float | None = None,
-          cancel: CancelToken | None = None) -> dict:
+def check(
+    state, routes, *, with_optimum: bool = False, deadline_ms: float | None = None, cancel: CancelToken | None = None
+) -> dict:
     """Check a player's routes: legal or not, why, stops paid and revenue (see :mod:`optimizer.rules.check`).
 
     ``state`` is what :func:`solve` takes; ``routes`` what :func:`load_routes` takes: a list of
@@ -184,6 +214,7 @@ def warm_up() -> list:
     returns the games warmed. A service does this once at start, so that no client's first board
     of a game pays for compiling the game's static data (map, tiles, walks)."""
     from importlib import resources
+
     warmed = []
     for name in ("states.jsonl", "beyond.jsonl"):
         for line in filter(str.strip, resources.files("optimizer.boards").joinpath(name).read_text().splitlines()):
@@ -201,16 +232,22 @@ def games() -> list:
     for name in game_names():
         data = game_data(name)
         source, families = rules_source(name)
-        out.append({
-            "title": name,
-            "layout": data.get("layout"),
-            "rules": source,
-            "revenue_rules": families,
-            "trains": [{"name": t["name"], "distance": t["distance"], "price": t.get("price"),
-                        "count": t.get("count")} for t in data.get("trains", [])],
-            "phases": [{"name": p["name"], "tiles": p.get("tiles", []), "train_limit": p.get("train_limit")}
-                       for p in data.get("phases", [])],
-        })
+        out.append(
+            {
+                "title": name,
+                "layout": data.get("layout"),
+                "rules": source,
+                "revenue_rules": families,
+                "trains": [
+                    {"name": t["name"], "distance": t["distance"], "price": t.get("price"), "count": t.get("count")}
+                    for t in data.get("trains", [])
+                ],
+                "phases": [
+                    {"name": p["name"], "tiles": p.get("tiles", []), "train_limit": p.get("train_limit")}
+                    for p in data.get("phases", [])
+                ],
+            }
+        )
     return out
 
 

@@ -4,6 +4,7 @@ A batch answers every non-blank line, in order: the :func:`optimizer.api.solve` 
 that is not a board ``{"id", "line", "error"}`` (``line`` counts non-blank lines from 1), so that
 one bad line costs one answer and never the run.
 """
+
 from __future__ import annotations
 
 import json

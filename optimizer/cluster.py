@@ -8,6 +8,7 @@ with it; the scheduler runs that partition again elsewhere, so no line is lost o
 
 Dask is an optional extra (``pip install "route18xx[cluster]"``): only this module imports it.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,8 +30,10 @@ def _dask():
         import dask.bag  # noqa: F401 - batch input is read as a bag
         import distributed
     except ImportError as err:
-        raise OptimizerError(f"{FIELD} needs Dask distributed ({err.name} is not installed): "
-                             'pip install "route18xx[cluster]"', field=FIELD) from None
+        raise OptimizerError(
+            f'{FIELD} needs Dask distributed ({err.name} is not installed): pip install "route18xx[cluster]"',
+            field=FIELD,
+        ) from None
     return distributed
 
 
@@ -50,9 +53,17 @@ def connect(address: str):
     workers = local_workers(address)
     distributed = _dask()
     if workers is not None:
-        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                      scheduler_port=0, dashboard_address="127.0.0.1:0") as cluster, \
-                distributed.Client(cluster) as client:
+        with (
+            distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                scheduler_port=0,
+                dashboard_address="127.0.0.1:0",
+            ) as cluster,
+            distributed.Client(cluster) as client,
+        ):
             yield client
         return
     try:
@@ -90,6 +101,7 @@ def in_order(futures, on_done=None):
 
 
 # ---- a JSONL batch ----------------------------------------------------------------------------------
+
 
 def partition_bytes(total: int, workers: int) -> int:
     """Block size: a few partitions per worker, none so small that task overhead shows."""
@@ -136,16 +148,18 @@ def solve_batch(client, urlpath: str, limits: Limits, on_partition=None):
                 done += len(part)
                 yield from part
         except Exception as err:  # noqa: BLE001 - a partition the workers could not read, or that failed again and again
-            raise OptimizerError(f"{urlpath}: a partition after line {done} failed on the cluster: "
-                                 f"{repr(err)[:300]}", field="--batch") from None
+            raise OptimizerError(
+                f"{urlpath}: a partition after line {done} failed on the cluster: {repr(err)[:300]}", field="--batch"
+            ) from None
 
     return len(futures), answers()
 
 
 # ---- any list of work ------------------------------------------------------------------------------
 
+
 def map_chunks(client, function, items: list, *args, on_chunk=None):
     """``function(chunk, *args)`` over ``items`` cut into a few chunks per worker: the results in order."""
     size = max(1, math.ceil(len(items) / (PARTS_PER_WORKER * worker_count(client))))
-    chunks = client.scatter([items[i:i + size] for i in range(0, len(items), size)])
+    chunks = client.scatter([items[i : i + size] for i in range(0, len(items), size)])
     return in_order([client.submit(function, chunk, *args, pure=False) for chunk in chunks], on_chunk)

@@ -1,4 +1,5 @@
 """Errors a user can cause. Each names what is wrong and where, in one line."""
+
 from __future__ import annotations
 
 
@@ -11,7 +12,7 @@ class OptimizerError(ValueError):
         self.part = part  # the tile code part involved, if any
         super().__init__(message)
 
-    def located(self, *, field: str | None = None, hex: str | None = None) -> "OptimizerError":
+    def located(self, *, field: str | None = None, hex: str | None = None) -> OptimizerError:
         """Return the same error with its place filled in (where it was not known yet)."""
         self.field = self.field or field
         self.hex = self.hex or hex

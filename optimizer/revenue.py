@@ -4,6 +4,7 @@ Given the stops a train visits, in order, this checks the train's caps and choos
 is paid for by trying every allowed subset; then adds the bonuses. The compiled search prices
 routes its own, faster way and is tested against this.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

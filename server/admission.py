@@ -11,6 +11,7 @@ stops the pure-Python stages (reading a board, checking routes) at their next by
 never outlives its call by more than a few milliseconds of Python. It also lowers the priority of
 work that has run long, so that the operating system gives the cores to short calls first.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -39,9 +40,11 @@ REFIRE_S = 0.05  # raised again while the work still runs: a finalizer may have 
 
 def _quiet_unraisable(default):
     """Drop a CallExpired that landed in a finalizer (it is raised again); report anything else."""
+
     def hook(unraisable):
         if not isinstance(unraisable.exc_value, CallExpired):
             default(unraisable)
+
     return hook
 
 
@@ -60,8 +63,9 @@ class Admission:
         if not self._slots.acquire(blocking=False):
             with self._lock:
                 if self._queued >= self.waiting:
-                    raise Overloaded(f"server busy: {self.running} calls running and {self.waiting} waiting; "
-                                     "retry later")
+                    raise Overloaded(
+                        f"server busy: {self.running} calls running and {self.waiting} waiting; retry later"
+                    )
                 self._queued += 1
             try:
                 got = self._slots.acquire(timeout=max(0.0, timeout_s))
@@ -78,16 +82,27 @@ class Admission:
 
 def _set_async_exc(thread_id: int, exc) -> None:
     """Raise ``exc`` in that thread at its next bytecode; None clears one not yet raised."""
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
-                                               None if exc is None else ctypes.py_object(exc))
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), None if exc is None else ctypes.py_object(exc)
+    )
 
 
 DEMOTED_NICENESS = 10  # a long call's thread yields the CPU to newer, shorter calls
 
 
 class _Watch:
-    __slots__ = ("thread_id", "native_id", "token", "reason", "active", "fired", "events", "cpu_clock", "cpu_start",
-                 "demote_after_s")
+    __slots__ = (
+        "thread_id",
+        "native_id",
+        "token",
+        "reason",
+        "active",
+        "fired",
+        "events",
+        "cpu_clock",
+        "cpu_start",
+        "demote_after_s",
+    )
 
     def __init__(self, token, events: list, demote_after_s: float | None):
         self.thread_id, self.native_id = threading.get_ident(), threading.get_native_id()

@@ -6,6 +6,7 @@ SIGHUP set every health status to NOT_SERVING, then drain: calls in flight get `
 after which they are cancelled (which stops their work, whatever stage it is in) and the process
 exits, at the latest 0.4 s later even if something would not stop.
 """
+
 from __future__ import annotations
 
 import gc
@@ -34,6 +35,7 @@ HARD_EXIT_AFTER_GRACE_S = 0.4
 
 
 # --- the gRPC listener --------------------------------------------------------------------------
+
 
 class HealthServicer(health.HealthServicer):
     """grpc_health's servicer, telling watchers a new status after releasing its lock.
@@ -77,16 +79,19 @@ class GrpcListener:
             interceptors=[LoggingInterceptor(config.limits.max_streams)],
             # Every admitted call gets a thread at once: none waits unseen in the pool's queue.
             maximum_concurrent_rpcs=threads,
-            options=[("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit),
-                     # one process alone: a port in use is an error, not silently shared
-                     ("grpc.so_reuseport", 1 if config.reuse_port else 0)])
+            options=[
+                ("grpc.max_receive_message_length", limit),
+                ("grpc.max_send_message_length", limit),
+                # one process alone: a port in use is an error, not silently shared
+                ("grpc.so_reuseport", 1 if config.reuse_port else 0),
+            ],
+        )
         pb_grpc.add_RouteOptimizerServicer_to_server(servicer, self.server)
         self.health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         for name in ("", SERVICE_NAME):  # "" = the server as a whole
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME),
-                                            self.server)
+        reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
         self.port = self._bind(config)
         self.tls = config.tls_cert is not None
 
@@ -95,8 +100,9 @@ class GrpcListener:
         try:
             if files:
                 key, cert, ca = files
-                credentials = grpc.ssl_server_credentials([(key, cert)], root_certificates=ca,
-                                                          require_client_auth=ca is not None)
+                credentials = grpc.ssl_server_credentials(
+                    [(key, cert)], root_certificates=ca, require_client_auth=ca is not None
+                )
                 bound = self.server.add_secure_port(config.address, credentials)
             else:
                 bound = self.server.add_insecure_port(config.address)
@@ -117,6 +123,7 @@ class GrpcListener:
 
 # --- one server process -------------------------------------------------------------------------
 
+
 def build_listeners(config: ServeConfig, serving=lambda: True) -> list:
     """The listeners of one process, sharing one servicer (so one set of limits and slots).
 
@@ -127,12 +134,17 @@ def build_listeners(config: ServeConfig, serving=lambda: True) -> list:
     listeners = [GrpcListener(config, servicer)]
     if config.http_port is not None:
         from . import http  # starlette and uvicorn only when serving HTTP
-        app = http.build_app(servicer, cors_origins=config.cors_origins, serving=serving,
-                             limits=http.Limits(config.max_message_mb, config.limits.threads))
-        listeners.append(http.HttpListener(app, [http.listen(config.host, config.http_port,
-                                                             reuse_port=config.reuse_port)]))
-    return listeners
 
+        app = http.build_app(
+            servicer,
+            cors_origins=config.cors_origins,
+            serving=serving,
+            limits=http.Limits(config.max_message_mb, config.limits.threads),
+        )
+        listeners.append(
+            http.HttpListener(app, [http.listen(config.host, config.http_port, reuse_port=config.reuse_port)])
+        )
+    return listeners
 
 
 def serve(config: ServeConfig = ServeConfig(), *, announce=print, on_ready=None) -> int:

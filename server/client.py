@@ -12,6 +12,7 @@ SERVING; a call that finds a replica gone (UNAVAILABLE) is retried on another.
 Every method raises :class:`ServiceError` when the call fails; for a bad board its ``field`` and
 ``hex`` say what is wrong where.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -68,15 +69,24 @@ SCHEMES = ("dns:", "ipv4:", "ipv6:", "unix:", "unix-abstract:", "vsock:", "xds:"
 # Spread calls over every address (round_robin), only to replicas whose health service says SERVING
 # ("" = the whole server, as a readiness probe asks), and retry a call that found its replica gone:
 # every call of the service is a pure function of its request, so it may safely run again.
-SERVICE_CONFIG = json.dumps({
-    "loadBalancingConfig": [{"round_robin": {}}],
-    "healthCheckConfig": {"serviceName": ""},
-    "methodConfig": [{
-        "name": [{"service": "route18xx.v1.RouteOptimizer"}],
-        "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.05s", "maxBackoff": "0.5s",
-                        "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]},
-    }],
-})
+SERVICE_CONFIG = json.dumps(
+    {
+        "loadBalancingConfig": [{"round_robin": {}}],
+        "healthCheckConfig": {"serviceName": ""},
+        "methodConfig": [
+            {
+                "name": [{"service": "route18xx.v1.RouteOptimizer"}],
+                "retryPolicy": {
+                    "maxAttempts": 3,
+                    "initialBackoff": "0.05s",
+                    "maxBackoff": "0.5s",
+                    "backoffMultiplier": 2,
+                    "retryableStatusCodes": ["UNAVAILABLE"],
+                },
+            }
+        ],
+    }
+)
 
 
 def channel_target(target) -> str:
@@ -132,8 +142,12 @@ class OptimizerClient:
         limit = int(max_message_mb * 1024 * 1024)
         # Its own connection: grpc would otherwise share one among every channel to the same target
         # in this process, and a server's workers share out connections, not calls.
-        options = [("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit),
-                   ("grpc.use_local_subchannel_pool", 1), ("grpc.service_config", SERVICE_CONFIG)]
+        options = [
+            ("grpc.max_receive_message_length", limit),
+            ("grpc.max_send_message_length", limit),
+            ("grpc.use_local_subchannel_pool", 1),
+            ("grpc.service_config", SERVICE_CONFIG),
+        ]
         target = channel_target(target)
         if tls_root_cert is None:
             self._channel = grpc.insecure_channel(target, options=options)
@@ -179,10 +193,13 @@ class OptimizerClient:
         finally:
             call.cancel()  # no-op when the stream has ended
 
-    def check_json(self, state_json, routes: list, with_optimum: bool = False, deadline_ms: float | None = None) -> dict:
+    def check_json(
+        self, state_json, routes: list, with_optimum: bool = False, deadline_ms: float | None = None
+    ) -> dict:
         """The checker's verdict (the dict of :func:`optimizer.api.check`) on ``routes``."""
-        request = pb.CheckRoutesRequest(state_json=_text(state_json), routes_json=json.dumps(routes),
-                                        with_optimum=with_optimum)
+        request = pb.CheckRoutesRequest(
+            state_json=_text(state_json), routes_json=json.dumps(routes), with_optimum=with_optimum
+        )
         try:
             response = self._stub.CheckRoutes(request, timeout=_timeout(deadline_ms))
         except grpc.RpcError as err:

@@ -3,6 +3,7 @@
 No grpc here: the supervisor of ``serve --workers N`` imports this before it forks its workers,
 and a process must not have started grpc when it forks (see grpc's multiprocessing example).
 """
+
 from __future__ import annotations
 
 import ssl
@@ -38,6 +39,7 @@ class ServeConfig:
 
 # --- TLS ----------------------------------------------------------------------------------------
 
+
 def _read(path: str, option: str) -> bytes:
     try:
         return Path(path).read_bytes()
@@ -59,13 +61,16 @@ def tls_files(config: ServeConfig) -> tuple | None:
             try:
                 context.load_verify_locations(cafile=path)
             except (ssl.SSLError, ValueError) as err:
-                raise OptimizerError(f"{option}: {path} holds no PEM certificate ({err.reason or err})",
-                                     field=option) from None
+                raise OptimizerError(
+                    f"{option}: {path} holds no PEM certificate ({err.reason or err})", field=option
+                ) from None
     try:
         context.load_cert_chain(config.tls_cert, config.tls_key)
     except ssl.SSLError as err:
-        raise OptimizerError(f"--tls-key: {config.tls_key} is not the PEM private key of {config.tls_cert} "
-                             f"({err.reason or err})", field="--tls-key") from None
+        raise OptimizerError(
+            f"--tls-key: {config.tls_key} is not the PEM private key of {config.tls_cert} ({err.reason or err})",
+            field="--tls-key",
+        ) from None
     return key, cert, ca
 
 

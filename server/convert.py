@@ -9,6 +9,7 @@ reverse directions (document -> ``Board``, messages -> answer dicts) serve the c
 Proto3 cannot say "null": an empty string stands for a null token, reservation or token type, and
 ``optional`` fields that are unset are left out of the document (as a JSON client would).
 """
+
 from __future__ import annotations
 
 from google.protobuf import json_format, struct_pb2
@@ -19,8 +20,8 @@ from optimizer.errors import BoardError, OptimizerError
 from . import limits
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
 
-
 # --- numbers ------------------------------------------------------------------------------------
+
 
 def _number(value: float):
     """A proto double as the JSON number it came from: 80.0 -> 80."""
@@ -35,6 +36,7 @@ def _optional(message, name: str, out: dict, key: str | None = None, convert=Non
 
 
 # --- board: message -> document -----------------------------------------------------------------
+
 
 def read_board(board: pb.Board, wire: bytes, bounds: limits.Limits) -> Board | None:
     """A ``Board`` message (``wire``: its deterministic bytes) read as :func:`board_to_state` then
@@ -86,8 +88,12 @@ def board_to_state(board: pb.Board) -> dict:
     with_neighbors = any(h.neighbors for h in board.hexes)
     if with_neighbors and not all(h.neighbors for h in board.hexes):
         i = next(i for i, h in enumerate(board.hexes) if not h.neighbors)
-        raise BoardError(f"hexes[{i}].neighbors: missing on hex {board.hexes[i].id} but given on others; give "
-                         "neighbors on every hex or on none", field=f"hexes[{i}].neighbors", hex=board.hexes[i].id)
+        raise BoardError(
+            f"hexes[{i}].neighbors: missing on hex {board.hexes[i].id} but given on others; give "
+            "neighbors on every hex or on none",
+            field=f"hexes[{i}].neighbors",
+            hex=board.hexes[i].id,
+        )
     doc["hexes"] = [hex_to_json(h, with_neighbors) for h in board.hexes]
     return doc
 
@@ -132,12 +138,16 @@ def train_to_json(t: pb.Train, index: int) -> dict:
     _optional(t, "id", out)
     out["name"] = t.name
     if t.distance.stops and t.distance.rows:
-        raise BoardError(f"trains[{index}].distance: train {t.name or index} sets both stops and rows; set one",
-                         field=f"trains[{index}].distance")
+        raise BoardError(
+            f"trains[{index}].distance: train {t.name or index} sets both stops and rows; set one",
+            field=f"trains[{index}].distance",
+        )
     distance = distance_to_json(t.distance) if t.HasField("distance") else None
     if distance is None:
-        raise BoardError(f"trains[{index}].distance: train {t.name or index} has no distance (set stops or rows)",
-                         field=f"trains[{index}].distance")
+        raise BoardError(
+            f"trains[{index}].distance: train {t.name or index} has no distance (set stops or rows)",
+            field=f"trains[{index}].distance",
+        )
     out["distance"] = distance
     _optional(t, "price", out, convert=_number)
     for name in ("multiplier", "requires_token", "local", "owner"):
@@ -208,6 +218,7 @@ def route_input_to_json(r: pb.RouteInput) -> dict:
 
 # --- board: document -> message (for clients and tests) -----------------------------------------
 
+
 def state_to_board(doc: dict) -> pb.Board:
     """A ``Board`` message from a board-state document (input fields only are read)."""
     board = pb.Board(game=doc["game"], layout=doc["layout"])
@@ -277,6 +288,7 @@ def hex_from_json(h: dict, out: pb.Hex) -> None:
 
 # --- answers: dict -> message -------------------------------------------------------------------
 
+
 def _chains(chains) -> list:
     return [pb.HexChain(hexes=chain) for chain in chains]
 
@@ -286,26 +298,53 @@ def solution_to_proto(result: dict) -> pb.Solution:
     stats = result.get("stats") or {}
     return pb.Solution(
         id="" if result.get("id") is None else str(result["id"]),
-        revenue=result["revenue"], optimal=result["optimal"], bound=result["bound"],
-        routes=[pb.RouteResult(train=r["train"], name=r["name"], revenue=r["revenue"], stops=r["stops"],
-                               paid=r.get("paid", r["stops"]), hexes=_chains(r.get("hexes") or []))
-                for r in result["routes"]],
+        revenue=result["revenue"],
+        optimal=result["optimal"],
+        bound=result["bound"],
+        routes=[
+            pb.RouteResult(
+                train=r["train"],
+                name=r["name"],
+                revenue=r["revenue"],
+                stops=r["stops"],
+                paid=r.get("paid", r["stops"]),
+                hexes=_chains(r.get("hexes") or []),
+            )
+            for r in result["routes"]
+        ],
         elapsed_ms=result.get("elapsed_ms") or 0.0,
-        stats=pb.SearchStats(nodes=stats.get("nodes") or 0, stopped_by=stats.get("stopped_by") or "",
-                             core=stats.get("core") or "", stops=stats.get("stops") or 0,
-                             segments=stats.get("segments") or 0, search_ms=stats.get("search_ms") or 0.0,
-                             read_ms=stats.get("read_ms") or 0.0, graph_ms=stats.get("graph_ms") or 0.0),
-        rules=result.get("rules") or "")
+        stats=pb.SearchStats(
+            nodes=stats.get("nodes") or 0,
+            stopped_by=stats.get("stopped_by") or "",
+            core=stats.get("core") or "",
+            stops=stats.get("stops") or 0,
+            segments=stats.get("segments") or 0,
+            search_ms=stats.get("search_ms") or 0.0,
+            read_ms=stats.get("read_ms") or 0.0,
+            graph_ms=stats.get("graph_ms") or 0.0,
+        ),
+        rules=result.get("rules") or "",
+    )
 
 
 def check_to_proto(out: dict) -> pb.CheckRoutesResponse:
     """A ``CheckRoutesResponse`` from an :func:`optimizer.api.check` dict."""
     response = pb.CheckRoutesResponse(
-        legal=out["legal"], revenue=out["revenue"],
-        routes=[pb.RouteCheck(train=str(r.get("train", "")), legal=r["legal"], revenue=r.get("revenue") or 0,
-                              stops=r.get("stops") or [], paid=r.get("paid") or [], errors=r.get("errors") or [],
-                              hexes=_chains(r.get("hexes") or []))
-                for r in out["routes"]])
+        legal=out["legal"],
+        revenue=out["revenue"],
+        routes=[
+            pb.RouteCheck(
+                train=str(r.get("train", "")),
+                legal=r["legal"],
+                revenue=r.get("revenue") or 0,
+                stops=r.get("stops") or [],
+                paid=r.get("paid") or [],
+                errors=r.get("errors") or [],
+                hexes=_chains(r.get("hexes") or []),
+            )
+            for r in out["routes"]
+        ],
+    )
     if out.get("optimum") is not None:
         response.optimum.CopyFrom(solution_to_proto(out["optimum"]))
     return response
@@ -315,8 +354,12 @@ def games_to_proto(games: list, train_kinds) -> pb.ListGamesResponse:
     """A ``ListGamesResponse`` from :func:`optimizer.api.games` and ``TRAIN_KINDS``."""
     response = pb.ListGamesResponse(train_kinds=list(train_kinds))
     for g in games:
-        game = response.games.add(title=g["title"], layout=g.get("layout") or "", rules=g.get("rules") or "",
-                                  revenue_rules=g.get("revenue_rules") or [])
+        game = response.games.add(
+            title=g["title"],
+            layout=g.get("layout") or "",
+            rules=g.get("rules") or "",
+            revenue_rules=g.get("revenue_rules") or [],
+        )
         for t in g["trains"]:
             train = game.trains.add(name=t["name"])
             distance_from_json(t["distance"], train.distance)
@@ -329,31 +372,63 @@ def games_to_proto(games: list, train_kinds) -> pb.ListGamesResponse:
 
 # --- answers: message -> dict (for clients) -----------------------------------------------------
 
+
 def solution_to_json(s: pb.Solution) -> dict:
     """The :func:`optimizer.api.solve` dict of a ``Solution`` (``id`` None when empty)."""
     out = {
         "id": s.id or None,
-        "revenue": s.revenue, "optimal": s.optimal, "bound": s.bound,
-        "routes": [{"train": r.train, "name": r.name, "revenue": r.revenue, "stops": list(r.stops),
-                    "paid": list(r.paid), "hexes": [list(c.hexes) for c in r.hexes]} for r in s.routes],
+        "revenue": s.revenue,
+        "optimal": s.optimal,
+        "bound": s.bound,
+        "routes": [
+            {
+                "train": r.train,
+                "name": r.name,
+                "revenue": r.revenue,
+                "stops": list(r.stops),
+                "paid": list(r.paid),
+                "hexes": [list(c.hexes) for c in r.hexes],
+            }
+            for r in s.routes
+        ],
         "elapsed_ms": s.elapsed_ms,
-        "stats": {"nodes": s.stats.nodes, "stopped_by": s.stats.stopped_by or None, "core": s.stats.core,
-                  "stops": s.stats.stops, "segments": s.stats.segments, "search_ms": s.stats.search_ms,
-                  "read_ms": s.stats.read_ms, "graph_ms": s.stats.graph_ms},
+        "stats": {
+            "nodes": s.stats.nodes,
+            "stopped_by": s.stats.stopped_by or None,
+            "core": s.stats.core,
+            "stops": s.stats.stops,
+            "segments": s.stats.segments,
+            "search_ms": s.stats.search_ms,
+            "read_ms": s.stats.read_ms,
+            "graph_ms": s.stats.graph_ms,
+        },
         "rules": s.rules or None,
     }
     if s.stats.deadline_from:  # the server's deadline, when it set one (never in an api dict)
-        out["stats"].update(deadline_ms=s.stats.deadline_ms, deadline_from=s.stats.deadline_from,
-                            encode_ms=s.stats.encode_ms)
+        out["stats"].update(
+            deadline_ms=s.stats.deadline_ms, deadline_from=s.stats.deadline_from, encode_ms=s.stats.encode_ms
+        )
     return out
 
 
 def check_to_json(response: pb.CheckRoutesResponse) -> dict:
     """The :func:`optimizer.api.check` dict of a ``CheckRoutesResponse``."""
-    out = {"legal": response.legal, "revenue": response.revenue,
-           "routes": [{"train": r.train, "legal": r.legal, "revenue": r.revenue, "stops": list(r.stops),
-                       "paid": list(r.paid), "hexes": [list(c.hexes) for c in r.hexes], "errors": list(r.errors)}
-                      for r in response.routes]}
+    out = {
+        "legal": response.legal,
+        "revenue": response.revenue,
+        "routes": [
+            {
+                "train": r.train,
+                "legal": r.legal,
+                "revenue": r.revenue,
+                "stops": list(r.stops),
+                "paid": list(r.paid),
+                "hexes": [list(c.hexes) for c in r.hexes],
+                "errors": list(r.errors),
+            }
+            for r in response.routes
+        ],
+    }
     if response.HasField("optimum"):
         out["optimum"] = solution_to_json(response.optimum)
     return out
@@ -365,12 +440,29 @@ def games_to_json(response: pb.ListGamesResponse) -> list:
     for g in response.games:
         trains = []
         for t in g.trains:
-            train = {"name": t.name, "distance": distance_to_json(t.distance),
-                     "price": _number(t.price) if t.HasField("price") else None,
-                     "count": t.count if t.HasField("count") else None}
+            train = {
+                "name": t.name,
+                "distance": distance_to_json(t.distance),
+                "price": _number(t.price) if t.HasField("price") else None,
+                "count": t.count if t.HasField("count") else None,
+            }
             trains.append(train)
-        phases = [{"name": p.name, "tiles": list(p.tiles),
-                   "train_limit": p.train_limit if p.HasField("train_limit") else None} for p in g.phases]
-        out.append({"title": g.title, "layout": g.layout or None, "trains": trains, "phases": phases,
-                    "rules": g.rules or None, "revenue_rules": list(g.revenue_rules)})
+        phases = [
+            {
+                "name": p.name,
+                "tiles": list(p.tiles),
+                "train_limit": p.train_limit if p.HasField("train_limit") else None,
+            }
+            for p in g.phases
+        ]
+        out.append(
+            {
+                "title": g.title,
+                "layout": g.layout or None,
+                "trains": trains,
+                "phases": phases,
+                "rules": g.rules or None,
+                "revenue_rules": list(g.revenue_rules),
+            }
+        )
     return out

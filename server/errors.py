@@ -8,6 +8,7 @@ is capped (:func:`server.limits.capped`): at most ~100 characters of the input, 
 that it fits any client's metadata limit. Anything else that goes wrong is INTERNAL and logged with
 its traceback, never UNKNOWN; clients' mistakes are never logged with one.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -52,11 +53,14 @@ def invalid_argument_status(err: OptimizerError, source: str = "") -> status_pb2
         code, reason = code_pb2.INVALID_ARGUMENT, "INVALID_ROUTES" if isinstance(err, RoutesError) else "INVALID_BOARD"
     message = capped(str(err))
     violation = error_details_pb2.BadRequest.FieldViolation(field=field, description=message, reason=reason)
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN,
-                                       metadata={"field": field, "hex": capped(quote(err.hex or "", 20))})
-    return status_pb2.Status(code=code, message=message,
-                             details=[_packed(error_details_pb2.BadRequest(field_violations=[violation])),
-                                      _packed(info)])
+    info = error_details_pb2.ErrorInfo(
+        reason=reason, domain=DOMAIN, metadata={"field": field, "hex": capped(quote(err.hex or "", 20))}
+    )
+    return status_pb2.Status(
+        code=code,
+        message=message,
+        details=[_packed(error_details_pb2.BadRequest(field_violations=[violation])), _packed(info)],
+    )
 
 
 @contextlib.contextmanager
@@ -69,14 +73,20 @@ def guard(context, source: str = ""):
     except Overloaded as err:
         context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(err))
     except CallExpired as err:
-        context.abort(grpc.StatusCode.DEADLINE_EXCEEDED if context.is_active() else grpc.StatusCode.CANCELLED,
-                      f"stopped: {err}")
+        context.abort(
+            grpc.StatusCode.DEADLINE_EXCEEDED if context.is_active() else grpc.StatusCode.CANCELLED, f"stopped: {err}"
+        )
     except (OverflowError, UnicodeError) as err:  # a number or string the reader let through
         field = source or "request"
         log.warning("%s rejected by %s: %s", field, type(err).__name__, quote(err))
-        context.abort_with_status(invalid_argument(
-            OptimizerError(f"{field}: a number or string out of range ({type(err).__name__}: {quote(err)})",
-                           field=field), source))
+        context.abort_with_status(
+            invalid_argument(
+                OptimizerError(
+                    f"{field}: a number or string out of range ({type(err).__name__}: {quote(err)})", field=field
+                ),
+                source,
+            )
+        )
     except Exception:
         if context.code() is not None:  # already ended by context.abort(): pass it on
             raise

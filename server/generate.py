@@ -6,6 +6,7 @@ so the stubs are the modules ``server.generated.route18xx.v1.*`` and import each
 name: no sys.path tricks and no editing of generated code. ``tests/test_grpc_e2e.py`` regenerates
 into a temporary directory and fails if the checked-in stubs are stale.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,15 @@ def generate(out_root: Path = ROOT) -> list:
 
     well_known = resources.files("grpc_tools") / "_proto"
     googleapis = Path(annotations_pb2.__file__).resolve().parents[2]  # google/api/*.proto of googleapis-common-protos
-    args = ["grpc_tools.protoc", f"-I{PACKAGE_DIR}={PROTO_DIR}", f"-I{well_known}", f"-I{googleapis}",
-            f"--python_out={out_root}", f"--pyi_out={out_root}", f"--grpc_python_out={out_root}"]
+    args = [
+        "grpc_tools.protoc",
+        f"-I{PACKAGE_DIR}={PROTO_DIR}",
+        f"-I{well_known}",
+        f"-I{googleapis}",
+        f"--python_out={out_root}",
+        f"--pyi_out={out_root}",
+        f"--grpc_python_out={out_root}",
+    ]
     args += [str(PROTO_DIR / p) for p in PROTO_FILES]
     if protoc.main(args) != 0:
         raise RuntimeError("protoc failed (its message is above)")
@@ -49,8 +57,9 @@ def generate(out_root: Path = ROOT) -> list:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m server.generate", description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT,
-                        help="root to write server/generated/... under (default: the repository)")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT, help="root to write server/generated/... under (default: the repository)"
+    )
     args = parser.parse_args(argv)
     for path in generate(args.out):
         print(path)

@@ -17,6 +17,7 @@ deadlines are the service's own. The routes are read from the proto's annotation
 a pre-forked worker passes the shared SO_REUSEPORT socket). Each call is logged as gRPC's are
 (logger ``server.calls``: method, code, latency).
 """
+
 from __future__ import annotations
 
 import functools
@@ -53,6 +54,7 @@ NDJSON = "application/x-ndjson"
 
 # --- reading a request --------------------------------------------------------------------------
 
+
 def call_context(request) -> HttpContext:
     """The call's context: its deadline from ``X-Deadline-Ms``, its headers as metadata."""
     deadline = None
@@ -63,12 +65,20 @@ def call_context(request) -> HttpContext:
         except ValueError:
             ms = -1.0
         if not ms > 0 or ms != ms or ms == float("inf"):
-            raise Aborted(invalid_argument_status(OptimizerError(
-                f"X-Deadline-Ms must be a positive number of milliseconds, not {raw!r}", field="X-Deadline-Ms")))
+            raise Aborted(
+                invalid_argument_status(
+                    OptimizerError(
+                        f"X-Deadline-Ms must be a positive number of milliseconds, not {raw!r}", field="X-Deadline-Ms"
+                    )
+                )
+            )
         deadline = time.monotonic() + ms / 1000
     client = request.client
-    return HttpContext(deadline=deadline, metadata=tuple(request.headers.items()),
-                       peer=f"ipv4:{client.host}:{client.port}" if client else "")
+    return HttpContext(
+        deadline=deadline,
+        metadata=tuple(request.headers.items()),
+        peer=f"ipv4:{client.host}:{client.port}" if client else "",
+    )
 
 
 async def read_message(request, message_class, limit: int):
@@ -79,8 +89,9 @@ async def read_message(request, message_class, limit: int):
     try:
         obj = json.loads(body)
     except (ValueError, RecursionError) as err:
-        raise Aborted(invalid_argument_status(
-            OptimizerError(f"the body is not valid JSON: {str(err)[:200]}", field="(body)"))) from None
+        raise Aborted(
+            invalid_argument_status(OptimizerError(f"the body is not valid JSON: {str(err)[:200]}", field="(body)"))
+        ) from None
     try:
         return jsonform.parse_request(obj, message_class)
     except OptimizerError as err:
@@ -88,6 +99,7 @@ async def read_message(request, message_class, limit: int):
 
 
 # --- calling the servicer -----------------------------------------------------------------------
+
 
 async def in_thread(fn, context: HttpContext, limiter):
     """``fn()`` on a worker thread, ended like a gRPC call at the context's deadline."""
@@ -118,6 +130,7 @@ def unary_endpoint(name, method, message_class, limits):
             if context is not None:
                 context.end()
             _log(name, code, start)
+
     return endpoint
 
 
@@ -152,10 +165,11 @@ def stream_endpoint(name, method, message_class, limits):
                 _log(name, code, start)
 
         return StreamingResponse(lines(), media_type=NDJSON)
+
     return endpoint
 
 
-def rpc_routes(service, limits: "Limits") -> list:
+def rpc_routes(service, limits: Limits) -> list:
     """One route per RPC, at the method and path of its ``google.api.http`` option."""
     routes = []
     for rpc in pb.DESCRIPTOR.services_by_name["RouteOptimizer"].methods:
@@ -165,12 +179,19 @@ def rpc_routes(service, limits: "Limits") -> list:
             continue
         message_class = getattr(pb, rpc.input_type.name)
         make = stream_endpoint if rpc.server_streaming else unary_endpoint
-        routes.append(Route(getattr(rule, verb), make(rpc.name, getattr(service, rpc.name), message_class, limits),
-                            methods=[verb.upper()], name=rpc.name))
+        routes.append(
+            Route(
+                getattr(rule, verb),
+                make(rpc.name, getattr(service, rpc.name), message_class, limits),
+                methods=[verb.upper()],
+                name=rpc.name,
+            )
+        )
     return routes
 
 
 # --- the app and its server ---------------------------------------------------------------------
+
 
 class Limits:
     """What HTTP calls may take: the body size, and the threads they run on (as gRPC's pool)."""
@@ -191,8 +212,15 @@ def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving
     routes = rpc_routes(service, limits) + [Route("/healthz", healthz, methods=["GET"])] + web.routes()
     middleware = []
     if cors_origins:
-        middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors_origins), allow_methods=["GET", "POST"],
-                                     allow_headers=["Content-Type", "X-Deadline-Ms"], max_age=600))
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(cors_origins),
+                allow_methods=["GET", "POST"],
+                allow_headers=["Content-Type", "X-Deadline-Ms"],
+                max_age=600,
+            )
+        )
     return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})
 
 
@@ -200,8 +228,9 @@ async def http_error(request, err: HTTPException):
     """No such path or method: a ``google.rpc.Status`` body too, with the HTTP status starlette chose."""
     code = {404: code_pb2.NOT_FOUND, 405: code_pb2.UNIMPLEMENTED}.get(err.status_code, code_pb2.INVALID_ARGUMENT)
     message = f"{request.method} {request.url.path}: {err.detail}"
-    return JSONResponse(status_json(status_pb2.Status(code=code, message=message)), status_code=err.status_code,
-                        headers=err.headers)
+    return JSONResponse(
+        status_json(status_pb2.Status(code=code, message=message)), status_code=err.status_code, headers=err.headers
+    )
 
 
 def listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:

@@ -5,6 +5,7 @@ The HTTP gateway hands the very same servicer methods (:mod:`server.service`) a 
 deadline, ending the call trips the search's cancel token, and ``abort`` ends the handler with a
 ``google.rpc.Status`` that the gateway writes as the JSON error body.
 """
+
 from __future__ import annotations
 
 import threading
@@ -99,4 +100,3 @@ class HttpContext:
 
     def set_trailing_metadata(self, metadata) -> None:
         pass  # nothing to carry it over HTTP/1.1 JSON
-

@@ -1,4 +1,5 @@
 """``google.rpc.Status`` over HTTP: the HTTP status of each code, the JSON error body, the body limit."""
+
 from __future__ import annotations
 
 from google.protobuf import json_format
@@ -10,11 +11,23 @@ from .httpcontext import Aborted
 # google.rpc.Code -> HTTP status (google/rpc/code.proto), except RESOURCE_EXHAUSTED: here it
 # means "request too large", 413.
 HTTP_STATUS = {
-    code_pb2.OK: 200, code_pb2.CANCELLED: 499, code_pb2.UNKNOWN: 500, code_pb2.INVALID_ARGUMENT: 400,
-    code_pb2.DEADLINE_EXCEEDED: 504, code_pb2.NOT_FOUND: 404, code_pb2.ALREADY_EXISTS: 409,
-    code_pb2.PERMISSION_DENIED: 403, code_pb2.UNAUTHENTICATED: 401, code_pb2.RESOURCE_EXHAUSTED: 413,
-    code_pb2.FAILED_PRECONDITION: 400, code_pb2.ABORTED: 409, code_pb2.OUT_OF_RANGE: 400,
-    code_pb2.UNIMPLEMENTED: 501, code_pb2.INTERNAL: 500, code_pb2.UNAVAILABLE: 503, code_pb2.DATA_LOSS: 500,
+    code_pb2.OK: 200,
+    code_pb2.CANCELLED: 499,
+    code_pb2.UNKNOWN: 500,
+    code_pb2.INVALID_ARGUMENT: 400,
+    code_pb2.DEADLINE_EXCEEDED: 504,
+    code_pb2.NOT_FOUND: 404,
+    code_pb2.ALREADY_EXISTS: 409,
+    code_pb2.PERMISSION_DENIED: 403,
+    code_pb2.UNAUTHENTICATED: 401,
+    code_pb2.RESOURCE_EXHAUSTED: 413,
+    code_pb2.FAILED_PRECONDITION: 400,
+    code_pb2.ABORTED: 409,
+    code_pb2.OUT_OF_RANGE: 400,
+    code_pb2.UNIMPLEMENTED: 501,
+    code_pb2.INTERNAL: 500,
+    code_pb2.UNAVAILABLE: 503,
+    code_pb2.DATA_LOSS: 500,
 }
 
 

@@ -8,6 +8,7 @@
 - A request that is not a valid protobuf message of its method gets INVALID_ARGUMENT (grpc itself
   would log a traceback and answer INTERNAL).
 """
+
 from __future__ import annotations
 
 import functools
@@ -50,13 +51,16 @@ def _tolerant(deserializer):
             return deserializer(data)
         except Exception as err:  # noqa: BLE001 - any malformed bytes
             return _Undecodable(err)
+
     return parse
 
 
 def _refuse_undecodable(request, context, method) -> None:
     if isinstance(request, _Undecodable):
-        context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                      f"the request is not a valid {method.rsplit('/', 1)[-1]} message ({request.reason})")
+        context.abort(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"the request is not a valid {method.rsplit('/', 1)[-1]} message ({request.reason})",
+        )
 
 
 def _unary_response(behavior, method):
@@ -71,6 +75,7 @@ def _unary_response(behavior, method):
             return response
         finally:
             _log(method, context, failed, start)
+
     return logged
 
 
@@ -99,6 +104,7 @@ def _streaming_response(behavior, method):
             context.add_callback(lambda: _log(method, context, False, start))
             return None
         return stream(responses, context, start)
+
     return logged
 
 
@@ -117,8 +123,10 @@ class _StreamCap:
                 if not full:
                     self.open += 1
             if full:
-                context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                              f"too many open streams (at most {self.most}); close one and retry")
+                context.abort(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"too many open streams (at most {self.most}); close one and retry",
+                )
             released = threading.Event()
 
             def release():
@@ -126,6 +134,7 @@ class _StreamCap:
                     released.set()
                     with self._lock:
                         self.open -= 1
+
             if not context.add_callback(release):
                 release()
             try:
@@ -136,6 +145,7 @@ class _StreamCap:
             if result is None or not hasattr(result, "__next__"):
                 return result  # non-blocking (health Watch): released when the call ends
             return self._released_after(result, release)
+
         return capped
 
     @staticmethod

@@ -10,6 +10,7 @@ and :func:`board_document_to_json` rewrites just those before parsing, so the pr
 - the corpus's answer and provenance fields (``expected``, a hex's ``exits``/``nodes``/``paths``,
   ...) are not input, and are dropped by name; any other unknown field is still an error.
 """
+
 from __future__ import annotations
 
 from google.protobuf import json_format, message_factory
@@ -95,8 +96,9 @@ def parse_request(obj, message_class):
             message.state_json = state_json
     except json_format.ParseError as err:
         field = _field_of(obj, message_class)
-        raise OptimizerError(f"{field}: not a valid {message_class.DESCRIPTOR.name} in JSON ({err})",
-                             field=field) from None
+        raise OptimizerError(
+            f"{field}: not a valid {message_class.DESCRIPTOR.name} in JSON ({err})", field=field
+        ) from None
     return message
 
 
@@ -125,7 +127,7 @@ def _field_of(obj: dict, message_class) -> str:
     ``board.`` prefix), as the service names them whichever form the board came in.
     """
     path = _locate(obj, message_class, "")
-    return path[len("board."):] if path.startswith("board.") else path
+    return path[len("board.") :] if path.startswith("board.") else path
 
 
 def _fails(obj: dict, message_class) -> bool:

@@ -6,6 +6,7 @@ server busy for minutes. The call's deadline is the client's, else the server's 
 more than the server's maximum (:func:`call_deadline`). Error messages quote little of the input
 (:func:`capped`), so that they fit in the client's metadata limit.
 """
+
 from __future__ import annotations
 
 import json
@@ -51,6 +52,7 @@ class LimitExceeded(OptimizerError):
 
 # --- time ---------------------------------------------------------------------------------------
 
+
 def call_deadline(limits: Limits, remaining_s: float | None) -> tuple:
     """(seconds the call may take, whose deadline: "client", "server_default" or "server_maximum")."""
     if remaining_s is None or remaining_s > NO_DEADLINE_S:
@@ -76,16 +78,19 @@ def capped(message: str, limit: int = MESSAGE_BYTES) -> str:
     message = _LONG_WORD.sub(lambda m: quote(m.group(0)), str(message))
     data = message.encode("utf-8", "replace")  # no lone surrogates on the wire
     if len(data) > limit:
-        data = data[:limit - 10] + b" ... (cut)"
+        data = data[: limit - 10] + b" ... (cut)"
     return data.decode("utf-8", "ignore")
 
 
 # --- sizes and numbers --------------------------------------------------------------------------
 
+
 def check_state_size(size: int, limits: Limits, field: str) -> None:
     if size > limits.max_state_mb * 1024 * 1024:
-        raise LimitExceeded(f"{field} is {size / 2**20:.1f} MiB; this server takes boards up to "
-                            f"{limits.max_state_mb:g} MiB", field=field)
+        raise LimitExceeded(
+            f"{field} is {size / 2**20:.1f} MiB; this server takes boards up to {limits.max_state_mb:g} MiB",
+            field=field,
+        )
 
 
 def check_counts(doc: dict, limits: Limits) -> None:
@@ -98,8 +103,9 @@ def check_counts(doc: dict, limits: Limits) -> None:
 
 def check_routes_count(routes, limits: Limits, field: str) -> None:
     if isinstance(routes, list) and len(routes) > limits.max_trains:
-        raise LimitExceeded(f"{field}: {len(routes)} routes given; this server checks at most {limits.max_trains}",
-                            field=field)
+        raise LimitExceeded(
+            f"{field}: {len(routes)} routes given; this server checks at most {limits.max_trains}", field=field
+        )
 
 
 def check_node_budget(budget: int) -> None:
@@ -112,6 +118,7 @@ _NUMBER = re.compile(r"\d{6,}")  # only numbers of 6 digits or more can exceed m
 
 def check_numbers(doc: dict, limits: Limits) -> None:
     """Numbers the search would overflow on (counts, revenues, multipliers) refused, naming the field."""
+
     def number(value, field: str, most: int = limits.max_number) -> None:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return  # wrong types are the schema's to report
@@ -150,9 +157,11 @@ def _check_hex_code(i: int, h, limits: Limits) -> None:
     if isinstance(code, str):
         for match in _NUMBER.finditer(code):
             if int(match.group(0)) > limits.max_number:
-                raise OptimizerError(f"hexes[{i}].code: {quote(match.group(0))} is too large "
-                                     f"(at most {limits.max_number})",
-                                     field=f"hexes[{i}].code", hex=quote(h.get("id"), 20))
+                raise OptimizerError(
+                    f"hexes[{i}].code: {quote(match.group(0))} is too large (at most {limits.max_number})",
+                    field=f"hexes[{i}].code",
+                    hex=quote(h.get("id"), 20),
+                )
 
 
 # Every digit to "0", anything else to " ": a number of 6 digits or more is then b"000000", which
@@ -177,8 +186,9 @@ def check_strings(doc, path: str = "") -> None:
     """No lone surrogate (``"\\ud800"`` in JSON) anywhere: it cannot be sent back in an answer."""
     if isinstance(doc, str):
         if _LONE_SURROGATE.search(doc):
-            raise OptimizerError(f"{path or 'state_json'}: a lone UTF-16 surrogate is not a character",
-                                 field=path or "state_json")
+            raise OptimizerError(
+                f"{path or 'state_json'}: a lone UTF-16 surrogate is not a character", field=path or "state_json"
+            )
     elif isinstance(doc, dict):
         for key, value in doc.items():
             check_strings(key, path or "state_json")

@@ -6,6 +6,7 @@ A thread of this pool checks its priority after each task and, if lowered, ends;
 gets a fresh thread. So work can run on the thread that took its call (no hand-over to a thread
 of its own per call), and a demoted thread never serves a later call.
 """
+
 from __future__ import annotations
 
 import os

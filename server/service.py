@@ -10,6 +10,7 @@ stage it is in, so no work outlives its call for long. The work's thread has its
 once it has run long, and then retires (see :mod:`server.pool`): a hard search never starves an
 easy call of the cores.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -115,8 +116,9 @@ def json_object(text: str) -> dict:
     except (ValueError, RecursionError) as err:
         raise OptimizerError(f"not valid JSON: {limits.quote(err)}", field="state_json") from None
     if not isinstance(doc, dict):
-        raise OptimizerError(f"state_json must hold a JSON object (a board state), not {type(doc).__name__}",
-                             field="state_json")
+        raise OptimizerError(
+            f"state_json must hold a JSON object (a board state), not {type(doc).__name__}", field="state_json"
+        )
     return doc
 
 
@@ -131,8 +133,7 @@ def load_state(doc: dict, source: str = "state_json"):
     except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError) as err:
         # Too deep, too long a number, or a field of the wrong type where the reader expects another.
         log.warning("%s rejected by %s: %s", source, type(err).__name__, limits.quote(err))
-        raise OptimizerError(f"malformed board ({type(err).__name__}: {limits.quote(err)})",
-                             field=source) from None
+        raise OptimizerError(f"malformed board ({type(err).__name__}: {limits.quote(err)})", field=source) from None
 
 
 def parse_state_json(text: str):
@@ -169,10 +170,14 @@ def _source(request) -> str:
 
 def _no_route_in_time(context, result: dict, call: Call) -> None:
     if result["stats"].get("stopped_by") == "deadline" and not result["routes"]:
-        whose = {"client": "the call's", "server_default": "the server's default",
-                 "server_maximum": "the server's maximum"}[call.deadline_from]
-        context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
-                      f"no route found before {whose} deadline of {call.seconds:g} s")
+        whose = {
+            "client": "the call's",
+            "server_default": "the server's default",
+            "server_maximum": "the server's maximum",
+        }[call.deadline_from]
+        context.abort(
+            grpc.StatusCode.DEADLINE_EXCEEDED, f"no route found before {whose} deadline of {call.seconds:g} s"
+        )
 
 
 class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
@@ -206,6 +211,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
     def _on_work_thread(self, context, call: Call, work):
         """``work()`` bounded, on a thread that retires if demoted: this one when it is such a thread
         (gRPC's pool), else one of the servicer's own (HTTP's threads are not)."""
+
         def run():
             with self._bounded(context, call):
                 return work()
@@ -223,8 +229,13 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
         start = time.monotonic()
         board = read_state(request, self.limits)
         read_ms = (time.monotonic() - start) * 1000
-        result = api.solve(board, deadline_ms=call.search_deadline_ms(), node_budget=node_budget, cancel=call.token,
-                           on_improve=on_improve)
+        result = api.solve(
+            board,
+            deadline_ms=call.search_deadline_ms(),
+            node_budget=node_budget,
+            cancel=call.token,
+            on_improve=on_improve,
+        )
         result["stats"]["read_ms"] = round(read_ms + result["stats"]["read_ms"], 3)
         return result
 
@@ -244,8 +255,9 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
             def run():  # reading and search, on their own thread, so that this one can send as it goes
                 try:
                     with self._bounded(context, call):
-                        result = self._solve(request, call, node_budget,
-                                             on_improve=lambda partial: updates.put(("partial", partial)))
+                        result = self._solve(
+                            request, call, node_budget, on_improve=lambda partial: updates.put(("partial", partial))
+                        )
                     updates.put(("final", result))
                 except BaseException as err:  # handed to the caller's thread, raised there
                     updates.put(("error", err))
@@ -263,10 +275,15 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
 
     def CheckRoutes(self, request, context):
         with guard(context, _source(request)), self._admitted(context) as call:
+
             def work():
-                return api.check(read_state(request, self.limits), read_routes(request, self.limits),
-                                 with_optimum=request.with_optimum, deadline_ms=call.search_deadline_ms(),
-                                 cancel=call.token)
+                return api.check(
+                    read_state(request, self.limits),
+                    read_routes(request, self.limits),
+                    with_optimum=request.with_optimum,
+                    deadline_ms=call.search_deadline_ms(),
+                    cancel=call.token,
+                )
 
             response = convert.check_to_proto(self._on_work_thread(context, call, work))
             if request.with_optimum:

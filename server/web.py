@@ -6,10 +6,11 @@ talks to the same HTTP/JSON RPCs as any client. The only routes of its own are t
 and ``POST /page/render``: the board and routes drawn by :mod:`optimizer.render`, as ``route18xx
 render`` draws them.
 """
+
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -24,18 +25,23 @@ from optimizer.render import render_svg
 
 from .errors import invalid_argument_status
 from .httpcontext import Aborted
-from .jsonform import ANSWER_FIELDS
 from .httpstatus import error_response, read_body
+from .jsonform import ANSWER_FIELDS
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_RENDER_BYTES = 16 * 1024 * 1024
 # name -> a real state of the states shipped in optimizer/boards/states.jsonl, one per game;
 # "default" is the embedded default board (optimizer/boards/default.json).
-EXAMPLES = {"default": None, "1880": "1880/1@835", "1880-romania": "1880Romania/1880_romania_game_end_final_phase@200",
-            "1894": "1894/green_city_upgrades@146", "18eu": "18EU/74045@591"}
+EXAMPLES = {
+    "default": None,
+    "1880": "1880/1@835",
+    "1880-romania": "1880Romania/1880_romania_game_end_final_phase@200",
+    "1894": "1894/green_city_upgrades@146",
+    "18eu": "18EU/74045@591",
+}
 
 
-@lru_cache(maxsize=None)
+@cache
 def example(name: str) -> dict:
     """An example board, input fields only (the shipped states carry the corpus's answers too)."""
     boards = resources.files("optimizer.boards")
@@ -79,8 +85,9 @@ async def render(request):
             obj = json.loads(body)
             board, routes = obj["board"], obj.get("routes")
         except (ValueError, TypeError, KeyError, RecursionError):
-            raise OptimizerError('the body must be {"board": <board-state document>, "routes": [...]}',
-                                 field="(body)") from None
+            raise OptimizerError(
+                'the body must be {"board": <board-state document>, "routes": [...]}', field="(body)"
+            ) from None
         try:
             svg = await anyio.to_thread.run_sync(lambda: render_svg(api.load_state(board), routes or None))
         except (TypeError, KeyError, ValueError, AttributeError) as err:

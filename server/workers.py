@@ -10,6 +10,7 @@ It announces ``listening on HOST:PORT`` once every worker listens; forwards SIGT
 SIGHUP to the workers and exits when they are done (killing any still there 0.7 s after the
 grace period); and starts a new worker in place of one that dies unasked.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -77,6 +78,7 @@ def preload() -> None:
     """Load the optimiser (games, schema, compiled core, every game's static data) once: before
     forking, for every worker, or in the one server process."""
     from optimizer import api
+
     api.games()
     api.warm_up()
     gc.freeze()  # shared with the workers, untouched by their collectors (copy-on-write stays shared)
@@ -99,6 +101,7 @@ def _worker(config: ServeConfig, ready, holders: list) -> None:
     for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_DFL)
     from .app import serve  # grpc, first imported here, after the fork
+
     try:
         serve(config, on_ready=lambda ports: ready.send(("ready", ports)))
     except OptimizerError as err:
@@ -121,8 +124,9 @@ class Supervisor:
 
     def start(self, slot: int):
         receive, send = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_worker, args=(self.config, send, self.holders),
-                                        name=f"route18xx-worker-{slot}", daemon=False)
+        process = self._context.Process(
+            target=_worker, args=(self.config, send, self.holders), name=f"route18xx-worker-{slot}", daemon=False
+        )
         process.start()
         send.close()
         self.processes[slot] = process
@@ -152,13 +156,15 @@ class Supervisor:
         for slot, process in enumerate(self.processes):
             if process.exitcode is None:
                 continue
-            log.warning("worker %d (pid %d) exited with status %s; starting another", slot, process.pid,
-                        process.exitcode)
+            log.warning(
+                "worker %d (pid %d) exited with status %s; starting another", slot, process.pid, process.exitcode
+            )
             now = time.monotonic()
             self._restarts = [t for t in self._restarts if now - t < 60] + [now]
             if len(self._restarts) > RESTARTS_PER_MINUTE:
-                raise OptimizerError(f"workers keep dying ({len(self._restarts)} in a minute); stopping",
-                                     field="--workers")
+                raise OptimizerError(
+                    f"workers keep dying ({len(self._restarts)} in a minute); stopping", field="--workers"
+                )
             self._wait_ready(slot, self.start(slot))
 
     def stop_all(self, grace_s: float) -> None:

@@ -9,6 +9,7 @@ Bonuses are attached to the flattened problem at random, so that every rule shap
 knows (pairs paid or visited, negative pairs, largest stop, red-to-red, penalties, Pullman, best-route
 bonuses) meets the reference.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,9 +40,11 @@ def real_tiles() -> tuple:
     return tuple(usable)
 
 
-OFFBOARDS = ("offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;"
-             "path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
-             "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0")
+OFFBOARDS = (
+    "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;"
+    "path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
+    "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
+)
 
 
 def _express(n):
@@ -50,27 +53,64 @@ def _express(n):
 
 TRAINS = st.one_of(
     st.integers(2, 4).map(lambda n: {"name": str(n), "distance": n}),
-    st.integers(1, 3).map(lambda n: {"name": f"{n}+{n}", "distance": [
-        {"nodes": ["town"], "pay": n, "visit": n}, {"nodes": ["city", "offboard", "town"], "pay": n, "visit": n}]}),
+    st.integers(1, 3).map(
+        lambda n: {
+            "name": f"{n}+{n}",
+            "distance": [
+                {"nodes": ["town"], "pay": n, "visit": n},
+                {"nodes": ["city", "offboard", "town"], "pay": n, "visit": n},
+            ],
+        }
+    ),
     st.integers(2, 3).map(_express),
     st.just({"name": "D", "distance": 999}),
-    st.integers(2, 3).map(lambda n: {"name": str(n), "distance": [
-        {"nodes": ["city", "offboard"], "pay": n, "visit": n}, {"nodes": ["town"], "pay": 99, "visit": 99}]}),
-    st.just({"name": "5+1", "distance": [{"nodes": ["town"], "pay": 1, "visit": 1},
-                                         {"nodes": ["city", "offboard", "town"], "pay": 5, "visit": 5}]}),
-    st.integers(2, 4).map(lambda n: {"name": f"{n}D", "distance": [  # 18AL 4D: a row multiplier
-        {"nodes": ["city", "offboard"], "pay": n, "visit": n, "multiplier": 2}, {"nodes": ["town"], "pay": 99, "visit": 99}]}),
-    st.integers(2, 3).map(lambda n: {"name": f"{n}/{n + 2}", "distance": [  # 1846 3/5: visits more than it pays
-        {"nodes": ["city", "offboard"], "pay": n, "visit": n + 2}]}),
+    st.integers(2, 3).map(
+        lambda n: {
+            "name": str(n),
+            "distance": [
+                {"nodes": ["city", "offboard"], "pay": n, "visit": n},
+                {"nodes": ["town"], "pay": 99, "visit": 99},
+            ],
+        }
+    ),
+    st.just(
+        {
+            "name": "5+1",
+            "distance": [
+                {"nodes": ["town"], "pay": 1, "visit": 1},
+                {"nodes": ["city", "offboard", "town"], "pay": 5, "visit": 5},
+            ],
+        }
+    ),
+    st.integers(2, 4).map(
+        lambda n: {
+            "name": f"{n}D",
+            "distance": [  # 18AL 4D: a row multiplier
+                {"nodes": ["city", "offboard"], "pay": n, "visit": n, "multiplier": 2},
+                {"nodes": ["town"], "pay": 99, "visit": 99},
+            ],
+        }
+    ),
+    st.integers(2, 3).map(
+        lambda n: {
+            "name": f"{n}/{n + 2}",
+            "distance": [  # 1846 3/5: visits more than it pays
+                {"nodes": ["city", "offboard"], "pay": n, "visit": n + 2}
+            ],
+        }
+    ),
 )
 
 
 def _facing(hex_id, ids, rotation, tile) -> int:
     """How many of the tile's exits face another hex of the board."""
     from optimizer.board.geometry import DIRECTIONS, hex_xy
+
     x, y = hex_xy(hex_id, "pointy")
     present = {hex_xy(h, "pointy") for h in ids}
-    return sum((x + DIRECTIONS["pointy"][e][0], y + DIRECTIONS["pointy"][e][1]) in present for e in tile.exits(rotation))
+    return sum(
+        (x + DIRECTIONS["pointy"][e][0], y + DIRECTIONS["pointy"][e][1]) in present for e in tile.exits(rotation)
+    )
 
 
 @st.composite
@@ -87,24 +127,35 @@ def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int
     hexes = []
     for hex_id in ids:
         if draw(st.integers(0, 9)) == 0:
-            hexes.append({"id": hex_id, "tile": hex_id, "color": "red", "rotation": 0,
-                          "code": draw(st.sampled_from(OFFBOARDS)), "cities": []})
+            hexes.append(
+                {
+                    "id": hex_id,
+                    "tile": hex_id,
+                    "color": "red",
+                    "rotation": 0,
+                    "code": draw(st.sampled_from(OFFBOARDS)),
+                    "cities": [],
+                }
+            )
             continue
         code, colour = draw(st.sampled_from(tiles))
         tile = parse_code(code)
-        cities = [{"index": n.index, "slots": n.slots, "tokens": [None] * n.slots}
-                  for n in tile.nodes if n.kind == "city"]
+        cities = [
+            {"index": n.index, "slots": n.slots, "tokens": [None] * n.slots} for n in tile.nodes if n.kind == "city"
+        ]
         rotation = draw(st.integers(0, 5))
         if draw(st.integers(0, 3)):  # mostly, turn the tile to face as many neighbours as it can
             rotation = max(range(6), key=lambda r: (_facing(hex_id, ids, r, tile), (r - rotation) % 6 == 0))
-        hexes.append({"id": hex_id, "tile": "t", "color": colour, "rotation": rotation,
-                      "code": code, "cities": cities})
+        hexes.append({"id": hex_id, "tile": "t", "color": colour, "rotation": rotation, "code": code, "cities": cities})
     cities = [(h, c) for h in hexes for c in h["cities"] if c["slots"]]
     if not cities:
         h = hexes[0]
-        h.update(code="city=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;"
-                      "path=a:5,b:_0", color="gray", rotation=0,
-                 cities=[{"index": 0, "slots": 1, "tokens": [None]}])
+        h.update(
+            code="city=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
+            color="gray",
+            rotation=0,
+            cities=[{"index": 0, "slots": 1, "tokens": [None]}],
+        )
         cities = [(h, h["cities"][0])]
     for h, c in draw(st.lists(st.sampled_from(cities), min_size=1, max_size=2, unique_by=lambda hc: id(hc[1]))):
         c["tokens"][0] = "US"
@@ -113,11 +164,20 @@ def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int
             c["tokens"] = ["THEM"] * c["slots"]
     trains = draw(st.lists(TRAINS, min_size=min_trains, max_size=max_trains))
     trains = [dict(t, requires_token=False) if draw(st.integers(0, 4)) == 0 else t for t in trains]
-    phase = draw(st.sampled_from([["yellow"], ["yellow", "green"], ["yellow", "green", "brown"],
-                                  ["yellow", "green", "brown", "gray"]]))
-    return {"id": "random", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": phase},
-            "corporation": {"id": "US"},
-            "trains": [dict(t, id=f"{t['name']}-{i}") for i, t in enumerate(trains)], "hexes": hexes}
+    phase = draw(
+        st.sampled_from(
+            [["yellow"], ["yellow", "green"], ["yellow", "green", "brown"], ["yellow", "green", "brown", "gray"]]
+        )
+    )
+    return {
+        "id": "random",
+        "game": "random",
+        "layout": "pointy",
+        "phase": {"name": "x", "tiles": phase},
+        "corporation": {"id": "US"},
+        "trains": [dict(t, id=f"{t['name']}-{i}") for i, t in enumerate(trains)],
+        "hexes": hexes,
+    }
 
 
 @st.composite
@@ -144,8 +204,10 @@ def bonuses(draw, problem):
         problem.red = np.array([draw(st.booleans()) or s.red for s in problem.graph.stops], dtype=np.uint8)
     if len(problem.graph.segments) and draw(st.booleans()):
         problem.pen_amount = np.array([10, 20], dtype=np.int32)
-        problem.seg_pen = np.array([draw(st.integers(0, 3)) if draw(st.integers(0, 3)) == 0 else 0
-                                    for _ in problem.graph.segments], dtype=np.uint32)
+        problem.seg_pen = np.array(
+            [draw(st.integers(0, 3)) if draw(st.integers(0, 3)) == 0 else 0 for _ in problem.graph.segments],
+            dtype=np.uint32,
+        )
     if draw(st.integers(0, 4)) == 0:
         problem.double_best_large = 1
     if n >= 1 and draw(st.integers(0, 2)) == 0:  # best-route bonuses: Mail Contract, named routes

@@ -17,6 +17,7 @@ def pytest_configure(config):
 def core(request, monkeypatch):
     """Run a test against both searches, the compiled core and its pure-Python twin."""
     import optimizer.core
+
     monkeypatch.setenv("OPTIMIZER_CORE", request.param)  # for the processes a test starts
     monkeypatch.setattr(optimizer.core, "DEFAULT", request.param)  # read once, at import, in this one
     return request.param

@@ -5,6 +5,7 @@ tests run over all of it when it is there; under ``CI=true`` its absence is a fa
 Elsewhere (a fresh clone on a user's machine) the real states vendored as package data
 (``optimizer/boards/states.jsonl``, which ``route18xx bench`` uses too) stand in.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def require_corpus() -> Path | None:
     found = corpus_dir()
     if found is None and os.environ.get("CI", "").lower() == "true":
-        raise RuntimeError("the corpus (../shared/corpus or $OPTIMIZER_CORPUS) is missing, and CI=true: "
-                           "corpus tests must run in CI")
+        raise RuntimeError(
+            "the corpus (../shared/corpus or $OPTIMIZER_CORPUS) is missing, and CI=true: corpus tests must run in CI"
+        )
     return found
 
 

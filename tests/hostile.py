@@ -3,6 +3,7 @@
 Each returns board-state JSON text or a document; ``tests/test_grpc_hostile.py`` sends them to a
 real server process.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,9 @@ def huge_board(n: int) -> str:
     for h in doc["hexes"]:
         h.pop("neighbors", None)
         h.pop("all_neighbors", None)
-    doc["hexes"] += [{"id": i, "tile": None, "color": "white", "rotation": 0, "code": "", "cities": []}
-                     for i in hex_ids(n)]
+    doc["hexes"] += [
+        {"id": i, "tile": None, "color": "white", "rotation": 0, "code": "", "cities": []} for i in hex_ids(n)
+    ]
     return json.dumps(doc)
 
 

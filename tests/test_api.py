@@ -1,4 +1,5 @@
 """api.warm_up: what a service runs once at start."""
+
 from optimizer import api
 
 

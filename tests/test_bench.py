@@ -4,6 +4,7 @@ No timing is asserted anywhere: the machine is shared and noisy. What must hold 
 boards are the same for the same seed, read and solve, that both searches agree on them, and that
 ``bench`` reports an answer below the best known revenue as a failure.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,12 +24,18 @@ from optimizer.games import game_data
 
 from .corpus import state
 
-TINY = [("1830", 0.1, ("D",)), ("1830", 0.15, ("D", "8E")), ("1830", 0.2, ("6", "4+4")),
-        ("18EU", 0.1, ("D", "8E")), ("18EU", 0.15, ("8E", "3"))]
+TINY = [
+    ("1830", 0.1, ("D",)),
+    ("1830", 0.15, ("D", "8E")),
+    ("1830", 0.2, ("6", "4+4")),
+    ("18EU", 0.1, ("D", "8E")),
+    ("18EU", 0.15, ("8E", "3")),
+]
 VENDORED_IDS = ["1830/26855@553", "1880/1@349", "18EU/74045@467"]
 
 
 # ---- the generator ---------------------------------------------------------------------------
+
 
 def _laid(doc) -> list:
     """The hexes that got a tile of the game's supply (preprinted ones keep their own)."""
@@ -46,8 +53,10 @@ def test_generator_is_deterministic(game):
 
 
 def test_generator_in_a_fresh_process_gives_the_same_board():
-    code = ("import json; from optimizer.bench.synthetic import synthetic_board; "
-            "print(json.dumps(synthetic_board(3, track=0.7, trains=('D', '8E', '6')), sort_keys=True))")
+    code = (
+        "import json; from optimizer.bench.synthetic import synthetic_board; "
+        "print(json.dumps(synthetic_board(3, track=0.7, trains=('D', '8E', '6')), sort_keys=True))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     here = synthetic.synthetic_board(3, track=0.7, trains=("D", "8E", "6"))
     assert json.loads(out.stdout) == json.loads(json.dumps(here))
@@ -130,6 +139,7 @@ def test_quick_suite_boards_match_their_known_best():
 
 # ---- the bench command -----------------------------------------------------------------------
 
+
 @pytest.fixture
 def tiny_jsonl(tmp_path):
     path = tmp_path / "tiny.jsonl"
@@ -141,8 +151,18 @@ def test_bench_prints_the_table(tiny_jsonl, capsys):
     assert main(["bench", str(tiny_jsonl), "--repeat", "2"]) == 0
     out = capsys.readouterr().out
     header = out.splitlines()[0]
-    for column in ("group", "states", "p50 ms", "p90 ms", "p99 ms", "max ms", "states/s", "optimal", "failed",
-                   "router/us"):
+    for column in (
+        "group",
+        "states",
+        "p50 ms",
+        "p90 ms",
+        "p99 ms",
+        "max ms",
+        "states/s",
+        "optimal",
+        "failed",
+        "router/us",
+    ):
         assert column in header
     assert re.search(r"^total\s+3\s", out, re.M)
     assert re.search(r"^1830\s+1\s", out, re.M) and re.search(r"^18EU\s+1\s", out, re.M)
@@ -182,7 +202,7 @@ def test_bench_stages_table(tiny_jsonl, capsys):
 
 def test_bench_stages_fail_below_the_best_known(tmp_path, capsys):
     doc = state(VENDORED_IDS[0])
-    doc["expected"]["router"]["revenue"] = 10 ** 6
+    doc["expected"]["router"]["revenue"] = 10**6
     path = tmp_path / "impossible.jsonl"
     path.write_text(json.dumps(doc) + "\n")
     assert main(["bench", str(path), "--stages"]) == 1
@@ -191,7 +211,7 @@ def test_bench_stages_fail_below_the_best_known(tmp_path, capsys):
 
 def test_an_answer_below_the_best_known_is_a_failure(tmp_path, capsys):
     doc = state(VENDORED_IDS[0])
-    doc["expected"]["router"]["revenue"] = 10 ** 6  # more than any route on this board can earn
+    doc["expected"]["router"]["revenue"] = 10**6  # more than any route on this board can earn
     path = tmp_path / "impossible.jsonl"
     path.write_text(json.dumps(doc) + "\n" + json.dumps(state(VENDORED_IDS[1])) + "\n")
     assert main(["bench", str(path)]) == 1
@@ -205,6 +225,7 @@ def test_an_answer_below_the_best_known_is_a_failure(tmp_path, capsys):
 
 def test_bench_writes_the_scaling_plot(tmp_path, monkeypatch, capsys):
     from optimizer.bench import suites
+
     monkeypatch.setattr(suites, "synthetic_cases", lambda quick=False: _small_series(suites))
     plot = tmp_path / "scaling.svg"
     assert main(["bench", "synthetic", "--plot", str(plot)]) == 0
@@ -221,9 +242,21 @@ def _small_series(suites):
     for track, n, series in [(0.1, 2, ["track"]), (0.2, 2, ["track", "trains"]), (0.2, 1, ["trains"])]:
         for seed in (0, 1):
             doc = synthetic.synthetic_board(seed, track=track, trains=suites.TRAINS[n])
-            cases.append(suites.Case(doc["id"], suites.size_class("1830", track, n), doc, params={
-                "game": "1830", "track": track, "trains": n, "train_names": ", ".join(suites.TRAINS[n]),
-                "seed": seed, "series": series}))
+            cases.append(
+                suites.Case(
+                    doc["id"],
+                    suites.size_class("1830", track, n),
+                    doc,
+                    params={
+                        "game": "1830",
+                        "track": track,
+                        "trains": n,
+                        "train_names": ", ".join(suites.TRAINS[n]),
+                        "seed": seed,
+                        "series": series,
+                    },
+                )
+            )
     return cases
 
 
@@ -236,9 +269,12 @@ def test_bench_through_the_grpc_api(tiny_jsonl, tmp_path, capsys):
     """``--target`` runs the same suite against a server (here our own, started on a free port)."""
     pytest.importorskip("server.client")
     log = open(tmp_path / "server.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "off",
-                             "--log-level", "warning"],
-                            stdout=subprocess.PIPE, stderr=log, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "off", "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+    )
     try:
         line = proc.stdout.readline()
         match = re.match(r"listening on (\S+:\d+)", line)

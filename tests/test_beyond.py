@@ -4,6 +4,7 @@ There are no rulebooks for these games here; the reference is the 18xx.games eng
 test names the method whose behaviour it checks (tobymao/18xx, ``lib/engine/...``). The beyond
 corpus (``../shared/corpus/beyond``) runs apart from the main corpus tests.
 """
+
 import copy
 import re
 
@@ -12,8 +13,8 @@ import pytest
 from optimizer import api
 from optimizer.board.state import read_board
 from optimizer.games import rules_for
-from optimizer.rules.check import check_routes
 from optimizer.model import TrainSpec, spec_from_rows
+from optimizer.rules.check import check_routes
 
 from .corpus import beyond_state, beyond_states, ids
 
@@ -36,6 +37,7 @@ def checked(doc, result) -> dict:
 
 # ---- the beyond corpus -----------------------------------------------------------------------------
 
+
 @pytest.mark.corpus
 @pytest.mark.parametrize("doc", BEYOND, ids=ids(BEYOND))
 def test_beyond_corpus(doc):
@@ -56,6 +58,7 @@ def test_beyond_corpus(doc):
 
 
 # ---- value by train kind: 1889's diesel values -----------------------------------------------------
+
 
 def test_1889_d_train_is_paid_the_diesel_values():
     """lib/engine/part/revenue_center.rb#route_revenue: ``return @revenue[:diesel] if
@@ -91,6 +94,7 @@ def test_1889_d_train_is_paid_the_diesel_values():
 
 # ---- per-row multipliers: the 18AL 4D --------------------------------------------------------------
 
+
 def test_18al_4d_pays_cities_and_offboards_double_towns_once():
     """lib/engine/game/g_18_al/game.rb TRAINS: the 4D's rows are ``{nodes: [city, offboard], pay: 4,
     visit: 4, multiplier: 2}`` and ``{nodes: [town], pay: 99, visit: 99}``. On this board the router
@@ -111,16 +115,27 @@ def test_18al_4d_pays_cities_and_offboards_double_towns_once():
 
 
 def test_row_multipliers_become_per_class_values():
-    spec = spec_from_rows("4D", [{"nodes": ["city", "offboard"], "pay": 4, "visit": 4, "multiplier": 2},
-                                 {"nodes": ["town"], "pay": 99, "visit": 99}])
+    spec = spec_from_rows(
+        "4D",
+        [
+            {"nodes": ["city", "offboard"], "pay": 4, "visit": 4, "multiplier": 2},
+            {"nodes": ["town"], "pay": 99, "visit": 99},
+        ],
+    )
     assert (spec.large_multiplier, spec.small_multiplier) == (2, 1)
     assert spec.value_of(30, True) == 60 and spec.value_of(10, False) == 10
     with pytest.raises(Exception, match="different multipliers"):
-        spec_from_rows("X", [{"nodes": ["city", "town"], "pay": 2, "visit": 2, "multiplier": 2},
-                             {"nodes": ["town"], "pay": 1, "visit": 1}])
+        spec_from_rows(
+            "X",
+            [
+                {"nodes": ["city", "town"], "pay": 2, "visit": 2, "multiplier": 2},
+                {"nodes": ["town"], "pay": 1, "visit": 1},
+            ],
+        )
 
 
 # ---- stop bonuses: a shared assignment, an ability naming the hex -----------------------------------
+
 
 def without_assignments(doc) -> dict:
     doc = copy.deepcopy(doc)
@@ -165,6 +180,7 @@ def test_18al_warrior_coal_field_pays_every_route_through_the_hex():
 
 # ---- a bonus for a route joining two sets: 1846 East-West -------------------------------------------
 
+
 def test_1846_east_west_pays_both_ends_icons():
     """lib/engine/game/g_1846/game.rb#east_west_bonus: a route with a stop in group E and a stop on a
     tile labelled W earns the numbers on both ends' icons: Windsor (C17, icon 30) to Chicago
@@ -180,6 +196,7 @@ def test_1846_east_west_pays_both_ends_icons():
 
 
 # ---- once for the company, on its best route: Mail Contract, 18AL named routes ----------------------
+
 
 def test_1846_mail_contract_pays_ten_a_stop_on_one_route():
     """lib/engine/game/g_1846/game.rb#revenue_for: with the Mail Contract, the route visiting the most
@@ -218,8 +235,10 @@ def test_18al_named_route_paid_once_per_company():
     without = solve_both(doc)
     assert with_bonus["revenue"] == without["revenue"] + 20
     assert sum(all(h in {s.split(".")[0] for s in r["stops"]} for h in ("G4", "G8")) for r in with_bonus["routes"]) >= 1
-    assert checked(doc | {"corporation": dict(doc["corporation"], companies=["M&C"])}, with_bonus)["revenue"] \
+    assert (
+        checked(doc | {"corporation": dict(doc["corporation"], companies=["M&C"])}, with_bonus)["revenue"]
         == with_bonus["revenue"]
+    )
 
 
 def test_named_route_from_the_ability_itself():
@@ -231,6 +250,7 @@ def test_named_route_from_the_ability_itself():
 
 
 # ---- games we have no rules for ---------------------------------------------------------------------
+
 
 def test_unknown_game_is_answered_with_generic_rules_and_says_so():
     doc = beyond_state(f"{G1846}190")
@@ -264,6 +284,7 @@ def test_train_spec_default_multipliers():
 def test_proto_carries_assignments_and_rules():
     """Over the wire: Corporation.assignments in, Solution.rules and Game.rules out (extended fields)."""
     from server import convert
+
     doc = beyond_state(f"{G1846}122")
     back = convert.board_to_state(convert.state_to_board(doc))
     assert back["corporation"]["assignments"] == {"SC": True}

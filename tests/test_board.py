@@ -1,4 +1,5 @@
 """Reading boards: every public state against the engine's own view of it, and bad input."""
+
 import copy
 import json
 
@@ -60,8 +61,17 @@ def test_computed_neighbours_agree_with_given_ones_everywhere():
     docs = list(STATES)
     for f in game_files():
         data = json.loads(f.read_text())
-        docs.append({"id": f.name, "game": data["title"], "layout": data["layout"], "phase": {"tiles": ["yellow"]},
-                     "corporation": {"id": "X"}, "trains": [], "hexes": data["hexes"]})
+        docs.append(
+            {
+                "id": f.name,
+                "game": data["title"],
+                "layout": data["layout"],
+                "phase": {"tiles": ["yellow"]},
+                "corporation": {"id": "X"},
+                "trains": [],
+                "hexes": data["hexes"],
+            }
+        )
     checked = 0
     for doc in docs:
         board = read_board(doc)
@@ -136,6 +146,7 @@ def test_path_to_a_node_that_does_not_exist():
 def test_token_on_a_city_that_does_not_exist():
     def mutate(d):
         _hex(d, "G19")["cities"][-1].update(index=5, tokens=["PRR"])
+
     err = _bad(mutate)
     assert err.hex == "G19" and "_5" in str(err)
 
@@ -144,6 +155,7 @@ def test_more_tokens_than_slots():
     def mutate(d):
         city = _hex(d, "I15")["cities"][0]
         city.update(slots=1, tokens=["B&O", "PRR", "NYC"])
+
     err = _bad(mutate)
     assert err.hex == "I15" and "tokens" in err.field
 
@@ -186,7 +198,11 @@ def test_neighbours_on_some_hexes_only_name_the_field():
     del doc["hexes"][i]["neighbors"]
     with pytest.raises(BoardError) as err:
         build_problem(doc)
-    assert err.value.field == f"hexes[{i}].neighbors" and err.value.hex == "D16" and "every hex or on none" in str(err.value)
+    assert (
+        err.value.field == f"hexes[{i}].neighbors"
+        and err.value.hex == "D16"
+        and "every hex or on none" in str(err.value)
+    )
     doc["hexes"][i]["neighbors"] = {}  # given, and empty: D16 joins nothing
     assert build_problem(doc).graph
 
@@ -218,9 +234,16 @@ def damaged(draw):
     doc = copy.deepcopy(draw(st.sampled_from(REAL)))
     for _ in range(draw(st.integers(1, 3))):
         where = draw(st.sampled_from(["top", "hex", "city", "train", "code"]))
-        junk = draw(st.one_of(st.none(), st.integers(-3, 99), st.text(max_size=6), st.booleans(),
-                              st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(),
-                                                                                  max_size=2)))
+        junk = draw(
+            st.one_of(
+                st.none(),
+                st.integers(-3, 99),
+                st.text(max_size=6),
+                st.booleans(),
+                st.lists(st.integers(), max_size=2),
+                st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+            )
+        )
         if where == "top":
             key = draw(st.sampled_from(["game", "layout", "phase", "corporation", "trains", "hexes"]))
             if draw(st.booleans()):
@@ -235,12 +258,20 @@ def damaged(draw):
             else:
                 h[key] = junk
         elif where == "city" and isinstance(doc.get("hexes"), list):
-            with_cities = [h for h in doc["hexes"] if isinstance(h, dict) and isinstance(h.get("cities"), list)
-                           and h["cities"] and isinstance(h["cities"][0], dict)]
+            with_cities = [
+                h
+                for h in doc["hexes"]
+                if isinstance(h, dict)
+                and isinstance(h.get("cities"), list)
+                and h["cities"]
+                and isinstance(h["cities"][0], dict)
+            ]
             if with_cities:
                 c = draw(st.sampled_from(with_cities))["cities"][0]
                 c[draw(st.sampled_from(["index", "slots", "tokens", "token_types"]))] = junk
-        elif where == "train" and isinstance(doc.get("trains"), list) and any(isinstance(t, dict) for t in doc["trains"]):
+        elif (
+            where == "train" and isinstance(doc.get("trains"), list) and any(isinstance(t, dict) for t in doc["trains"])
+        ):
             t = draw(st.sampled_from([t for t in doc["trains"] if isinstance(t, dict)]))
             t[draw(st.sampled_from(["name", "distance", "id", "multiplier"]))] = junk
         elif where == "code" and isinstance(doc.get("hexes"), list):
@@ -249,7 +280,7 @@ def damaged(draw):
                 h = draw(st.sampled_from(coded))
                 cut = draw(st.integers(0, len(h["code"])))
                 garble = draw(st.text(alphabet=";=:,_|abcpt0123456789", max_size=5))
-                h["code"] = h["code"][:cut] + garble + h["code"][cut + draw(st.integers(0, 3)):]
+                h["code"] = h["code"][:cut] + garble + h["code"][cut + draw(st.integers(0, 3)) :]
     return doc
 
 
@@ -275,10 +306,18 @@ def test_damaged_boards_give_an_error_or_a_sound_graph(doc):
 
 # ---- tile lays on a built-in game ------------------------------------------------------------------
 
+
 def test_tile_lays_board_solves():
     from optimizer import api
-    doc = {"game": "1830", "phase": "3", "lays": [{"hex": "F20", "tile": "1", "rotation": 0}],
-           "tokens": [{"hex": "G19", "city": 0, "company": "NYNH"}], "trains": ["2", "3"], "company": "NYNH"}
+
+    doc = {
+        "game": "1830",
+        "phase": "3",
+        "lays": [{"hex": "F20", "tile": "1", "rotation": 0}],
+        "tokens": [{"hex": "G19", "city": 0, "company": "NYNH"}],
+        "trains": ["2", "3"],
+        "company": "NYNH",
+    }
     result = api.solve(json.dumps(doc))
     # New York (40) and one New Haven town (10): the tile's other town faces away.
     assert result["optimal"] and result["revenue"] == 50
@@ -287,19 +326,29 @@ def test_tile_lays_board_solves():
     assert api.solve(json.dumps(doc))["revenue"] == 0
 
 
-@pytest.mark.parametrize("mutate, field", [
-    (lambda d: d["lays"][0].update(hex="Z9"), "lays[0].hex"),
-    (lambda d: d["lays"][0].update(tile="no-such-tile"), "lays[0].tile"),
-    (lambda d: d["lays"][0].update(rotation=6), "lays[0].rotation"),
-    (lambda d: d["tokens"][0].update(city=3), "tokens[0].city"),
-    (lambda d: d.update(trains=["99"]), "trains[0].name"),
-    (lambda d: d.update(phase="Z"), "phase"),
-    (lambda d: d.update(game="Monopoly"), "game"),
-])
+@pytest.mark.parametrize(
+    "mutate, field",
+    [
+        (lambda d: d["lays"][0].update(hex="Z9"), "lays[0].hex"),
+        (lambda d: d["lays"][0].update(tile="no-such-tile"), "lays[0].tile"),
+        (lambda d: d["lays"][0].update(rotation=6), "lays[0].rotation"),
+        (lambda d: d["tokens"][0].update(city=3), "tokens[0].city"),
+        (lambda d: d.update(trains=["99"]), "trains[0].name"),
+        (lambda d: d.update(phase="Z"), "phase"),
+        (lambda d: d.update(game="Monopoly"), "game"),
+    ],
+)
 def test_tile_lays_errors_name_the_field(mutate, field):
     from optimizer import api
-    doc = {"game": "1830", "phase": "3", "lays": [{"hex": "F20", "tile": "1", "rotation": 1}],
-           "tokens": [{"hex": "G19", "city": 0, "company": "NYNH"}], "trains": ["2"], "company": "NYNH"}
+
+    doc = {
+        "game": "1830",
+        "phase": "3",
+        "lays": [{"hex": "F20", "tile": "1", "rotation": 1}],
+        "tokens": [{"hex": "G19", "city": 0, "company": "NYNH"}],
+        "trains": ["2"],
+        "company": "NYNH",
+    }
     mutate(doc)
     with pytest.raises(OptimizerError) as err:
         api.solve(json.dumps(doc))
@@ -312,4 +361,5 @@ def test_compiled_schema_is_current():
     from pathlib import Path
 
     from optimizer.schema import generate
+
     assert (Path(generate.__file__).parent / "_validator.py").read_text() == generate.generated_code()

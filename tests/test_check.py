@@ -1,5 +1,6 @@
 """The route checker on the players' real routes, on hand-made illegal variants, and bad input;
 and the reference optimiser against the router on the corpus."""
+
 import copy
 
 import pytest
@@ -62,8 +63,14 @@ def test_express_needs_one_of_our_cities():
     doc = state("1880/1@835")
     problem = build_problem(doc, reachable_only=False)
     graph = problem.graph
-    seg = next(s for s in graph.segments if not graph.stops[s.a].token and not graph.stops[s.b].token
-               and not graph.stops[s.a].end_only and not graph.stops[s.b].end_only)
+    seg = next(
+        s
+        for s in graph.segments
+        if not graph.stops[s.a].token
+        and not graph.stops[s.b].token
+        and not graph.stops[s.a].end_only
+        and not graph.stops[s.b].end_only
+    )
     train = doc["trains"][0]["id"]
     errors = _errors(doc, [{"train": train, "stops": [graph.stops[seg.a].id, graph.stops[seg.b].id]}])
     assert "token" in errors
@@ -92,8 +99,11 @@ def test_pass_through_a_blocked_city():
     for doc in STATES:
         b = read_board(doc)
         from optimizer.games import rules_for
+
         rules = rules_of.setdefault(doc["id"], rules_for(b))
-        stops = _through(doc, lambda s, g: s.kind == "city" and rules.blocks(b.hexes[s.hex], b.hexes[s.hex].tile.nodes[s.node]))
+        stops = _through(
+            doc, lambda s, g: s.kind == "city" and rules.blocks(b.hexes[s.hex], b.hexes[s.hex].tile.nodes[s.node])
+        )
         if stops:
             errors = _errors(doc, [{"train": doc["trains"][0]["id"], "stops": stops}])
             assert "passes through" in errors and "other companies' tokens" in errors
@@ -114,10 +124,18 @@ def test_pass_through_an_offboard():
 
 def _switch_board():
     switch = "path=a:0,b:3;path=a:0,b:2"  # 1830 tile 24: two tracks merge at edge 0
-    cells = {"Z1": (CITY_20, 0, "yellow", ["US"]), "S1": (switch, 0, "green"),
-             "Z3": (CITY_20, 0, "yellow"), "Z5": ("city=revenue:20;path=a:5,b:_0", 0, "yellow")}
-    return board("1830", cells, [("Z1", 3, "S1"), ("S1", 3, "Z3"), ("S1", 2, "Z5")],
-                 [{"name": "2", "distance": 2}, {"name": "3", "distance": 3}])
+    cells = {
+        "Z1": (CITY_20, 0, "yellow", ["US"]),
+        "S1": (switch, 0, "green"),
+        "Z3": (CITY_20, 0, "yellow"),
+        "Z5": ("city=revenue:20;path=a:5,b:_0", 0, "yellow"),
+    }
+    return board(
+        "1830",
+        cells,
+        [("Z1", 3, "S1"), ("S1", 3, "Z3"), ("S1", 2, "Z5")],
+        [{"name": "2", "distance": 2}, {"name": "3", "distance": 3}],
+    )
 
 
 def _pullman_on_its_own_chain():
@@ -171,10 +189,13 @@ def test_two_trains_on_one_switch():
     """Rulebook (1880 Romania): "Branches ... may therefore be used by only one train per turn,
     since two tracks merge into one there.\""""
     doc = _switch_board()
-    errors = _errors(doc, [{"train": "2-0", "hexes": [["Z1", "S1", "Z3"]]},
-                           {"train": "3-1", "hexes": [["Z1", "S1", "Z5"]]}])
-    assert "route 2 uses the side between S1 and Z1 that route 1 already uses" in errors or \
-           "route 2 uses the side between Z1 and S1 that route 1 already uses" in errors
+    errors = _errors(
+        doc, [{"train": "2-0", "hexes": [["Z1", "S1", "Z3"]]}, {"train": "3-1", "hexes": [["Z1", "S1", "Z5"]]}]
+    )
+    assert (
+        "route 2 uses the side between S1 and Z1 that route 1 already uses" in errors
+        or "route 2 uses the side between Z1 and S1 that route 1 already uses" in errors
+    )
 
 
 def test_no_direction_change_at_a_switch():
@@ -192,16 +213,19 @@ def test_ambiguous_chain_takes_the_legal_richer_reading():
     assert verdict["legal"] and verdict["revenue"] == 440
 
 
-@pytest.mark.parametrize("routes, field", [
-    ([{"train": "9-9", "hexes": [["I15", "H16"]]}], "routes[0].train"),
-    ([{"train": "4-0", "hexes": [["I15", "Q77"]]}], "routes[0].hexes[0][1]"),
-    ([{"train": "4-0", "hexes": [["I15", "G19"]]}], "routes[0].hexes[0]"),
-    ([{"train": "4-0", "hexes": [["I15", "H16"], ["G17", "G19"]]}], "routes[0].hexes"),
-    ([{"train": "4-0", "stops": ["I15._9"]}], "routes[0].stops[0]"),
-    ([{"train": "4-0"}], "routes[0]"),
-    ({"train": "4-0"}, "routes"),
-    ([{"train": "4-0", "hexes": [["I15", "H16"]]}, {"train": "4-0", "hexes": [["I15", "H16"]]}], "routes[1].train"),
-])
+@pytest.mark.parametrize(
+    "routes, field",
+    [
+        ([{"train": "9-9", "hexes": [["I15", "H16"]]}], "routes[0].train"),
+        ([{"train": "4-0", "hexes": [["I15", "Q77"]]}], "routes[0].hexes[0][1]"),
+        ([{"train": "4-0", "hexes": [["I15", "G19"]]}], "routes[0].hexes[0]"),
+        ([{"train": "4-0", "hexes": [["I15", "H16"], ["G17", "G19"]]}], "routes[0].hexes"),
+        ([{"train": "4-0", "stops": ["I15._9"]}], "routes[0].stops[0]"),
+        ([{"train": "4-0"}], "routes[0]"),
+        ({"train": "4-0"}, "routes"),
+        ([{"train": "4-0", "hexes": [["I15", "H16"]]}, {"train": "4-0", "hexes": [["I15", "H16"]]}], "routes[1].train"),
+    ],
+)
 def test_bad_routes_input_is_a_clear_error(routes, field):
     with pytest.raises(RoutesError) as err:
         check_routes(read_board(state("1830/26855@553")), routes)

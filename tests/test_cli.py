@@ -1,4 +1,5 @@
 """The command line as other tools call it: shapes, exit statuses, one-line errors."""
+
 import json
 import subprocess
 import sys
@@ -93,12 +94,15 @@ def test_check_reports_reasons_and_exit_status(state_file, tmp_path):
     assert any("already uses" in e for r in verdict["routes"] for e in r["errors"])
 
 
-@pytest.mark.parametrize("args, words", [
-    (["solve", "/no/such/file.json"], "cannot read"),
-    (["check", "STATE", "--routes", '[{"train": "nope", "hexes": [["G19", "F20"]]}]'], "unknown train"),
-    (["check", "STATE", "--routes", '[{"train": "4-0", "hexes": [["G19", "Q99"]]}]'], "not on the board"),
-    (["check", "STATE", "--routes", '[{"train": "4-0", "hexes": [["G19", "I15"]]}]'], "no track"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["solve", "/no/such/file.json"], "cannot read"),
+        (["check", "STATE", "--routes", '[{"train": "nope", "hexes": [["G19", "F20"]]}]'], "unknown train"),
+        (["check", "STATE", "--routes", '[{"train": "4-0", "hexes": [["G19", "Q99"]]}]'], "not on the board"),
+        (["check", "STATE", "--routes", '[{"train": "4-0", "hexes": [["G19", "I15"]]}]'], "no track"),
+    ],
+)
 def test_errors_are_one_line_and_exit_2(state_file, args, words):
     path, _ = state_file
     out = run([str(path) if a == "STATE" else a for a in args])
@@ -142,8 +146,17 @@ def test_neighbours_on_some_hexes_is_a_one_line_error(tmp_path):
 def test_games_json(capsys):
     assert main(["games", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert {g["title"] for g in data["games"]} == {"1830", "1880", "1880 Romania", "1894", "18EU",
-                                                   "1889", "18Chesapeake", "1846", "18AL"}
+    assert {g["title"] for g in data["games"]} == {
+        "1830",
+        "1880",
+        "1880 Romania",
+        "1894",
+        "18EU",
+        "1889",
+        "18Chesapeake",
+        "1846",
+        "18AL",
+    }
     assert "express" in data["train_kinds"]
     assert {g["title"]: g["rules"] for g in data["games"]}["1846"] == "data"
     assert data["other_games"] == "generic"
@@ -167,7 +180,9 @@ def test_solve_text_says_generic_rules(tmp_path):
     assert json.loads(run(["solve", "--json", str(path)]).stdout)["rules"] == "generic"
 
 
-@pytest.mark.parametrize("command", [c for c in SUBCOMMANDS if c in build_parser()._subparsers._group_actions[0].choices])
+@pytest.mark.parametrize(
+    "command", [c for c in SUBCOMMANDS if c in build_parser()._subparsers._group_actions[0].choices]
+)
 def test_every_subcommand_has_help(command, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([command, "--help"])

@@ -5,6 +5,7 @@ the CLI runs in its own process and reaches it by its ``tcp://`` address, as on 
 The batch is the whole public corpus (the vendored states without it, never under CI=true),
 with bad lines mixed in: each must come back as ``{id, line, error}`` at its place.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,13 @@ def corpus_url() -> str:
 
 
 def solve_batch(batch: str, *extra: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "optimizer", "solve", "--batch", batch, "--json", *extra],
-                          stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=RUN_TIMEOUT_S)
+    return subprocess.run(
+        [sys.executable, "-m", "optimizer", "solve", "--batch", batch, "--json", *extra],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=RUN_TIMEOUT_S,
+    )
 
 
 def comparable(stdout: str) -> list:
@@ -57,9 +63,17 @@ def comparable(stdout: str) -> list:
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  scheduler_port=0, dashboard_address="127.0.0.1:0") as local, \
-            distributed.Client(local) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            scheduler_port=0,
+            dashboard_address="127.0.0.1:0",
+        ) as local,
+        distributed.Client(local) as client,
+    ):
         yield local.scheduler_address, client
 
 
@@ -101,8 +115,12 @@ def test_a_worker_killed_mid_run_loses_and_repeats_no_line(cluster, in_process, 
     want = [a for a in comparable(in_process.stdout) if "error" not in a]
     out = tmp_path / "answers.jsonl"
     with open(out, "w") as handle:
-        run = subprocess.Popen([sys.executable, "-m", "optimizer", "solve", "--batch", corpus_url(), "--json",
-                                "--scheduler", address], stdout=handle, stderr=subprocess.PIPE, text=True)
+        run = subprocess.Popen(
+            [sys.executable, "-m", "optimizer", "solve", "--batch", corpus_url(), "--json", "--scheduler", address],
+            stdout=handle,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         victim = None
         deadline = time.monotonic() + RUN_TIMEOUT_S
         while victim is None and run.poll() is None and time.monotonic() < deadline:
@@ -154,12 +172,15 @@ def test_bench_on_a_cluster_checks_every_state(cluster, capsys):
     assert not summary["failures"] and summary["concurrency"] == 2 and "Dask" in summary["solver"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["solve", "--batch", "x.jsonl", "--scheduler", "local:0"], "local:N needs a number of workers"),
-    (["solve", "--scheduler", "local:1"], "give --batch"),
-    (["solve", "--batch", "-", "--scheduler", "local:1"], "not standard input"),
-    (["bench", "corpus", "--scheduler", "local:1", "--target", "127.0.0.1:1"], "neither --target"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["solve", "--batch", "x.jsonl", "--scheduler", "local:0"], "local:N needs a number of workers"),
+        (["solve", "--scheduler", "local:1"], "give --batch"),
+        (["solve", "--batch", "-", "--scheduler", "local:1"], "not standard input"),
+        (["bench", "corpus", "--scheduler", "local:1", "--target", "127.0.0.1:1"], "neither --target"),
+    ],
+)
 def test_scheduler_mistakes_are_one_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err

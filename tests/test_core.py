@@ -1,7 +1,10 @@
 """The compiled search against its reference twin, and both against the real corpus."""
+
 import copy
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import replace
@@ -14,15 +17,12 @@ from hypothesis import strategies as st
 
 from optimizer import api
 from optimizer.board.state import read_board
-import subprocess
-import sys
-
 from optimizer.core import SEARCHES, CancelToken, _search, compiled, reference
 from optimizer.core.contract import KernelResult, prepare
 from optimizer.errors import OptimizerError
 from optimizer.graph.problem import build_problem
-from optimizer.rules.check import check_routes
 from optimizer.revenue import best_route_awards, price_route
+from optimizer.rules.check import check_routes
 
 from .boards import bonuses, small_boards
 from .corpus import ids, state, states
@@ -94,7 +94,7 @@ def _crowded_mail_contract(draw):
     problem.br_mask = np.zeros((k, n), dtype=np.uint32)
     groups = [draw(st.integers(0, 1)) if n else 0 for _ in range(k)]
     for b in range(k):
-        for s in (draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2)) if groups[b] else []):
+        for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2)) if groups[b] else []:
             problem.br_mask[b, s] |= np.uint32(1)
     problem.br_full = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
     if draw(st.integers(0, 3)) == 0:
@@ -120,15 +120,68 @@ def test_a_train_running_nothing_passes_on_no_best_route_bonus(problem):
 
 # Found by the test above with the bug planted (an empty level passing on its stale bonus): one
 # token city, two trains that need no token and a Mail Contract paying 50 a stop.
-CROWDED_BOARD = {"id": "random", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": ["yellow"]},
-                 "corporation": {"id": "US"}, "trains": [{"name": "2", "distance": 2, "requires_token": False, "id": "2-0"}, {"name": "D", "distance": 999, "id": "D-1"}, {"name": "D", "distance": 999, "requires_token": False, "id": "D-2"}],
-                 "hexes": [
-    {"id": "A1", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []},
-    {"id": "A3", "tile": "A3", "color": "red", "rotation": 0, "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []},
-    {"id": "B2", "tile": "t", "color": "yellow", "rotation": 1, "code": "town=revenue:20;town=revenue:20;path=a:1,b:_0;path=a:5,b:_0;path=a:2,b:_1;path=a:3,b:_1", "cities": []},
-    {"id": "B4", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["US"]}]},
-    {"id": "C1", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}]},
-    {"id": "C3", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []}]}
+CROWDED_BOARD = {
+    "id": "random",
+    "game": "random",
+    "layout": "pointy",
+    "phase": {"name": "x", "tiles": ["yellow"]},
+    "corporation": {"id": "US"},
+    "trains": [
+        {"name": "2", "distance": 2, "requires_token": False, "id": "2-0"},
+        {"name": "D", "distance": 999, "id": "D-1"},
+        {"name": "D", "distance": 999, "requires_token": False, "id": "D-2"},
+    ],
+    "hexes": [
+        {
+            "id": "A1",
+            "tile": "t",
+            "color": "green",
+            "rotation": 0,
+            "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0",
+            "cities": [],
+        },
+        {
+            "id": "A3",
+            "tile": "A3",
+            "color": "red",
+            "rotation": 0,
+            "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
+            "cities": [],
+        },
+        {
+            "id": "B2",
+            "tile": "t",
+            "color": "yellow",
+            "rotation": 1,
+            "code": "town=revenue:20;town=revenue:20;path=a:1,b:_0;path=a:5,b:_0;path=a:2,b:_1;path=a:3,b:_1",
+            "cities": [],
+        },
+        {
+            "id": "B4",
+            "tile": "t",
+            "color": "yellow",
+            "rotation": 0,
+            "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0",
+            "cities": [{"index": 0, "slots": 1, "tokens": ["US"]}],
+        },
+        {
+            "id": "C1",
+            "tile": "t",
+            "color": "yellow",
+            "rotation": 0,
+            "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0",
+            "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}],
+        },
+        {
+            "id": "C3",
+            "tile": "t",
+            "color": "green",
+            "rotation": 0,
+            "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0",
+            "cities": [],
+        },
+    ],
+}
 
 
 @pytest.mark.parametrize("strategy", ["nested", "packing"])
@@ -149,19 +202,103 @@ def test_an_empty_train_leaves_the_mail_contract_to_the_routes_placed(strategy):
 # Found by the twin test on random boards: a 2E on a city (stop 0) that triggers a largest-stop
 # bonus excluding itself and stop 1. The greedy rest paid the richest other stop (1, excluded);
 # the bonus pays on stop 4, so stops 0 and 4 pay more.
-LARGEST_BONUS_BOARD = {"id": "random", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": ["yellow"]},
-                       "corporation": {"id": "US"}, "trains": [{"name": "2E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": 2, "visit": 99}], "requires_token": False, "id": "2E-0"}],
-                       "hexes": [
-    {"id": "A1", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []},
-    {"id": "A3", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["US"]}]},
-    {"id": "A5", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []},
-    {"id": "B2", "tile": "t", "color": "green", "rotation": 2, "code": "city=revenue:50;upgrade=cost:60,terrain:water;path=a:0,b:_0;path=a:1,b:_0;path=a:4,b:_0;label=L", "cities": [{"index": 0, "slots": 1, "tokens": [None]}]},
-    {"id": "B4", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []},
-    {"id": "B6", "tile": "t", "color": "green", "rotation": 0, "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0", "cities": []},
-    {"id": "C1", "tile": "t", "color": "brown", "rotation": 0, "code": "path=a:0,b:3;path=a:3,b:5;path=a:0,b:5", "cities": []},
-    {"id": "C3", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}]},
-    {"id": "C5", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}]},
-    {"id": "D2", "tile": "t", "color": "green", "rotation": 0, "code": "city=revenue:30,slots:2;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0", "cities": [{"index": 0, "slots": 2, "tokens": ["THEM", "THEM"]}]}]}
+LARGEST_BONUS_BOARD = {
+    "id": "random",
+    "game": "random",
+    "layout": "pointy",
+    "phase": {"name": "x", "tiles": ["yellow"]},
+    "corporation": {"id": "US"},
+    "trains": [
+        {
+            "name": "2E",
+            "distance": [{"nodes": ["city", "offboard", "town"], "pay": 2, "visit": 99}],
+            "requires_token": False,
+            "id": "2E-0",
+        }
+    ],
+    "hexes": [
+        {
+            "id": "A1",
+            "tile": "t",
+            "color": "green",
+            "rotation": 0,
+            "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0",
+            "cities": [],
+        },
+        {
+            "id": "A3",
+            "tile": "t",
+            "color": "yellow",
+            "rotation": 0,
+            "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0",
+            "cities": [{"index": 0, "slots": 1, "tokens": ["US"]}],
+        },
+        {
+            "id": "A5",
+            "tile": "t",
+            "color": "green",
+            "rotation": 0,
+            "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0",
+            "cities": [],
+        },
+        {
+            "id": "B2",
+            "tile": "t",
+            "color": "green",
+            "rotation": 2,
+            "code": "city=revenue:50;upgrade=cost:60,terrain:water;path=a:0,b:_0;path=a:1,b:_0;path=a:4,b:_0;label=L",
+            "cities": [{"index": 0, "slots": 1, "tokens": [None]}],
+        },
+        {
+            "id": "B4",
+            "tile": "t",
+            "color": "green",
+            "rotation": 0,
+            "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0",
+            "cities": [],
+        },
+        {
+            "id": "B6",
+            "tile": "t",
+            "color": "green",
+            "rotation": 0,
+            "code": "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0",
+            "cities": [],
+        },
+        {
+            "id": "C1",
+            "tile": "t",
+            "color": "brown",
+            "rotation": 0,
+            "code": "path=a:0,b:3;path=a:3,b:5;path=a:0,b:5",
+            "cities": [],
+        },
+        {
+            "id": "C3",
+            "tile": "t",
+            "color": "yellow",
+            "rotation": 0,
+            "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0",
+            "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}],
+        },
+        {
+            "id": "C5",
+            "tile": "t",
+            "color": "yellow",
+            "rotation": 0,
+            "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0",
+            "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}],
+        },
+        {
+            "id": "D2",
+            "tile": "t",
+            "color": "green",
+            "rotation": 0,
+            "code": "city=revenue:30,slots:2;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0",
+            "cities": [{"index": 0, "slots": 2, "tokens": ["THEM", "THEM"]}],
+        },
+    ],
+}
 
 
 @pytest.mark.parametrize("strategy", ["nested", "packing"])
@@ -180,8 +317,6 @@ def test_an_express_pays_the_stop_its_largest_stop_bonus_pays_for(strategy):
     assert fast.optimal and fast.revenue == ref.revenue, (fast.routes, ref.routes)
     assert [r.paid for r in fast.routes] == [[0, 4]]
     _assert_sound(problem, fast)
-
-
 
 
 def test_more_largest_stop_bonuses_than_the_kernel_prices_go_to_the_reference():
@@ -214,13 +349,39 @@ def test_an_express_paid_one_of_equal_stops_takes_the_city_a_pullman_doubles(str
     """18EU rules: the Pullman "doubles the value of any one City or Off-Map Location on one
     train's run". A 1E between a town and an off-board of 20 each is paid 20 either way; paid for
     the off-board, the Pullman adds 20 more (the greedy rest took the town, found by the test below)."""
-    doc = {"id": "random", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": ["yellow"]},
-           "corporation": {"id": "US"}, "trains": [{"name": "1E", "id": "1E-0", "requires_token": False, "distance": [
-               {"nodes": ["city", "offboard", "town"], "pay": 1, "visit": 99}]}],
-           "hexes": [{"id": "A1", "tile": "t", "color": "yellow", "rotation": 0, "cities": [], "code":
-                      "town=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0"},
-                     {"id": "A3", "tile": "A3", "color": "red", "rotation": 0, "cities": [], "code":
-                      "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0"}]}
+    doc = {
+        "id": "random",
+        "game": "random",
+        "layout": "pointy",
+        "phase": {"name": "x", "tiles": ["yellow"]},
+        "corporation": {"id": "US"},
+        "trains": [
+            {
+                "name": "1E",
+                "id": "1E-0",
+                "requires_token": False,
+                "distance": [{"nodes": ["city", "offboard", "town"], "pay": 1, "visit": 99}],
+            }
+        ],
+        "hexes": [
+            {
+                "id": "A1",
+                "tile": "t",
+                "color": "yellow",
+                "rotation": 0,
+                "cities": [],
+                "code": "town=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
+            },
+            {
+                "id": "A3",
+                "tile": "A3",
+                "color": "red",
+                "rotation": 0,
+                "cities": [],
+                "code": "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
+            },
+        ],
+    }
     problem = build_problem(doc)
     problem.double_best_large = 1
     ref = reference.search(problem)
@@ -230,6 +391,7 @@ def test_an_express_paid_one_of_equal_stops_takes_the_city_a_pullman_doubles(str
     assert [r.paid for r in fast.routes] == [r.paid for r in ref.routes]
     _assert_sound(problem, fast)
 
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_an_express_under_largest_stop_bonuses_equals_reference(data):
@@ -238,9 +400,19 @@ def test_an_express_under_largest_stop_bonuses_equals_reference(data):
     the bonuses pay for among them) against the reference's every subset, both strategies."""
     doc = data.draw(small_boards(max_hexes=10, min_trains=0, max_trains=1))
     pay = data.draw(st.integers(1, 3))
-    doc["trains"] = [dict(t, id=f"t-{i}") for i, t in enumerate(
-        [{"name": f"{pay}E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": pay, "visit": 99}],
-          "requires_token": data.draw(st.booleans())}] + doc["trains"])]
+    doc["trains"] = [
+        dict(t, id=f"t-{i}")
+        for i, t in enumerate(
+            [
+                {
+                    "name": f"{pay}E",
+                    "distance": [{"nodes": ["city", "offboard", "town"], "pay": pay, "visit": 99}],
+                    "requires_token": data.draw(st.booleans()),
+                }
+            ]
+            + doc["trains"]
+        )
+    ]
     problem = build_problem(doc)
     data.draw(bonuses(problem))
     n = problem.n_stops
@@ -258,8 +430,14 @@ def test_an_express_under_largest_stop_bonuses_equals_reference(data):
         assert fast.revenue == ref.revenue, (strategy, fast.routes, ref.routes)
         _assert_sound(problem, fast)
 
-LONG_TRAINS = st.sampled_from([{"name": "D", "distance": 999}, {"name": "8", "distance": 8},
-                                {"name": "4E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": 4, "visit": 99}]}])
+
+LONG_TRAINS = st.sampled_from(
+    [
+        {"name": "D", "distance": 999},
+        {"name": "8", "distance": 8},
+        {"name": "4E", "distance": [{"nodes": ["city", "offboard", "town"], "pay": 4, "visit": 99}]},
+    ]
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -270,10 +448,21 @@ def test_nested_reach_cuts_equal_reference_with_a_d_and_an_express(data):
     and against the same search without reach bounds: a D beside an express, as on a full map,
     with a third train sometimes."""
     doc = data.draw(small_boards(max_hexes=12, min_trains=0, max_trains=1))
-    doc["trains"] = [dict(t, id=f"long-{i}") for i, t in enumerate(
-        [{"name": "D", "distance": 999}, {"name": f"{data.draw(st.integers(2, 8))}E", "distance": [
-            {"nodes": ["city", "offboard", "town"], "pay": data.draw(st.integers(2, 8)), "visit": 99}]}]
-        + doc["trains"])]
+    doc["trains"] = [
+        dict(t, id=f"long-{i}")
+        for i, t in enumerate(
+            [
+                {"name": "D", "distance": 999},
+                {
+                    "name": f"{data.draw(st.integers(2, 8))}E",
+                    "distance": [
+                        {"nodes": ["city", "offboard", "town"], "pay": data.draw(st.integers(2, 8)), "visit": 99}
+                    ],
+                },
+            ]
+            + doc["trains"]
+        )
+    ]
     problem = build_problem(doc)
     data.draw(bonuses(problem))
     ref = reference.search(problem)
@@ -307,7 +496,9 @@ def test_packing_equals_reference_with_many_long_trains(data):
 
 @pytest.mark.parametrize("long_search", [False, True, "later-prices"], ids=["short", "long", "later-prices"])
 @pytest.mark.parametrize("no_token", [False, True], ids=["tokens", "last-train-needs-no-token"])
-@pytest.mark.parametrize("trains,seed", [(3, 0), (3, 1), (3, 2), (3, 3), (4, 0), (4, 2), (4, 3), (5, 0), (5, 2), (5, 3)])
+@pytest.mark.parametrize(
+    "trains,seed", [(3, 0), (3, 1), (3, 2), (3, 3), (4, 0), (4, 2), (4, 3), (5, 0), (5, 2), (5, 3)]
+)
 def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_search):
     """Dense synthetic boards (40% track, 3-5 long trains), where the prices on contested track
     decide the bound: the random small boards above rarely contend for track enough to test it
@@ -318,6 +509,7 @@ def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_sear
     from optimizer.bench.suites import TRAINS
     from optimizer.bench.synthetic import synthetic_board
     from optimizer.core import _packing
+
     doc = synthetic_board(seed, track=0.4, trains=TRAINS[trains])
     if no_token:
         doc["trains"][-1]["requires_token"] = False
@@ -341,6 +533,7 @@ def _packing_with(problem, **settings):
     """The packing kernel's search with these settings (``_packing._tune``'s; the rest at their
     defaults), restored after."""
     from optimizer.core import _packing
+
     previous = _packing._tune(_packing._settings()[0], 30000, **settings)
     try:
         return compiled.search(problem, strategy="packing")
@@ -356,21 +549,27 @@ SAME_SEARCH = {
     # once the prices settle, each long list read in the order of its reduced values at a recent
     # step, stopping early: the same best route at every step as reading in value order (the
     # first steps' sample, which changes the prices, left out of both)
-    "reference-order": ({"reference_after": 0, "reference_routes": 0, "sample_steps": 0},
-                        {"reference_after": 1 << 30, "sample_steps": 0}),
+    "reference-order": (
+        {"reference_after": 0, "reference_routes": 0, "sample_steps": 0},
+        {"reference_after": 1 << 30, "sample_steps": 0},
+    ),
     # the next free route found 64 at a time by an index of the routes on each track bit
     "bit-index": ({"index_routes": 0}, {"index_routes": 1 << 40}),
 }
 
 
 @pytest.mark.parametrize("shortcut", SAME_SEARCH)
-@pytest.mark.parametrize("trains,seed,later_prices", [(3, 0, False), (4, 1, False), (5, 3, False), (4, 1, True)],
-                         ids=["3-0", "4-1", "5-3", "4-1-later-prices"])
+@pytest.mark.parametrize(
+    "trains,seed,later_prices",
+    [(3, 0, False), (4, 1, False), (5, 3, False), (4, 1, True)],
+    ids=["3-0", "4-1", "5-3", "4-1-later-prices"],
+)
 def test_packing_shortcuts_keep_the_search_node_for_node(shortcut, trains, seed, later_prices):
     """These boards list 2 000-20 000 routes; "later-prices" also prices the later levels from the
     first node, whose lists are read and scanned in a second order."""
     from optimizer.bench.suites import TRAINS
     from optimizer.bench.synthetic import synthetic_board
+
     problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
     later = {"mu_after": 0} if later_prices else {}
     on, off = (_packing_with(problem, **settings, **later) for settings in SAME_SEARCH[shortcut])
@@ -378,8 +577,11 @@ def test_packing_shortcuts_keep_the_search_node_for_node(shortcut, trains, seed,
     assert (on.revenue, on.nodes) == (off.revenue, off.nodes)
 
 
-@pytest.mark.parametrize("sample", [{"sample_steps": 30, "sample_stride": 8}, {"sample_steps": 100, "sample_stride": 3}],
-                         ids=["first-steps", "every-step"])
+@pytest.mark.parametrize(
+    "sample",
+    [{"sample_steps": 30, "sample_stride": 8}, {"sample_steps": 100, "sample_stride": 3}],
+    ids=["first-steps", "every-step"],
+)
 @pytest.mark.parametrize("trains,seed", [(3, 0), (4, 1), (5, 3)])
 def test_pricing_from_a_sample_keeps_the_optimum(sample, trains, seed):
     """The first pricing steps read only a sample of each list (here every list, however short):
@@ -388,6 +590,7 @@ def test_pricing_from_a_sample_keeps_the_optimum(sample, trains, seed):
     still exact."""
     from optimizer.bench.suites import TRAINS
     from optimizer.bench.synthetic import synthetic_board
+
     problem = build_problem(synthetic_board(seed, track=0.6, trains=TRAINS[trains]))
     nested = compiled.search(problem, strategy="nested")
     fast = _packing_with(problem, reference_routes=0, **sample)
@@ -398,17 +601,85 @@ def test_pricing_from_a_sample_keeps_the_optimum(sample, trains, seed):
 
 # Found by the random boards above with the bug planted (the memo keyed on the track reached from
 # the tokens even where a later train needs none): every train here runs without a token.
-NO_TOKEN_BOARD = {"id": "no-token", "game": "random", "layout": "pointy", "phase": {"name": "x", "tiles": ["yellow"]},
-                  "corporation": {"id": "US"}, "trains": [{"name": "2", "distance": 2, "requires_token": False, "id": "2-0"}, {"name": "2", "distance": 2, "requires_token": False, "id": "2-1"}, {"name": "3", "distance": 3, "requires_token": False, "id": "3-2"}, {"name": "D", "distance": 999, "id": "long-0", "requires_token": False}],
-                  "hexes": [
-    {"id": "A1", "tile": "t", "color": "yellow", "rotation": 4, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["US"]}]},
-    {"id": "A3", "tile": "t", "color": "gray", "rotation": 5, "code": "city=revenue:60,slots:2;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;label=T", "cities": [{"index": 0, "slots": 2, "tokens": [None, None]}]},
-    {"id": "B2", "tile": "t", "color": "green", "rotation": 1, "code": "town=revenue:20;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:5,b:_0", "cities": []},
-    {"id": "B4", "tile": "t", "color": "brown", "rotation": 0, "code": "city=revenue:40,loc:0.5;city=revenue:40,loc:2.5;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_1;path=a:3,b:_1", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}, {"index": 1, "slots": 1, "tokens": ["THEM"]}]},
-    {"id": "C1", "tile": "C1", "color": "red", "rotation": 0, "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []},
-    {"id": "C3", "tile": "t", "color": "yellow", "rotation": 0, "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0", "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}]},
-    {"id": "D2", "tile": "D2", "color": "red", "rotation": 0, "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []},
-    {"id": "D4", "tile": "D4", "color": "red", "rotation": 0, "code": "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0", "cities": []}]}
+NO_TOKEN_BOARD = {
+    "id": "no-token",
+    "game": "random",
+    "layout": "pointy",
+    "phase": {"name": "x", "tiles": ["yellow"]},
+    "corporation": {"id": "US"},
+    "trains": [
+        {"name": "2", "distance": 2, "requires_token": False, "id": "2-0"},
+        {"name": "2", "distance": 2, "requires_token": False, "id": "2-1"},
+        {"name": "3", "distance": 3, "requires_token": False, "id": "3-2"},
+        {"name": "D", "distance": 999, "id": "long-0", "requires_token": False},
+    ],
+    "hexes": [
+        {
+            "id": "A1",
+            "tile": "t",
+            "color": "yellow",
+            "rotation": 4,
+            "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0",
+            "cities": [{"index": 0, "slots": 1, "tokens": ["US"]}],
+        },
+        {
+            "id": "A3",
+            "tile": "t",
+            "color": "gray",
+            "rotation": 5,
+            "code": "city=revenue:60,slots:2;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;label=T",
+            "cities": [{"index": 0, "slots": 2, "tokens": [None, None]}],
+        },
+        {
+            "id": "B2",
+            "tile": "t",
+            "color": "green",
+            "rotation": 1,
+            "code": "town=revenue:20;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:5,b:_0",
+            "cities": [],
+        },
+        {
+            "id": "B4",
+            "tile": "t",
+            "color": "brown",
+            "rotation": 0,
+            "code": "city=revenue:40,loc:0.5;city=revenue:40,loc:2.5;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_1;path=a:3,b:_1",
+            "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}, {"index": 1, "slots": 1, "tokens": ["THEM"]}],
+        },
+        {
+            "id": "C1",
+            "tile": "C1",
+            "color": "red",
+            "rotation": 0,
+            "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
+            "cities": [],
+        },
+        {
+            "id": "C3",
+            "tile": "t",
+            "color": "yellow",
+            "rotation": 0,
+            "code": "city=revenue:20;path=a:0,b:_0;path=a:1,b:_0",
+            "cities": [{"index": 0, "slots": 1, "tokens": ["THEM"]}],
+        },
+        {
+            "id": "D2",
+            "tile": "D2",
+            "color": "red",
+            "rotation": 0,
+            "code": "offboard=revenue:yellow_30|brown_60;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
+            "cities": [],
+        },
+        {
+            "id": "D4",
+            "tile": "D4",
+            "color": "red",
+            "rotation": 0,
+            "code": "offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0",
+            "cities": [],
+        },
+    ],
+}
 
 
 def test_the_memo_keys_on_the_track_reached_from_tokens_only_where_every_later_train_needs_one():
@@ -435,6 +706,7 @@ def test_packing_hands_over_past_its_list_limit(trains, seed):
     below the optimum if the nested rounds are skipped)."""
     from optimizer.bench.synthetic import synthetic_board
     from optimizer.core import _packing
+
     problem = build_problem(synthetic_board(seed, track=0.3, trains=trains))
     nested = compiled.search(problem, strategy="nested")
     previous = _packing._tune(_packing._settings()[0], 3, 3, 1)
@@ -505,9 +777,17 @@ def test_twin_agrees_on_real_boards(doc, core):
 def hard_board():
     """A late 18EU board given four 8-trains: far more routes than any real turn."""
     doc = copy.deepcopy(state("18EU/74045@591"))
-    doc["trains"] = [{"id": f"8-{i}", "name": "8", "distance": [
-        {"nodes": ["city", "offboard"], "pay": 8, "visit": 8}, {"nodes": ["town"], "pay": 99, "visit": 99}]}
-        for i in range(4)]
+    doc["trains"] = [
+        {
+            "id": f"8-{i}",
+            "name": "8",
+            "distance": [
+                {"nodes": ["city", "offboard"], "pay": 8, "visit": 8},
+                {"nodes": ["town"], "pay": 99, "visit": 99},
+            ],
+        }
+        for i in range(4)
+    ]
     return doc
 
 
@@ -587,6 +867,7 @@ def test_no_trains_and_no_track():
 
 # ---- the kernel's contract: checked arrays in, a named result out ----------------------------
 
+
 def default_board(trains=None) -> dict:
     doc = json.loads(resources.files("optimizer.boards").joinpath("default.json").read_text())
     if trains is not None:
@@ -616,49 +897,80 @@ CORRUPT = {
     "track_bits_by_seg": lambda ki: dict(track_bits_by_seg=_strided(ki.track_bits_by_seg)),
     "caps_by_train": lambda ki: dict(caps_by_train=ki.caps_by_train[:, :5].copy()),
     "token_by_stop": lambda ki: dict(token_by_stop=ki.token_by_stop[:-1].copy()),
-    "anchor_by_train_rank": lambda ki: dict(anchor_by_train_rank=_set(ki.anchor_by_train_rank, (0, 0), 10 ** 6)),
+    "anchor_by_train_rank": lambda ki: dict(anchor_by_train_rank=_set(ki.anchor_by_train_rank, (0, 0), 10**6)),
     "rank_by_train_stop": lambda ki: dict(rank_by_train_stop=_set(ki.rank_by_train_stop, (0, 0), ki.n_stops)),
     "n_anchors_by_train": lambda ki: dict(n_anchors_by_train=_set(ki.n_anchors_by_train, 0, ki.n_stops + 1)),
     "train_by_level": lambda ki: dict(train_by_level=np.zeros_like(ki.train_by_level)),
     "penalty_mask_by_seg": lambda ki: dict(penalty_mask_by_seg=_set(ki.penalty_mask_by_seg, 0, 1)),
-    "stop_a_by_pair": lambda ki: dict(n_pairs=1, stop_a_by_pair=np.array([ki.n_stops], np.int32),
-                                      stop_b_by_pair=np.array([0], np.int32), amount_by_pair=np.array([9], np.int32)),
-    "visited_by_pair": lambda ki: dict(n_pairs=1, stop_a_by_pair=np.array([0], np.int32),
-                                       stop_b_by_pair=np.array([1], np.int32), amount_by_pair=np.array([9], np.int32),
-                                       visited_by_pair=np.array([1, 0], np.uint8)),
-    "trigger_by_largest": lambda ki: dict(n_largest=1, trigger_by_largest=np.array([-3], np.int32),
-                                          excluded_by_largest_stop=np.zeros((1, ki.n_stops), np.uint8)),
-    "excluded_by_largest_stop": lambda ki: dict(n_largest=1, trigger_by_largest=np.array([0], np.int32),
-                                                excluded_by_largest_stop=np.zeros((1, ki.n_stops + 1), np.uint8)),
+    "stop_a_by_pair": lambda ki: dict(
+        n_pairs=1,
+        stop_a_by_pair=np.array([ki.n_stops], np.int32),
+        stop_b_by_pair=np.array([0], np.int32),
+        amount_by_pair=np.array([9], np.int32),
+    ),
+    "visited_by_pair": lambda ki: dict(
+        n_pairs=1,
+        stop_a_by_pair=np.array([0], np.int32),
+        stop_b_by_pair=np.array([1], np.int32),
+        amount_by_pair=np.array([9], np.int32),
+        visited_by_pair=np.array([1, 0], np.uint8),
+    ),
+    "trigger_by_largest": lambda ki: dict(
+        n_largest=1,
+        trigger_by_largest=np.array([-3], np.int32),
+        excluded_by_largest_stop=np.zeros((1, ki.n_stops), np.uint8),
+    ),
+    "excluded_by_largest_stop": lambda ki: dict(
+        n_largest=1,
+        trigger_by_largest=np.array([0], np.int32),
+        excluded_by_largest_stop=np.zeros((1, ki.n_stops + 1), np.uint8),
+    ),
     "n_track_words": lambda ki: dict(n_track_words=0),
     "n_locs": lambda ki: dict(n_locs=ki.n_stops + 1),
     "caps_by_train ": lambda ki: dict(caps_by_train=_set(ki.caps_by_train, (0, 2), -1)),
     # best-route bonuses (1846 Mail Contract, 18AL named routes)
-    "n_best_route": lambda ki: dict(n_best_route=5, amount_by_best_route=np.zeros(5, np.int32),
-                                    per_stop_by_best_route=np.zeros(5, np.int32),
-                                    groups_by_best_route_stop=np.zeros((5, ki.n_stops), np.uint32),
-                                    full_by_best_route=np.zeros(5, np.uint32)),
-    "amount_by_best_route": lambda ki: dict(n_best_route=2, amount_by_best_route=np.zeros(1, np.int32),
-                                            per_stop_by_best_route=np.zeros(2, np.int32),
-                                            groups_by_best_route_stop=np.zeros((2, ki.n_stops), np.uint32),
-                                            full_by_best_route=np.zeros(2, np.uint32)),
-    "per_stop_by_best_route": lambda ki: dict(n_best_route=1, amount_by_best_route=np.zeros(1, np.int32),
-                                              per_stop_by_best_route=np.zeros(1, np.int64),
-                                              groups_by_best_route_stop=np.zeros((1, ki.n_stops), np.uint32),
-                                              full_by_best_route=np.zeros(1, np.uint32)),
-    "groups_by_best_route_stop": lambda ki: dict(n_best_route=1, amount_by_best_route=np.array([20], np.int32),
-                                                 per_stop_by_best_route=np.zeros(1, np.int32),
-                                                 groups_by_best_route_stop=np.zeros((1, ki.n_stops - 1), np.uint32),
-                                                 full_by_best_route=np.array([1], np.uint32)),
-    "groups_by_best_route_stop ": lambda ki: dict(n_best_route=1, amount_by_best_route=np.array([20], np.int32),
-                                                  per_stop_by_best_route=np.zeros(1, np.int32),
-                                                  groups_by_best_route_stop=_set(np.zeros((1, ki.n_stops), np.uint32),
-                                                                                 (0, 1), 4),
-                                                  full_by_best_route=np.array([3], np.uint32)),
-    "full_by_best_route": lambda ki: dict(n_best_route=1, amount_by_best_route=np.array([20], np.int32),
-                                          per_stop_by_best_route=np.zeros(1, np.int32),
-                                          groups_by_best_route_stop=np.zeros((1, ki.n_stops), np.uint32),
-                                          full_by_best_route=np.array([1], np.int32)),
+    "n_best_route": lambda ki: dict(
+        n_best_route=5,
+        amount_by_best_route=np.zeros(5, np.int32),
+        per_stop_by_best_route=np.zeros(5, np.int32),
+        groups_by_best_route_stop=np.zeros((5, ki.n_stops), np.uint32),
+        full_by_best_route=np.zeros(5, np.uint32),
+    ),
+    "amount_by_best_route": lambda ki: dict(
+        n_best_route=2,
+        amount_by_best_route=np.zeros(1, np.int32),
+        per_stop_by_best_route=np.zeros(2, np.int32),
+        groups_by_best_route_stop=np.zeros((2, ki.n_stops), np.uint32),
+        full_by_best_route=np.zeros(2, np.uint32),
+    ),
+    "per_stop_by_best_route": lambda ki: dict(
+        n_best_route=1,
+        amount_by_best_route=np.zeros(1, np.int32),
+        per_stop_by_best_route=np.zeros(1, np.int64),
+        groups_by_best_route_stop=np.zeros((1, ki.n_stops), np.uint32),
+        full_by_best_route=np.zeros(1, np.uint32),
+    ),
+    "groups_by_best_route_stop": lambda ki: dict(
+        n_best_route=1,
+        amount_by_best_route=np.array([20], np.int32),
+        per_stop_by_best_route=np.zeros(1, np.int32),
+        groups_by_best_route_stop=np.zeros((1, ki.n_stops - 1), np.uint32),
+        full_by_best_route=np.array([1], np.uint32),
+    ),
+    "groups_by_best_route_stop ": lambda ki: dict(
+        n_best_route=1,
+        amount_by_best_route=np.array([20], np.int32),
+        per_stop_by_best_route=np.zeros(1, np.int32),
+        groups_by_best_route_stop=_set(np.zeros((1, ki.n_stops), np.uint32), (0, 1), 4),
+        full_by_best_route=np.array([3], np.uint32),
+    ),
+    "full_by_best_route": lambda ki: dict(
+        n_best_route=1,
+        amount_by_best_route=np.array([20], np.int32),
+        per_stop_by_best_route=np.zeros(1, np.int32),
+        groups_by_best_route_stop=np.zeros((1, ki.n_stops), np.uint32),
+        full_by_best_route=np.array([1], np.int32),
+    ),
     "has_pullman": lambda ki: dict(has_pullman=2),
 }
 
@@ -794,7 +1106,12 @@ def test_an_unknown_core_is_a_clear_error():
 def test_an_unknown_core_in_the_environment_is_one_line_and_exit_2(tmp_path):
     board = tmp_path / "board.json"
     board.write_text(json.dumps(default_board()))
-    run = subprocess.run([sys.executable, "-m", "optimizer", "solve", str(board)], capture_output=True, text=True,
-                         env={**os.environ, "OPTIMIZER_CORE": "bogus"}, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "optimizer", "solve", str(board)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OPTIMIZER_CORE": "bogus"},
+        timeout=120,
+    )
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == ["error: OPTIMIZER_CORE must be one of compiled, python, not 'bogus'"]

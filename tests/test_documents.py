@@ -4,6 +4,7 @@ The API reads dicts, read boards and JSON text, never files; the command line re
 standard input; routes are read by :mod:`optimizer.rules.routes` for the checker, the picture and
 the service; a tile's printed ``loc``/``hide`` are read by the tile parser alone.
 """
+
 import json
 import subprocess
 import sys
@@ -31,6 +32,7 @@ def hard_board() -> dict:
 
 
 # ---- the API reads no files ------------------------------------------------------------------------
+
 
 def test_the_api_never_reads_a_file(tmp_path):
     path = tmp_path / "state.json"
@@ -70,6 +72,7 @@ def test_check_with_optimum_honours_cancel():
 
 # ---- routes documents ---------------------------------------------------------------------------------
 
+
 def test_a_routes_document_is_a_list_or_an_answer_holding_one():
     routes = [{"train": "4-0", "hexes": [["I15", "H16"]]}]
     assert routes_document(routes) == routes
@@ -78,11 +81,14 @@ def test_a_routes_document_is_a_list_or_an_answer_holding_one():
     assert api.load_routes({"routes": routes}) == routes
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[{", "routes are not valid JSON"),
-    ('{"train": "x"}', 'expected a list of routes or an object with "routes"'),
-    ("7", 'expected a list of routes or an object with "routes"'),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[{", "routes are not valid JSON"),
+        ('{"train": "x"}', 'expected a list of routes or an object with "routes"'),
+        ("7", 'expected a list of routes or an object with "routes"'),
+    ],
+)
 def test_a_bad_routes_document_names_its_field(text, message):
     with pytest.raises(RoutesError, match=message) as err:
         routes_document(text, field="routes_json")
@@ -92,6 +98,7 @@ def test_a_bad_routes_document_names_its_field(text, message):
 def test_checker_and_picture_share_one_reading_of_chains():
     """The same wrong chain is the same one-line error in the checker and in the picture."""
     from optimizer.render import render_svg
+
     doc = state(DOC)
     bad = [{"train": "4-0", "hexes": [["I15", "Q99"]]}]
     errors = []
@@ -99,8 +106,11 @@ def test_checker_and_picture_share_one_reading_of_chains():
         with pytest.raises(RoutesError) as err:
             call()
         errors.append((str(err.value), err.value.field, err.value.hex))
-    assert errors[0] == errors[1] == ("routes[0].hexes[0][1]: hex 'Q99' is not on the board", "routes[0].hexes[0][1]",
-                                      "Q99")
+    assert (
+        errors[0]
+        == errors[1]
+        == ("routes[0].hexes[0][1]: hex 'Q99' is not on the board", "routes[0].hexes[0][1]", "Q99")
+    )
 
 
 def test_a_local_run_is_a_route_of_its_own():
@@ -112,14 +122,17 @@ def test_a_local_run_is_a_route_of_its_own():
 
 # ---- the tile parser keeps what the picture needs -----------------------------------------------------
 
+
 def test_the_tile_parser_keeps_loc_and_hide():
-    tile = parse_code("city=revenue:20,loc:1.5;town=revenue:10,loc:center;offboard=revenue:40,hide:1;"
-                      "offboard=revenue:30,hide:0")
+    tile = parse_code(
+        "city=revenue:20,loc:1.5;town=revenue:10,loc:center;offboard=revenue:40,hide:1;offboard=revenue:30,hide:0"
+    )
     assert [n.loc for n in tile.nodes] == [1.5, None, None, None]
     assert [n.hide for n in tile.nodes] == [False, False, True, False]
 
 
 # ---- the command line owns files and standard input --------------------------------------------------
+
 
 def run(args, stdin=None):
     return subprocess.run(PY + args, input=stdin, capture_output=True, text=True, timeout=120)

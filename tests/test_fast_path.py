@@ -1,6 +1,7 @@
 """The fast path (msgspec structs, hexes read once, walks cached per stop) against its reference
 twin (the JSON Schema validator, the plain reader, the plain walk): same board, same graph, same
 answer, same error, on every public state and on damaged ones."""
+
 import copy
 import json
 import math
@@ -68,6 +69,7 @@ def test_fast_path_answers_every_state_as_the_reference(monkeypatch):
     from optimizer import api
     from optimizer.board import state as board_state
     from optimizer.graph import problem, track
+
     fast = [api.solve(doc) for doc in STATES]
     again = [api.solve(json.dumps(doc)) for doc in STATES]  # as text, each board read and built before
     monkeypatch.setattr(board_state, "read_board", read_board_reference)
@@ -93,11 +95,17 @@ def test_damaged_boards_same_board_or_same_error(doc):
 # Values near the schema's lines: integers as floats, bools for numbers, ids with a newline,
 # neighbour keys out of range, nested junk, numbers too large for 64 bits.
 EDGY = st.one_of(
-    st.none(), st.booleans(), st.integers(-2, 7), st.sampled_from([2.0, 0.5, -1.0, 1e300, math.inf, math.nan]),
-    st.sampled_from([2 ** 64, -(2 ** 63) - 1, "A1\n", "A1", "AAA1", "a1", "", "0", "6", "0\n", "neutral", "city"]),
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 7),
+    st.sampled_from([2.0, 0.5, -1.0, 1e300, math.inf, math.nan]),
+    st.sampled_from([2**64, -(2**63) - 1, "A1\n", "A1", "AAA1", "a1", "", "0", "6", "0\n", "neutral", "city"]),
     st.lists(st.one_of(st.none(), st.integers(0, 3), st.text(max_size=2), st.just({"a": 1})), max_size=3),
-    st.dictionaries(st.sampled_from(["0", "5", "6", "0\n", "nodes", "pay", "visit", "edge", "x"]),
-                    st.one_of(st.integers(0, 3), st.text(max_size=2), st.none()), max_size=3),
+    st.dictionaries(
+        st.sampled_from(["0", "5", "6", "0\n", "nodes", "pay", "visit", "edge", "x"]),
+        st.one_of(st.integers(0, 3), st.text(max_size=2), st.none()),
+        max_size=3,
+    ),
 )
 
 
@@ -114,11 +122,52 @@ def _containers(value, path=()):
 
 
 SMALL = [state("1830/26855@553"), state("1880/1@835")]
-KEYS = ["id", "game", "layout", "phase", "tiles", "name", "corporation", "companies", "abilities", "ferry_marker",
-        "minor", "owner", "trains", "distance", "nodes", "pay", "visit", "multiplier", "requires_token", "local",
-        "price", "hexes", "code", "tile", "color", "rotation", "location_name", "neighbors", "borders", "edge",
-        "type", "cost", "cities", "index", "slots", "tokens", "token_types", "reservations", "extra_tokens",
-        "tile_reservations", "assignments", "0", "5", "6"]
+KEYS = [
+    "id",
+    "game",
+    "layout",
+    "phase",
+    "tiles",
+    "name",
+    "corporation",
+    "companies",
+    "abilities",
+    "ferry_marker",
+    "minor",
+    "owner",
+    "trains",
+    "distance",
+    "nodes",
+    "pay",
+    "visit",
+    "multiplier",
+    "requires_token",
+    "local",
+    "price",
+    "hexes",
+    "code",
+    "tile",
+    "color",
+    "rotation",
+    "location_name",
+    "neighbors",
+    "borders",
+    "edge",
+    "type",
+    "cost",
+    "cities",
+    "index",
+    "slots",
+    "tokens",
+    "token_types",
+    "reservations",
+    "extra_tokens",
+    "tile_reservations",
+    "assignments",
+    "0",
+    "5",
+    "6",
+]
 
 
 @st.composite
@@ -147,11 +196,19 @@ def test_msgspec_accepts_nothing_the_schema_refuses(doc):
         validate_schema(doc)  # raises if the schema refuses what msgspec took
 
 
-@pytest.mark.parametrize("where, value", [
-    (("hexes", 0, "id"), "A1\n"), (("hexes", 0, "rotation"), 2.0), (("hexes", 0, "rotation"), True),
-    (("hexes", 0, "neighbors"), {"0\n": "A1"}), (("hexes", 0, "neighbors"), {"6": "A1"}),
-    (("trains", 0, "distance"), 2 ** 64), (("id",), 3.0), (("trains", 0, "price"), False),
-])
+@pytest.mark.parametrize(
+    "where, value",
+    [
+        (("hexes", 0, "id"), "A1\n"),
+        (("hexes", 0, "rotation"), 2.0),
+        (("hexes", 0, "rotation"), True),
+        (("hexes", 0, "neighbors"), {"0\n": "A1"}),
+        (("hexes", 0, "neighbors"), {"6": "A1"}),
+        (("trains", 0, "distance"), 2**64),
+        (("id",), 3.0),
+        (("trains", 0, "price"), False),
+    ],
+)
 def test_the_schema_edge_named(where, value):
     """Where msgspec and the schema could differ, the fast reader says what the reference says."""
     doc = copy.deepcopy(state("1830/26855@553"))
@@ -183,25 +240,33 @@ def test_a_changed_tile_is_walked_again():
     assert_same(doc)
 
 
-@pytest.mark.parametrize("env, reader, builder", [
-    ({}, "read_board_fast", "build_track_graph_fast"),
-    ({"OPTIMIZER_NO_FAST_PATH": "1"}, "read_board_reference", "build_track_graph_reference"),
-])
+@pytest.mark.parametrize(
+    "env, reader, builder",
+    [
+        ({}, "read_board_fast", "build_track_graph_fast"),
+        ({"OPTIMIZER_NO_FAST_PATH": "1"}, "read_board_reference", "build_track_graph_reference"),
+    ],
+)
 def test_the_path_is_chosen_once_in_a_fresh_process(env, reader, builder):
     """Either module may be imported first; ``OPTIMIZER_NO_FAST_PATH=1`` picks the reference twins."""
     import os
     import subprocess
     import sys
-    code = ("import optimizer.graph.walks; from optimizer.graph.problem import build_track_graph, read_board; "
-            "print(read_board.__name__, build_track_graph.__name__)")
-    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True,
-                         check=True).stdout.split()
+
+    code = (
+        "import optimizer.graph.walks; from optimizer.graph.problem import build_track_graph, read_board; "
+        "print(read_board.__name__, build_track_graph.__name__)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True, check=True
+    ).stdout.split()
     assert out == [reader, builder]
 
 
 def test_the_same_board_again_is_read_and_built_once():
     """A repeated request (a dict or its text) gets the board and the problem built the first time."""
     from optimizer.graph.problem import build_problem, shared_problem
+
     doc = state("1830/26855@553")
     board = read_board_fast(copy.deepcopy(doc))
     assert read_board_fast(copy.deepcopy(doc)) is board
@@ -214,16 +279,20 @@ def test_the_same_board_again_is_read_and_built_once():
     assert shared_problem(own) is not shared_problem(own)
 
 
-@pytest.mark.parametrize("change", [
-    lambda d: d["corporation"].update(id="PRR"),  # another company on the same map (this one is B&O)
-    lambda d: d["trains"].pop(),
-    lambda d: d["phase"].update(tiles=["yellow"]),
-    lambda d: d.update(id="another"),
-    lambda d: d["hexes"][0].update(rotation=(d["hexes"][0].get("rotation", 0) + 1) % 6),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["corporation"].update(id="PRR"),  # another company on the same map (this one is B&O)
+        lambda d: d["trains"].pop(),
+        lambda d: d["phase"].update(tiles=["yellow"]),
+        lambda d: d.update(id="another"),
+        lambda d: d["hexes"][0].update(rotation=(d["hexes"][0].get("rotation", 0) + 1) % 6),
+    ],
+)
 def test_a_board_that_differs_anywhere_is_read_again(change):
     """Nothing of the first board is reused for a second that differs in any input field."""
     from optimizer import api
+
     doc = state("1830/26855@553")
     first = read_board_fast(copy.deepcopy(doc))
     api.solve(copy.deepcopy(doc))
@@ -237,8 +306,15 @@ def test_a_board_that_differs_anywhere_is_read_again(change):
 
 def test_json_text_of_a_tile_lay_board_or_not_an_object_takes_the_long_way():
     from optimizer import api
-    lays = {"game": "1830", "phase": "3", "lays": [{"hex": "F20", "tile": "1", "rotation": 0}],
-            "tokens": [{"hex": "G19", "city": 0, "company": "NYNH"}], "trains": ["2", "3"], "company": "NYNH"}
+
+    lays = {
+        "game": "1830",
+        "phase": "3",
+        "lays": [{"hex": "F20", "tile": "1", "rotation": 0}],
+        "tokens": [{"hex": "G19", "city": 0, "company": "NYNH"}],
+        "trains": ["2", "3"],
+        "company": "NYNH",
+    }
     assert api.solve(json.dumps(lays))["routes"] == api.solve(lays)["routes"]
     with pytest.raises(OptimizerError, match="a board state is a JSON object") as err:
         api.solve("[1]")
@@ -273,22 +349,43 @@ def test_a_stop_reached_first_by_a_terminal_path_is_still_passed_through_by_othe
     from optimizer.graph.track import build_track_graph_reference
 
     def city(hex_id, paths, neighbors, value, tokens=()):
-        return {"id": hex_id, "tile": hex_id, "color": "yellow", "rotation": 0,
-                "code": f"city=revenue:{value};" + ";".join(paths), "neighbors": neighbors,
-                "cities": [{"index": 0, "slots": 1, "tokens": list(tokens) or [None]}]}
+        return {
+            "id": hex_id,
+            "tile": hex_id,
+            "color": "yellow",
+            "rotation": 0,
+            "code": f"city=revenue:{value};" + ";".join(paths),
+            "neighbors": neighbors,
+            "cities": [{"index": 0, "slots": 1, "tokens": list(tokens) or [None]}],
+        }
 
-    doc = {"id": "terminal-first", "game": "generic", "layout": "pointy",
-           "phase": {"name": "2", "tiles": ["yellow"]},
-           "corporation": {"id": "CO", "name": "CO"},
-           "trains": [{"id": "3-0", "name": "3", "distance": 3}],
-           "hexes": [
-               city("A1", ["path=a:0,b:_0", "path=a:1,b:_0"], {"0": "B1", "1": "C1"}, 10, ["CO"]),
-               {"id": "C1", "tile": "C1", "color": "yellow", "rotation": 0, "code": "path=a:4,b:1",
-                "neighbors": {"4": "A1", "1": "B1"}, "cities": []},
-               city("B1", ["path=a:3,b:_0,terminal:1", "path=a:4,b:_0", "path=a:0,b:_0"],
-                    {"3": "A1", "4": "C1", "0": "D1"}, 20),
-               city("D1", ["path=a:3,b:_0"], {"3": "B1"}, 50),
-           ]}
+    doc = {
+        "id": "terminal-first",
+        "game": "generic",
+        "layout": "pointy",
+        "phase": {"name": "2", "tiles": ["yellow"]},
+        "corporation": {"id": "CO", "name": "CO"},
+        "trains": [{"id": "3-0", "name": "3", "distance": 3}],
+        "hexes": [
+            city("A1", ["path=a:0,b:_0", "path=a:1,b:_0"], {"0": "B1", "1": "C1"}, 10, ["CO"]),
+            {
+                "id": "C1",
+                "tile": "C1",
+                "color": "yellow",
+                "rotation": 0,
+                "code": "path=a:4,b:1",
+                "neighbors": {"4": "A1", "1": "B1"},
+                "cities": [],
+            },
+            city(
+                "B1",
+                ["path=a:3,b:_0,terminal:1", "path=a:4,b:_0", "path=a:0,b:_0"],
+                {"3": "A1", "4": "C1", "0": "D1"},
+                20,
+            ),
+            city("D1", ["path=a:3,b:_0"], {"3": "B1"}, 50),
+        ],
+    }
     problem = build_problem(doc)
     assert {s.id for s in problem.graph.stops} == {"A1._0", "B1._0", "D1._0"}
     reference = build_track_graph_reference(problem.board, problem.rules)

@@ -4,6 +4,7 @@ Small boards here wire real map hexes (their codes from the game data) to a few 
 explicit ``neighbors``: the board format allows any adjacency, which lets one test isolate one rule.
 Every test runs against both searches (the ``core`` fixture) and, where routes are given, the checker.
 """
+
 import copy
 
 import pytest
@@ -14,8 +15,8 @@ from optimizer.board.state import read_board
 from optimizer.board.tiles import parse_code
 from optimizer.games import game_data, rules_for
 from optimizer.graph.problem import build_problem
-from optimizer.rules.check import check_routes
 from optimizer.model import spec_from_rows
+from optimizer.rules.check import check_routes
 
 from .corpus import state, states
 
@@ -35,18 +36,35 @@ def board(game, cells, links, trains, *, phase=EVERYWHERE, company=None, layout=
     hexes = {}
     for hex_id, (code, rotation, colour, *tokens) in cells.items():
         cities = [n for n in parse_code(code).nodes if n.kind == "city"]
-        hexes[hex_id] = {"id": hex_id, "tile": hex_id, "color": colour, "rotation": rotation, "code": code,
-                         "neighbors": {}, "location_name": hex_id,
-                         "cities": [{"index": c.index, "slots": max(c.slots, 1),
-                                     "tokens": list(tokens[k]) if k < len(tokens) else [None] * max(c.slots, 1)}
-                                    for k, c in enumerate(cities)]}
+        hexes[hex_id] = {
+            "id": hex_id,
+            "tile": hex_id,
+            "color": colour,
+            "rotation": rotation,
+            "code": code,
+            "neighbors": {},
+            "location_name": hex_id,
+            "cities": [
+                {
+                    "index": c.index,
+                    "slots": max(c.slots, 1),
+                    "tokens": list(tokens[k]) if k < len(tokens) else [None] * max(c.slots, 1),
+                }
+                for k, c in enumerate(cities)
+            ],
+        }
     for a, edge, b in links:
         hexes[a]["neighbors"][str(edge)] = b
         hexes[b]["neighbors"][str(opposite(edge))] = a
-    return {"id": "edit", "game": game, "layout": layout, "phase": {"name": "x", "tiles": phase},
-            "corporation": company or {"id": "US"},
-            "trains": [dict(t, id=t.get("id", f"{t['name']}-{i}")) for i, t in enumerate(trains)],
-            "hexes": list(hexes.values())}
+    return {
+        "id": "edit",
+        "game": game,
+        "layout": layout,
+        "phase": {"name": "x", "tiles": phase},
+        "corporation": company or {"id": "US"},
+        "trains": [dict(t, id=t.get("id", f"{t['name']}-{i}")) for i, t in enumerate(trains)],
+        "hexes": list(hexes.values()),
+    }
 
 
 def solve(doc):
@@ -62,16 +80,25 @@ def express(n):
 
 
 def eu_train(n):
-    return {"name": str(n), "distance": [{"nodes": ["city", "offboard"], "pay": n, "visit": n},
-                                         {"nodes": ["town"], "pay": 99, "visit": 99}]}
+    return {
+        "name": str(n),
+        "distance": [
+            {"nodes": ["city", "offboard"], "pay": n, "visit": n},
+            {"nodes": ["town"], "pay": 99, "visit": 99},
+        ],
+    }
 
 
 # ---- 1830 ------------------------------------------------------------------------------------------
 
+
 def test_1830_canada_counts_once_per_route(core):
     """1830 map: the Canada off-boards share a group; one route reaches one of them."""
-    cells = {"A9": (map_code("1830", "A9"), 4, "red"), "Z1": (CITY_20, 0, "yellow", ["US"]),
-             "A11": (map_code("1830", "A11"), 0, "red")}
+    cells = {
+        "A9": (map_code("1830", "A9"), 4, "red"),
+        "Z1": (CITY_20, 0, "yellow", ["US"]),
+        "A11": (map_code("1830", "A11"), 0, "red"),
+    }
     doc = board("1830", cells, [("A9", 3, "Z1"), ("Z1", 3, "A11")], [{"name": "3", "distance": 3}])
     result = solve(doc)
     assert result["revenue"] == 50 + 20
@@ -84,6 +111,7 @@ def test_1830_altoona_bypass_is_track_without_a_stop():
     """Altoona (H12) carries a node-less bypass path: a route may cross H12 without stopping."""
     doc = state("1830/26855@553")
     from optimizer.graph.problem import build_problem
+
     graph = build_problem(doc, reachable_only=False).graph
     through = [s for s in graph.segments if "H12" in s.hexes[1:-1]]
     assert through, "a segment passes H12 on the bypass"
@@ -97,10 +125,15 @@ def test_1830_d_train_is_unlimited():
 
 # ---- 1880 (China) --------------------------------------------------------------------------------
 
+
 def test_1880_trans_siberian_bonus(core):
     """Rulebook: "One train running between the far reds A3 and A15 adds ¥50.\""""
-    cells = {"A3": (map_code("1880", "A3"), 0, "red"), "Z1": (CITY_20, 1, "yellow", ["US"]),
-             "Z3": (STRAIGHT, 1, "yellow"), "A15": (map_code("1880", "A15"), 0, "red")}
+    cells = {
+        "A3": (map_code("1880", "A3"), 0, "red"),
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "Z3": (STRAIGHT, 1, "yellow"),
+        "A15": (map_code("1880", "A15"), 0, "red"),
+    }
     links = [("A3", 4, "Z1"), ("Z1", 4, "Z3"), ("Z3", 4, "A15")]
     doc = board("1880", cells, links, [express(8)])
     assert solve(doc)["revenue"] == 50 + 20 + 40 + 50
@@ -116,8 +149,12 @@ def _trans_siberian_board(trains, second_line=False):
     """The real A3 and A15 (no public 1880 state joins them yet) wired by a short line through our
     city Z1 and a 60 city Z3; with ``second_line``, a second line from A3's other edge to A15's
     other edge through our city W1."""
-    cells = {"A3": (map_code("1880", "A3"), 0, "red"), "Z1": (CITY_20, 1, "yellow", ["US"]),
-             "Z3": (CITY.format(v=60), 1, "yellow"), "A15": (map_code("1880", "A15"), 0, "red")}
+    cells = {
+        "A3": (map_code("1880", "A3"), 0, "red"),
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "Z3": (CITY.format(v=60), 1, "yellow"),
+        "A15": (map_code("1880", "A15"), 0, "red"),
+    }
     links = [("A3", 4, "Z1"), ("Z1", 4, "Z3"), ("Z3", 4, "A15")]
     if second_line:
         cells |= {"W1": (CITY_20, 2, "yellow", ["US"]), "W3": (SHARP, 2, "yellow")}
@@ -144,10 +181,12 @@ def test_1880_trans_siberian_for_each_train_that_runs_it(core):
 
 
 def _ferry_board(company=None):
-    cells = {"Z1": (CITY_20, 1, "yellow", ["US"]), "F12": (map_code("1880", "F12"), 0, "blue"),
-             "Z3": (CITY_20, 0, "yellow")}
-    return board("1880", cells, [("Z1", 4, "F12"), ("F12", 3, "Z3")], [{"name": "2", "distance": 2}],
-                 company=company)
+    cells = {
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "F12": (map_code("1880", "F12"), 0, "blue"),
+        "Z3": (CITY_20, 0, "yellow"),
+    }
+    return board("1880", cells, [("Z1", 4, "F12"), ("F12", 3, "Z3")], [{"name": "2", "distance": 2}], company=company)
 
 
 def test_1880_ferry_costs_ten_unless_p2(core):
@@ -159,8 +198,12 @@ def test_1880_ferry_costs_ten_unless_p2(core):
 def test_1880_express_pays_for_every_ferry_it_crosses(core):
     """Rulebook: "Each ferry crossed costs ¥10": the crossing is paid for even when the express
     skips the stops it crosses to (the track is run whatever is counted)."""
-    cells = {"Z1": (CITY_20, 1, "yellow", ["US"]), "F12": (map_code("1880", "F12"), 0, "blue"),
-             "Z3": (CITY.format(v=30), 0, "yellow"), "Z5": (CITY.format(v=40), 0, "yellow")}
+    cells = {
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "F12": (map_code("1880", "F12"), 0, "blue"),
+        "Z3": (CITY.format(v=30), 0, "yellow"),
+        "Z5": (CITY.format(v=40), 0, "yellow"),
+    }
     links = [("Z1", 4, "F12"), ("F12", 3, "Z3"), ("Z3", 3, "Z5")]
     doc = board("1880", cells, links, [express(2)], phase=["yellow"])
     result = solve(doc)
@@ -180,8 +223,14 @@ def test_1880_taiwan_pays_twenty_more_with_p3(core):
     cells = {"Z1": (CITY_20, 1, "yellow", ["US"]), "N16": (map_code("1880", "N16"), 1, "blue")}
     links = [("Z1", 4, "N16")]
     without = board("1880", cells, links, [{"name": "2", "distance": 2}], phase=["yellow"])
-    with_p3 = board("1880", cells, links, [{"name": "2", "distance": 2}], phase=["yellow"],
-                    company={"id": "US", "president_companies": ["P3"]})
+    with_p3 = board(
+        "1880",
+        cells,
+        links,
+        [{"name": "2", "distance": 2}],
+        phase=["yellow"],
+        company={"id": "US", "president_companies": ["P3"]},
+    )
     assert solve(without)["revenue"] == 20 + 30
     assert solve(with_p3)["revenue"] == 20 + 30 + 20
 
@@ -189,11 +238,20 @@ def test_1880_taiwan_pays_twenty_more_with_p3(core):
 def test_1880_harbours_are_small_and_offboards_large(core):
     """Rulebook: "Off-board counts as a large station, a harbour as a small one, and both may only
     end a route." A 2+2 counts at most two large stations, plus two more of any kind."""
-    cells = {"Z5": (CITY.format(v=40), 1, "yellow"), "Z3": (CITY.format(v=30), 1, "yellow"),
-             "Z1": (CITY_20, 1, "yellow", ["US"]), "Q13": (map_code("1880", "Q13"), 5, "blue")}
+    cells = {
+        "Z5": (CITY.format(v=40), 1, "yellow"),
+        "Z3": (CITY.format(v=30), 1, "yellow"),
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "Q13": (map_code("1880", "Q13"), 5, "blue"),
+    }
     links = [("Z5", 4, "Z3"), ("Z3", 4, "Z1"), ("Z1", 4, "Q13")]
-    plus = {"name": "1+1", "distance": [{"nodes": ["town"], "pay": 1, "visit": 1},
-                                        {"nodes": ["city", "offboard", "town"], "pay": 1, "visit": 1}]}
+    plus = {
+        "name": "1+1",
+        "distance": [
+            {"nodes": ["town"], "pay": 1, "visit": 1},
+            {"nodes": ["city", "offboard", "town"], "pay": 1, "visit": 1},
+        ],
+    }
     doc = board("1880", cells, links, [plus], phase=["yellow"])
     # one large (our city) + the harbour as the small stop: 20 + 20; two cities would be two large
     assert solve(doc)["revenue"] == 20 + 20
@@ -202,8 +260,11 @@ def test_1880_harbours_are_small_and_offboards_large(core):
 
 
 def test_1880_harbour_may_only_end_a_route():
-    cells = {"Z1": (CITY_20, 1, "yellow", ["US"]), "Q13": (map_code("1880", "Q13"), 5, "blue"),
-             "Z3": (CITY_20, 2, "yellow")}
+    cells = {
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "Q13": (map_code("1880", "Q13"), 5, "blue"),
+        "Z3": (CITY_20, 2, "yellow"),
+    }
     doc = board("1880", cells, [("Z1", 4, "Q13"), ("Q13", 2, "Z3")], [{"name": "3", "distance": 3}], phase=["yellow"])
     verdict = check_routes(read_board(doc), [{"train": "3-0", "stops": ["Z1._0", "Q13._0", "Z3._0"]}])
     assert not verdict["legal"]
@@ -212,8 +273,11 @@ def test_1880_harbour_may_only_end_a_route():
 
 def test_1880_express_counts_its_best_n_with_one_of_ours(core):
     """Rulebook: "An E counts N stations, may skip any, and must take one of yours.\""""
-    cells = {"Z1": (CITY_20, 1, "yellow", ["US"]), "Z3": (CITY.format(v=30), 1, "yellow"),
-             "Z5": (CITY.format(v=40), 1, "yellow")}
+    cells = {
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "Z3": (CITY.format(v=30), 1, "yellow"),
+        "Z5": (CITY.format(v=40), 1, "yellow"),
+    }
     doc = board("1880", cells, [("Z1", 4, "Z3"), ("Z3", 4, "Z5")], [express(2)], phase=["yellow"])
     result = solve(doc)
     assert result["revenue"] == 20 + 40  # not 30 + 40: one counted stop must be ours
@@ -233,8 +297,13 @@ def test_1880_real_express_turn_counts_a_token_city():
 
 def _beijing_loop(code):
     cells = {"F8": (code, 0, "yellow"), "Z1": (CITY_20, 0, "yellow", ["US"]), "Z3": (SHARP, 3, "yellow")}
-    return board("1880", cells, [("F8", 0, "Z1"), ("Z1", 0, "Z3"), ("Z3", 4, "F8")],
-                 [{"name": "3", "distance": 3}], phase=["yellow"])
+    return board(
+        "1880",
+        cells,
+        [("F8", 0, "Z1"), ("Z1", 0, "Z3"), ("Z3", 4, "F8")],
+        [{"name": "3", "distance": 3}],
+        phase=["yellow"],
+    )
 
 
 def test_1880_beijing_terminus_start_and_end_at_two_stations(core):
@@ -243,8 +312,12 @@ def test_1880_beijing_terminus_start_and_end_at_two_stations(core):
     result = solve(_beijing_loop(map_code("1880", "F8")))
     assert result["revenue"] == 60
     assert sorted(result["routes"][0]["stops"][::2]) == ["F8._0", "F8._1"]
-    brown = solve(_beijing_loop("city=revenue:60,slots:6;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;"
-                                "path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0;label=B"))
+    brown = solve(
+        _beijing_loop(
+            "city=revenue:60,slots:6;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;"
+            "path=a:3,b:_0;path=a:4,b:_0;path=a:5,b:_0;label=B"
+        )
+    )
     assert brown["revenue"] == 60 + 20  # one station only: Beijing once
 
 
@@ -259,6 +332,7 @@ def test_1880_foreign_investors_run_the_leased_train():
 
 
 # ---- 1880 Romania -------------------------------------------------------------------------------
+
 
 def test_romania_ports_count_as_small_stops():
     """Rulebook: "only as many cities or red off-board connections may be served as indicated by
@@ -290,9 +364,16 @@ def _danube_board(p4=True):
     if p4:
         doc["corporation"]["president_companies"].append("P4")
     doc["trains"] = [{"id": "3-0", "name": "3", "distance": 3}]
-    lays = {"G23": ("8863", "city=revenue:40;city=revenue:40;path=a:0,b:_0;path=a:_0,b:1;path=a:2,b:_1;"
-                            "path=a:_1,b:5;label=OO", 0, "green"),
-            "H22": ("7", SHARP, 3, "yellow"), "H24": ("7", SHARP, 1, "yellow")}
+    lays = {
+        "G23": (
+            "8863",
+            "city=revenue:40;city=revenue:40;path=a:0,b:_0;path=a:_0,b:1;path=a:2,b:_1;path=a:_1,b:5;label=OO",
+            0,
+            "green",
+        ),
+        "H22": ("7", SHARP, 3, "yellow"),
+        "H24": ("7", SHARP, 1, "yellow"),
+    }
     for h in doc["hexes"]:
         if h["id"] in lays:
             h["tile"], h["code"], h["rotation"], h["color"] = lays[h["id"]]
@@ -326,7 +407,9 @@ def test_romania_plus_train_serves_towns_only_to_its_small_number(core):
     for distance in (4, game_data("1880 Romania")["trains"][1]["distance"]):
         doc["trains"][0]["distance"] = distance
         verdict = check_routes(read_board(doc), route)
-        assert not verdict["legal"] and verdict["routes"][0]["errors"] == ["the 2+2 train counts 3 towns; it may count 2"]
+        assert not verdict["legal"] and verdict["routes"][0]["errors"] == [
+            "the 2+2 train counts 3 towns; it may count 2"
+        ]
         small = {s.id for s in build_problem(doc).graph.stops if not s.large}
         assert all(len(small & set(r["stops"])) <= 2 for r in solve(doc)["routes"])
 
@@ -362,12 +445,15 @@ def test_romania_red_offboard_value_follows_the_phase():
 
 def test_tender_train_as_the_board_gives_it():
     """A REMAR tender adds a town row; the train is read exactly as the board gives it."""
-    spec = spec_from_rows("4+1", [{"nodes": ["city", "offboard", "town"], "pay": 4, "visit": 4},
-                                  {"nodes": ["town"], "pay": 1, "visit": 1}])
+    spec = spec_from_rows(
+        "4+1",
+        [{"nodes": ["city", "offboard", "town"], "pay": 4, "visit": 4}, {"nodes": ["town"], "pay": 1, "visit": 1}],
+    )
     assert (spec.visit_large, spec.visit_small, spec.visit_total) == (4, 5, 5)
 
 
 # ---- 1894 ----------------------------------------------------------------------------------------
+
 
 def test_1894_no_london_without_a_ferry_marker(core):
     """Rulebook: "Without one it may not build toward, token toward, or run to or through London.\""""
@@ -377,12 +463,14 @@ def test_1894_no_london_without_a_ferry_marker(core):
     assert any("A10._0" in s for s in stops_of(result))
     no_ferry = copy.deepcopy(doc)
     no_ferry["corporation"]["ferry_marker"] = False
-    no_ferry["corporation"]["abilities"] = [a for a in no_ferry["corporation"]["abilities"]
-                                            if a.get("description") != "Ferry marker"]
+    no_ferry["corporation"]["abilities"] = [
+        a for a in no_ferry["corporation"]["abilities"] if a.get("description") != "Ferry marker"
+    ]
     result = solve(no_ferry)
     assert not any("A10._0" in s for s in stops_of(result))
     routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["router"]["routes"]]
     from optimizer.errors import RoutesError
+
     with pytest.raises(RoutesError, match="London"):
         check_routes(read_board(no_ferry), routes)
 
@@ -393,8 +481,9 @@ def test_1894_london_shipping_adds_the_largest_centre_bar_london(core):
     doc = state("1894/green_city_upgrades@125")
     with_bonus = solve(doc)["revenue"]
     plain = copy.deepcopy(doc)
-    plain["corporation"]["abilities"] = [a for a in plain["corporation"]["abilities"]
-                                         if a.get("description") != "London bonus"]
+    plain["corporation"]["abilities"] = [
+        a for a in plain["corporation"]["abilities"] if a.get("description") != "London bonus"
+    ]
     for h in plain["hexes"]:
         if h["id"] == "A12":
             for c in h["cities"]:
@@ -406,8 +495,12 @@ def test_1894_london_shipping_adds_the_largest_centre_bar_london(core):
 def test_1894_paris_once(core):
     """Rulebook: "A route may use only one of Paris's two circles, and may not reach Paris twice.\""""
     paris = "city=revenue:40;city=revenue:40;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_1;path=a:3,b:_1;label=P"
-    cells = {"G6": (paris, 0, "green"), "Z1": (CITY_20, 0, "yellow", ["US"]), "Z3": (SHARP, 3, "yellow"),
-             "Z5": (SHARP, 0, "yellow")}
+    cells = {
+        "G6": (paris, 0, "green"),
+        "Z1": (CITY_20, 0, "yellow", ["US"]),
+        "Z3": (SHARP, 3, "yellow"),
+        "Z5": (SHARP, 0, "yellow"),
+    }
     # G6 circle _0 (edges 0, 1) and circle _1 (edges 2, 3) joined through our city in a loop
     links = [("G6", 0, "Z1"), ("Z1", 0, "Z3"), ("Z3", 4, "Z5"), ("Z5", 0, "G6")]
     doc = board("1894", cells, links, [{"name": "D", "distance": 999}], phase=["yellow", "green"])
@@ -421,29 +514,37 @@ def test_1894_paris_once(core):
 
 def test_1894_luxembourg_pays_the_largest_other_centre(core):
     """Rulebook: "Luxembourg pays the largest other center on the route.\""""
-    cells = {"Z1": (CITY.format(v=30), 1, "yellow", ["US"]), "Z3": (CITY.format(v=50), 1, "yellow"),
-             "I18": (map_code("1894", "I18"), 5, "red")}
+    cells = {
+        "Z1": (CITY.format(v=30), 1, "yellow", ["US"]),
+        "Z3": (CITY.format(v=50), 1, "yellow"),
+        "I18": (map_code("1894", "I18"), 5, "red"),
+    }
     doc = board("1894", cells, [("Z1", 4, "Z3"), ("Z3", 4, "I18")], [{"name": "3", "distance": 3}], phase=["yellow"])
     assert solve(doc)["revenue"] == 30 + 50 + 0 + 50
 
 
 def test_1894_netherlands_with_another_offboard(core):
     """Rulebook: "Netherlands with any other off-board pays +F100.\""""
-    cells = {"C18": (map_code("1894", "C18"), 3, "red"), "Z1": (CITY_20, 1, "yellow", ["US"]),
-             "I2": (map_code("1894", "I2"), 5, "red")}
-    doc = board("1894", cells, [("C18", 4, "Z1"), ("Z1", 4, "I2")], [{"name": "3", "distance": 3}],
-                phase=["yellow"])
+    cells = {
+        "C18": (map_code("1894", "C18"), 3, "red"),
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "I2": (map_code("1894", "I2"), 5, "red"),
+    }
+    doc = board("1894", cells, [("C18", 4, "Z1"), ("Z1", 4, "I2")], [{"name": "3", "distance": 3}], phase=["yellow"])
     assert solve(doc)["revenue"] == 30 + 20 + 30 + 100
 
 
 def test_1894_five_plus_one():
     """Rulebook: "A 5+1 takes five of any kind plus one more town.\""""
-    spec = spec_from_rows("5+1", [{"nodes": ["town"], "pay": 1, "visit": 1},
-                                  {"nodes": ["city", "offboard", "town"], "pay": 5, "visit": 5}])
+    spec = spec_from_rows(
+        "5+1",
+        [{"nodes": ["town"], "pay": 1, "visit": 1}, {"nodes": ["city", "offboard", "town"], "pay": 5, "visit": 5}],
+    )
     assert (spec.visit_large, spec.visit_small, spec.visit_total) == (5, 6, 6)
 
 
 # ---- 18EU --------------------------------------------------------------------------------------------
+
 
 def test_18eu_whole_number_distance_is_the_rulebook_train(core):
     """Rulebook: "Max Cities + Off-Map Locations = the train number; Towns and Ports don't count
@@ -459,18 +560,24 @@ def test_18eu_whole_number_distance_is_the_rulebook_train(core):
 def test_18eu_towns_do_not_count_against_the_train(core):
     """Rulebook: "Max Cities + Off-Map Locations = the train number; Towns and Ports don't count.\""""
     town = "town=revenue:10;path=a:0,b:_0;path=a:_0,b:3"
-    cells = {"Z1": (CITY_20, 1, "yellow", ["US"]), "T1": (town, 1, "yellow"), "T3": (town, 1, "yellow"),
-             "Z3": (CITY.format(v=30), 1, "yellow")}
-    doc = board("18EU", cells, [("Z1", 4, "T1"), ("T1", 4, "T3"), ("T3", 4, "Z3")], [eu_train(2)],
-                phase=["yellow"])
+    cells = {
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "T1": (town, 1, "yellow"),
+        "T3": (town, 1, "yellow"),
+        "Z3": (CITY.format(v=30), 1, "yellow"),
+    }
+    doc = board("18EU", cells, [("Z1", 4, "T1"), ("T1", 4, "T3"), ("T3", 4, "Z3")], [eu_train(2)], phase=["yellow"])
     assert solve(doc)["revenue"] == 20 + 10 + 10 + 30
 
 
 def test_18eu_hamburg_may_be_passed_through(core):
     """Rulebook: "Off-Map Locations must be route ends (except Hamburg)." Hamburg's neutral token
     never blocks."""
-    cells = {"Z1": (CITY_20, 1, "yellow", ["US"]), "G2": (map_code("18EU", "G2"), 0, "red", ["N"]),
-             "Z3": (CITY_20, 2, "yellow")}
+    cells = {
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "G2": (map_code("18EU", "G2"), 0, "red", ["N"]),
+        "Z3": (CITY_20, 2, "yellow"),
+    }
     doc = board("18EU", cells, [("Z1", 4, "G2"), ("G2", 5, "Z3")], [eu_train(3)], phase=["yellow"])
     doc["hexes"][1]["cities"][0]["token_types"] = ["neutral"]
     result = solve(doc)
@@ -488,8 +595,11 @@ def test_18eu_ports_are_route_ends():
 
 def test_18eu_one_circle_of_berlin_per_route(core):
     """Rulebook: "...or visit the same location twice (including separate Paris/Berlin/Vienna circles).\""""
-    cells = {"J5": (map_code("18EU", "J5"), 0, "yellow"), "Z1": (CITY_20, 1, "yellow", ["US"]),
-             "Z3": (STRAIGHT, 1, "yellow")}
+    cells = {
+        "J5": (map_code("18EU", "J5"), 0, "yellow"),
+        "Z1": (CITY_20, 1, "yellow", ["US"]),
+        "Z3": (STRAIGHT, 1, "yellow"),
+    }
     # J5 circle _0 leaves by edge 4 to our city, which curves back into circle _1 by edge 1
     links = [("J5", 4, "Z1"), ("Z1", 4, "Z3")]
     doc = board("18EU", cells, links, [eu_train(3)], phase=["yellow"])
@@ -523,9 +633,13 @@ def test_18eu_four_way_brown_junction_may_be_passed_twice(core):
     """Rulebook: "A train can't reuse its own track (except four-way junctions on brown plain
     tiles)." One route crosses the junction twice on different track."""
     junction = "junction;path=a:0,b:_0;path=a:1,b:_0;path=a:3,b:_0;path=a:4,b:_0"
-    cells = {"A1": (CITY_20, 0, "yellow", ["US"]), "J1": (junction, 0, "brown"),
-             "B1": (CITY.format(v=30), 0, "yellow"), "K1": (SHARP, 3, "yellow"),
-             "C1": (CITY.format(v=40), 1, "yellow")}
+    cells = {
+        "A1": (CITY_20, 0, "yellow", ["US"]),
+        "J1": (junction, 0, "brown"),
+        "B1": (CITY.format(v=30), 0, "yellow"),
+        "K1": (SHARP, 3, "yellow"),
+        "C1": (CITY.format(v=40), 1, "yellow"),
+    }
     # A1 -(edge 3 of J1)- J1 -(edge 0)- B1 - K1 curves back into J1 by edge 1 - J1 -(edge 4)- C1
     links = [("A1", 0, "J1"), ("J1", 0, "B1"), ("B1", 0, "K1"), ("K1", 4, "J1"), ("J1", 4, "C1")]
     doc = board("18EU", cells, links, [eu_train(3)], phase=["yellow"])
@@ -539,9 +653,12 @@ def test_18eu_pullman_doubles_the_best_city_of_another_run(core):
     """Rulebook: the Pullman "doubles the value of any one City or Off-Map Location on one train's
     run", and a company must own another train: it cannot run alone."""
     cells = {"Z1": (CITY_20, 1, "yellow", ["US"]), "Z3": (CITY.format(v=60), 1, "yellow")}
-    pullman = {"name": "P", "distance": [{"nodes": ["city", "offboard"], "pay": 1, "visit": 1},
-                                         {"nodes": ["town"], "pay": 0, "visit": 0}], "requires_token": False,
-               "local": True}
+    pullman = {
+        "name": "P",
+        "distance": [{"nodes": ["city", "offboard"], "pay": 1, "visit": 1}, {"nodes": ["town"], "pay": 0, "visit": 0}],
+        "requires_token": False,
+        "local": True,
+    }
     doc = board("18EU", cells, [("Z1", 4, "Z3")], [eu_train(2), pullman], phase=["yellow"])
     result = solve(doc)
     assert result["revenue"] == 20 + 60 + 60

@@ -1,4 +1,5 @@
 """Bounded work in one process: admission (running + queue) and the watchdog that ends overrunning work."""
+
 from __future__ import annotations
 
 import os

@@ -1,6 +1,7 @@
 """A structured ``Board`` read straight into a board (each hex keyed by its message's bytes, the rest
 converted directly) against the long way (the message as a document, the limits checked on it, the
 reference reader): same board, same answer, same error, on every public state and on damaged ones."""
+
 from __future__ import annotations
 
 import math
@@ -148,7 +149,7 @@ def _damage(draw, board: pb.Board) -> None:
         elif what == "code":
             cut = draw(st.integers(0, len(h.code)))
             garble = draw(st.text(alphabet=";=:,_|abcpt0123456789", max_size=5))
-            h.code = h.code[:cut] + garble + h.code[cut + draw(st.integers(0, 3)):]
+            h.code = h.code[:cut] + garble + h.code[cut + draw(st.integers(0, 3)) :]
         elif what == "border":
             h.borders.add(edge=draw(st.integers(-1, 7)), type=draw(st.sampled_from(["impassable", "water", ""])))
         elif what == "assignments":
@@ -187,8 +188,11 @@ def _damage(draw, board: pb.Board) -> None:
             t.distance.rows.add(nodes=["city"], pay=2, visit=2)
         elif what == "rows":
             t.distance.Clear()
-            t.distance.rows.add(nodes=draw(st.lists(st.sampled_from(["city", "town", "bus"]), max_size=2)),
-                                pay=draw(st.integers(0, 2**31)), visit=draw(st.integers(0, 3)))
+            t.distance.rows.add(
+                nodes=draw(st.lists(st.sampled_from(["city", "town", "bus"]), max_size=2)),
+                pay=draw(st.integers(0, 2**31)),
+                visit=draw(st.integers(0, 3)),
+            )
         elif what == "multiplier":
             t.multiplier = draw(st.sampled_from([0, 2, 101, 2**31]))
         elif what == "price":

@@ -1,5 +1,6 @@
 """The gRPC layer without a server: message <-> dict conversions, request reading, error details,
 and the checked-in stubs being what ``python -m server.generate`` makes today."""
+
 from __future__ import annotations
 
 import json
@@ -18,10 +19,30 @@ from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 
 from .corpus import state, states
 
-INPUT_CORPORATION = ("id", "name", "type", "minor", "owner", "companies", "president_companies", "abilities",
-                     "ferry_marker")
-INPUT_HEX = ("id", "tile", "color", "rotation", "code", "location_name", "neighbors", "borders", "cities",
-             "tile_reservations", "assignments")
+INPUT_CORPORATION = (
+    "id",
+    "name",
+    "type",
+    "minor",
+    "owner",
+    "companies",
+    "president_companies",
+    "abilities",
+    "ferry_marker",
+)
+INPUT_HEX = (
+    "id",
+    "tile",
+    "color",
+    "rotation",
+    "code",
+    "location_name",
+    "neighbors",
+    "borders",
+    "cities",
+    "tile_reservations",
+    "assignments",
+)
 
 
 def input_fields(doc: dict) -> dict:
@@ -33,6 +54,7 @@ def input_fields(doc: dict) -> dict:
 
 
 # --- the board ----------------------------------------------------------------------------------
+
 
 def test_every_corpus_board_survives_the_round_trip():
     for doc in states():
@@ -48,8 +70,11 @@ def test_structured_board_solves_like_the_document():
 
 def test_empty_slots_and_optional_fields():
     city = pb.City(tokens=["PRR", ""], reservations=["", "NYC"], token_types=["", "neutral"])
-    assert convert.city_to_json(city) == {"tokens": ["PRR", None], "reservations": [None, "NYC"],
-                                          "token_types": [None, "neutral"]}
+    assert convert.city_to_json(city) == {
+        "tokens": ["PRR", None],
+        "reservations": [None, "NYC"],
+        "token_types": [None, "neutral"],
+    }
     city.index, city.slots = 1, 2
     assert convert.city_to_json(city)["index"] == 1 and convert.city_to_json(city)["slots"] == 2
     train = pb.Train(name="4", distance=pb.Distance(stops=4), price=300)
@@ -59,9 +84,14 @@ def test_empty_slots_and_optional_fields():
     assignments = struct_pb2.Struct()
     assignments.update({"P4": True})
     hx = pb.Hex(id="A1", code="", assignments=assignments, borders=[pb.Border(edge=2, type="impassable")])
-    assert convert.hex_to_json(hx, False) == {"id": "A1", "rotation": 0, "code": "", "cities": [],
-                                              "borders": [{"edge": 2, "type": "impassable"}],
-                                              "assignments": {"P4": True}}
+    assert convert.hex_to_json(hx, False) == {
+        "id": "A1",
+        "rotation": 0,
+        "code": "",
+        "cities": [],
+        "borders": [{"edge": 2, "type": "impassable"}],
+        "assignments": {"P4": True},
+    }
 
 
 def test_train_without_distance_names_the_field():
@@ -109,12 +139,15 @@ def test_distance_with_both_stops_and_rows_names_the_field():
 def test_routes_to_check():
     by_track = pb.RouteInput(train="4-0", hexes=[pb.HexChain(hexes=["F20", "F22"])])
     assert convert.route_input_to_json(by_track) == {"train": "4-0", "hexes": [["F20", "F22"]]}
-    assert convert.route_input_to_json(pb.RouteInput(train="4-0", stops=["F20._0", "F22._0"])) == \
-        {"train": "4-0", "stops": ["F20._0", "F22._0"]}
+    assert convert.route_input_to_json(pb.RouteInput(train="4-0", stops=["F20._0", "F22._0"])) == {
+        "train": "4-0",
+        "stops": ["F20._0", "F22._0"],
+    }
     assert convert.route_input_to_json(pb.RouteInput(train="4-0")) == {"train": "4-0", "hexes": []}
 
 
 # --- answers ------------------------------------------------------------------------------------
+
 
 def test_solution_round_trip():
     result = api.solve(state("18EU/74045@779"))  # with a Pullman
@@ -123,11 +156,30 @@ def test_solution_round_trip():
 
 
 def test_check_round_trip():
-    out = {"legal": False, "revenue": 90, "routes": [
-        {"train": "2-0", "legal": True, "revenue": 90, "stops": ["A1._0", "B2._0"], "paid": ["A1._0", "B2._0"],
-         "hexes": [["A1", "B2"]], "errors": []},
-        {"train": "2-1", "legal": False, "revenue": 0, "stops": [], "paid": [], "hexes": [],
-         "errors": ["it reaches Boston twice"]}]}
+    out = {
+        "legal": False,
+        "revenue": 90,
+        "routes": [
+            {
+                "train": "2-0",
+                "legal": True,
+                "revenue": 90,
+                "stops": ["A1._0", "B2._0"],
+                "paid": ["A1._0", "B2._0"],
+                "hexes": [["A1", "B2"]],
+                "errors": [],
+            },
+            {
+                "train": "2-1",
+                "legal": False,
+                "revenue": 0,
+                "stops": [],
+                "paid": [],
+                "hexes": [],
+                "errors": ["it reaches Boston twice"],
+            },
+        ],
+    }
     assert convert.check_to_json(convert.check_to_proto(out)) == out
     out["optimum"] = api.solve(state("1830/26855@553"))
     assert convert.check_to_json(convert.check_to_proto(out)) == out
@@ -140,6 +192,7 @@ def test_games_round_trip():
 
 
 # --- reading requests ---------------------------------------------------------------------------
+
 
 def test_state_json_is_never_a_file_name(tmp_path):
     board = tmp_path / "state.json"
@@ -158,9 +211,11 @@ def test_state_json_that_breaks_the_parser():
 
 
 def test_state_json_may_be_tile_lays():
-    doc = service.parse_state_json('{"game": "1830", "phase": "5", "lays": [{"hex": "F20", "tile": "57", '
-                                   '"rotation": 1}], "tokens": [{"hex": "F20", "city": 0, "company": "PRR"}], '
-                                   '"trains": ["5"], "company": "PRR"}')
+    doc = service.parse_state_json(
+        '{"game": "1830", "phase": "5", "lays": [{"hex": "F20", "tile": "57", '
+        '"rotation": 1}], "tokens": [{"hex": "F20", "city": 0, "company": "PRR"}], '
+        '"trains": ["5"], "company": "PRR"}'
+    )
     assert doc["hexes"] and doc["trains"][0]["distance"] == 5
 
 
@@ -169,8 +224,9 @@ def test_routes_from_one_field_only():
     with pytest.raises(OptimizerError) as err:
         service.read_routes(request)
     assert err.value.field == "routes_json"
-    assert service.read_routes(pb.CheckRoutesRequest(routes_json='[{"train": "4-0", "stops": []}]')) == \
-        [{"train": "4-0", "stops": []}]
+    assert service.read_routes(pb.CheckRoutesRequest(routes_json='[{"train": "4-0", "stops": []}]')) == [
+        {"train": "4-0", "stops": []}
+    ]
 
 
 def test_deadline_is_the_clients_else_the_servers_default_at_most_its_maximum():
@@ -195,12 +251,15 @@ def test_error_messages_quote_little_of_the_input():
     assert limits.capped("bad \ud800 id") == "bad ? id"  # a lone surrogate cannot go on the wire
 
 
-@pytest.mark.parametrize("change, field", [
-    (lambda d: d["trains"][0].update(multiplier=2**31), "trains[0].multiplier"),
-    (lambda d: d["trains"][0].update(distance=2**40), "trains[0].distance"),
-    (lambda d: d["hexes"][0].update(code="city=revenue:2147483648"), "hexes[0].code"),
-    (lambda d: d["trains"][0].update(price=float("nan")), "trains[0].price"),
-])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        (lambda d: d["trains"][0].update(multiplier=2**31), "trains[0].multiplier"),
+        (lambda d: d["trains"][0].update(distance=2**40), "trains[0].distance"),
+        (lambda d: d["hexes"][0].update(code="city=revenue:2147483648"), "hexes[0].code"),
+        (lambda d: d["trains"][0].update(price=float("nan")), "trains[0].price"),
+    ],
+)
 def test_numbers_that_do_not_fit_name_the_field(change, field):
     doc = json.loads(json.dumps(state("1830/26855@553")))
     change(doc)
@@ -220,8 +279,9 @@ def test_lone_surrogates_and_counts_are_refused_naming_the_field():
 
 
 def test_invalid_argument_names_field_and_hex():
-    err = BoardError("hexes[5].rotation: must be smaller than or equal to 5 (hex K13)", field="hexes[5].rotation",
-                     hex="K13")
+    err = BoardError(
+        "hexes[5].rotation: must be smaller than or equal to 5 (hex K13)", field="hexes[5].rotation", hex="K13"
+    )
     status = rpc_status.from_call(_as_call(invalid_argument(err, "board")))
     assert status.code == 3 and status.message == str(err)  # INVALID_ARGUMENT
     bad, info = error_details_pb2.BadRequest(), error_details_pb2.ErrorInfo()
@@ -236,6 +296,7 @@ def test_invalid_argument_names_field_and_hex():
 
 def _as_call(status):
     """A grpc.Call-like object carrying a grpc.Status, for rpc_status.from_call."""
+
     class Call:
         def code(self):
             return status.code
@@ -245,6 +306,7 @@ def _as_call(status):
 
         def trailing_metadata(self):
             return status.trailing_metadata
+
     return Call()
 
 
@@ -256,8 +318,12 @@ def _violation_field(status) -> str:
 
 # --- the stubs ----------------------------------------------------------------------------------
 
+
 def test_checked_in_stubs_are_fresh(tmp_path):
     fresh = generate.generate(tmp_path)
-    stale = [str(checked_in) for checked_in, new in zip(generate.stub_paths(), fresh)
-             if not checked_in.exists() or checked_in.read_bytes() != new.read_bytes()]
+    stale = [
+        str(checked_in)
+        for checked_in, new in zip(generate.stub_paths(), fresh)
+        if not checked_in.exists() or checked_in.read_bytes() != new.read_bytes()
+    ]
     assert not stale, f"stale stubs (run `python -m server.generate`): {stale}"

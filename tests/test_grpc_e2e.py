@@ -5,6 +5,7 @@ own. Answers are compared with the CLI's (``python -m optimizer solve --batch --
 states. The hard board is a real 1894 state given eight D trains: about 4 s to solve exactly on
 one core, so a 600 ms deadline must cut it, and a stream on it keeps a core busy until cancelled.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,9 +36,16 @@ from .corpus import state
 
 # Real states of each game (in the corpus, and vendored in optimizer/boards/states.jsonl).
 STATE_IDS = [
-    "1830/26855@553", "1830/26855@584", "1880/1@349", "1880/1@835",
-    "1880Romania/1880_romania_game_end_final_phase@200", "1894/green_city_upgrades@125",
-    "1894/green_city_upgrades@146", "1894/green_city_upgrades@1086", "18EU/74045@467", "18EU/74045@591",
+    "1830/26855@553",
+    "1830/26855@584",
+    "1880/1@349",
+    "1880/1@835",
+    "1880Romania/1880_romania_game_end_final_phase@200",
+    "1894/green_city_upgrades@125",
+    "1894/green_city_upgrades@146",
+    "1894/green_city_upgrades@1086",
+    "18EU/74045@467",
+    "18EU/74045@591",
     "18EU/74045@779",
 ]
 SERVICE = "route18xx.v1.RouteOptimizer"
@@ -45,6 +53,7 @@ START_TIMEOUT_S = 30
 
 
 # --- the server process -----------------------------------------------------------------------
+
 
 class ServerProcess:
     """``python -m optimizer serve --port 0 ...`` in a child process; stderr (the call log) to a file."""
@@ -137,8 +146,13 @@ def cli_answers(states, tmp_path_factory):
     """What ``python -m optimizer solve --json`` answers for each state (one --batch run)."""
     batch = tmp_path_factory.mktemp("cli") / "states.jsonl"
     batch.write_text("".join(json.dumps(s) + "\n" for s in states.values()))
-    run = subprocess.run([sys.executable, "-m", "optimizer", "solve", "--batch", str(batch), "--json"],
-                         capture_output=True, text=True, timeout=120, check=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "optimizer", "solve", "--batch", str(batch), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     answers = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
     return {a["id"]: a for a in answers}
 
@@ -150,6 +164,7 @@ def hard_board() -> dict:
     trains until it was proven in 3.4 s.)"""
     from optimizer.bench.suites import TRAINS
     from optimizer.bench.synthetic import synthetic_board
+
     return synthetic_board(5, track=0.6, trains=TRAINS[5] + ("D",))
 
 
@@ -174,6 +189,7 @@ def details(err: grpc.RpcError) -> tuple:
 
 
 # --- answers the same as the CLI ----------------------------------------------------------------
+
 
 def test_optimize_json_matches_cli(client, states, cli_answers):
     for state_id, doc in states.items():
@@ -212,13 +228,15 @@ def test_check_routes_matches_api_and_engine(client, stub, states, cli_answers):
         got = client.check_json(json.dumps(doc), routes)
         want = api.check(doc, routes)  # what `python -m optimizer check --json` prints
         assert got["legal"] == want["legal"] and got["revenue"] == want["revenue"], state_id
-        assert [(r["train"], r["legal"], r["revenue"], r["paid"], r["errors"]) for r in got["routes"]] == \
-               [(r["train"], r["legal"], r["revenue"], r["paid"], r["errors"]) for r in want["routes"]]
+        assert [(r["train"], r["legal"], r["revenue"], r["paid"], r["errors"]) for r in got["routes"]] == [
+            (r["train"], r["legal"], r["revenue"], r["paid"], r["errors"]) for r in want["routes"]
+        ]
         assert got["legal"] and got["revenue"] == doc["expected"]["human_recheck"], state_id
         # The same routes as structured messages on a structured board.
         request = pb.CheckRoutesRequest(
             board=convert.state_to_board(doc),
-            routes=[pb.RouteInput(train=r["train"], hexes=[pb.HexChain(hexes=c) for c in r["hexes"]]) for r in routes])
+            routes=[pb.RouteInput(train=r["train"], hexes=[pb.HexChain(hexes=c) for c in r["hexes"]]) for r in routes],
+        )
         assert convert.check_to_json(stub.CheckRoutes(request, timeout=30)) == got
 
 
@@ -239,8 +257,10 @@ def test_check_routes_is_illegal_when_any_route_is(client, stub):
     doc = state("18EU/74045@779")
     routes = [human_routes(doc)[0], {"train": "P-2", "hexes": [["F9", "E8", "E6"]]}]
     assert client.check_json(json.dumps(doc), routes)["legal"] is False
-    request = pb.CheckRoutesRequest(board=convert.state_to_board(doc), routes=[
-        pb.RouteInput(train=r["train"], hexes=[pb.HexChain(hexes=c) for c in r["hexes"]]) for r in routes])
+    request = pb.CheckRoutesRequest(
+        board=convert.state_to_board(doc),
+        routes=[pb.RouteInput(train=r["train"], hexes=[pb.HexChain(hexes=c) for c in r["hexes"]]) for r in routes],
+    )
     response = stub.CheckRoutes(request, timeout=30)
     assert response.legal is False and response.routes[1].errors == ["the P train does not run a route of its own"]
 
@@ -251,6 +271,7 @@ def test_list_games(client):
 
 
 # --- deadlines and cancellation -----------------------------------------------------------------
+
 
 def test_deadline_answers_best_so_far(client):
     answer = client.optimize_json(json.dumps(hard_board()), deadline_ms=600)  # else DEADLINE_EXCEEDED
@@ -284,6 +305,7 @@ def test_cancelled_stream_stops_the_search(client, server):
 
 
 # --- bad input ----------------------------------------------------------------------------------
+
 
 def _first_hex(doc, predicate=lambda h: True) -> int:
     return next(i for i, h in enumerate(doc["hexes"]) if predicate(h))
@@ -320,8 +342,13 @@ def _neighbours_on_some_hexes(doc):
     return f"hexes[{i}].neighbors", "D16"
 
 
-BAD_BOARDS = {"unknown hex": _unknown_neighbour, "rotation 7": _rotation_7, "bad tile code": _bad_tile_code,
-              "token on a missing city": _token_on_missing_city, "neighbours on some hexes": _neighbours_on_some_hexes}
+BAD_BOARDS = {
+    "unknown hex": _unknown_neighbour,
+    "rotation 7": _rotation_7,
+    "bad tile code": _bad_tile_code,
+    "token on a missing city": _token_on_missing_city,
+    "neighbours on some hexes": _neighbours_on_some_hexes,
+}
 
 
 @pytest.mark.parametrize("form", ["state_json", "board"])
@@ -329,8 +356,11 @@ BAD_BOARDS = {"unknown hex": _unknown_neighbour, "rotation 7": _rotation_7, "bad
 def test_malformed_board_is_invalid_argument_naming_field_and_hex(stub, states, kind, form):
     doc = json.loads(json.dumps(states["1830/26855@553"]))
     field, hex_id = BAD_BOARDS[kind](doc)
-    request = pb.OptimizeRequest(state_json=json.dumps(doc)) if form == "state_json" else \
-        pb.OptimizeRequest(board=convert.state_to_board(doc))
+    request = (
+        pb.OptimizeRequest(state_json=json.dumps(doc))
+        if form == "state_json"
+        else pb.OptimizeRequest(board=convert.state_to_board(doc))
+    )
     with pytest.raises(grpc.RpcError) as caught:
         stub.Optimize(request, timeout=30)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -360,8 +390,10 @@ def test_distance_with_both_stops_and_rows(stub, states):
     doc = json.loads(json.dumps(states["1830/26855@553"]))
     board = convert.state_to_board(doc)
     board.trains[0].distance.rows.add(nodes=["city"], pay=2, visit=2)
-    doc["trains"][0]["distance"] = {"stops": doc["trains"][0]["distance"], "rows": [{"nodes": ["city"], "pay": 2,
-                                                                                     "visit": 2}]}
+    doc["trains"][0]["distance"] = {
+        "stops": doc["trains"][0]["distance"],
+        "rows": [{"nodes": ["city"], "pay": 2, "visit": 2}],
+    }
     for request in (pb.OptimizeRequest(board=board), pb.OptimizeRequest(state_json=json.dumps(doc))):
         with pytest.raises(grpc.RpcError) as caught:
             stub.Optimize(request, timeout=30)
@@ -369,18 +401,26 @@ def test_distance_with_both_stops_and_rows(stub, states):
         assert details(caught.value)[0][0][0] == "trains[0].distance"
 
 
-@pytest.mark.parametrize("text, field", [
-    ('{"game": "1830", "hexes": [', "state_json"),  # malformed JSON text
-    ("/etc/hostname", "state_json"),  # never read as a file on the server
-    ("[1, 2]", "state_json"),
-    ('{"a":' * 100000, "state_json"),  # too deep for the parser
-    ('{"game": "1830", "layout": "pointy", "phase": {"tiles": ["yellow"]}, "corporation": {"id": "PRR"}, '
-     '"trains": 5, "hexes": [{"id": "A1", "code": ""}]}', "trains"),  # wrong type
-    ('{"game": "1831", "phase": "5", "lays": [], "trains": ["D"], "company": "PRR"}', "game"),  # unknown game
-    ('{"game": "1830", "phase": "5", "lays": [], "trains": 5, "company": "PRR"}', None),  # wrong type, tile lays
-    ('{"game": "1830", "phase": "5", "lays": [{"hex": "F20", "tile": "57", "rotation": 7}], "company": "PRR"}',
-     "lays[0].rotation"),
-])
+@pytest.mark.parametrize(
+    "text, field",
+    [
+        ('{"game": "1830", "hexes": [', "state_json"),  # malformed JSON text
+        ("/etc/hostname", "state_json"),  # never read as a file on the server
+        ("[1, 2]", "state_json"),
+        ('{"a":' * 100000, "state_json"),  # too deep for the parser
+        (
+            '{"game": "1830", "layout": "pointy", "phase": {"tiles": ["yellow"]}, "corporation": {"id": "PRR"}, '
+            '"trains": 5, "hexes": [{"id": "A1", "code": ""}]}',
+            "trains",
+        ),  # wrong type
+        ('{"game": "1831", "phase": "5", "lays": [], "trains": ["D"], "company": "PRR"}', "game"),  # unknown game
+        ('{"game": "1830", "phase": "5", "lays": [], "trains": 5, "company": "PRR"}', None),  # wrong type, tile lays
+        (
+            '{"game": "1830", "phase": "5", "lays": [{"hex": "F20", "tile": "57", "rotation": 7}], "company": "PRR"}',
+            "lays[0].rotation",
+        ),
+    ],
+)
 def test_malformed_json_is_invalid_argument(client, text, field):
     with pytest.raises(ServiceError) as err:
         client.optimize_json(text)
@@ -393,10 +433,16 @@ def test_bad_requests_are_invalid_argument(stub, client, states):
     cases = [
         (stub.Optimize, pb.OptimizeRequest(), "source"),
         (stub.CheckRoutes, pb.CheckRoutesRequest(state_json=json.dumps(doc), routes_json="[{"), "routes_json"),
-        (stub.CheckRoutes, pb.CheckRoutesRequest(state_json=json.dumps(doc), routes_json='{"train": "x"}'),
-         "routes_json"),
-        (stub.CheckRoutes, pb.CheckRoutesRequest(state_json=json.dumps(doc), routes_json='[{"train": "nope"}]'),
-         "routes[0].train"),
+        (
+            stub.CheckRoutes,
+            pb.CheckRoutesRequest(state_json=json.dumps(doc), routes_json='{"train": "x"}'),
+            "routes_json",
+        ),
+        (
+            stub.CheckRoutes,
+            pb.CheckRoutesRequest(state_json=json.dumps(doc), routes_json='[{"train": "nope"}]'),
+            "routes[0].train",
+        ),
     ]
     for method, request, field in cases:
         with pytest.raises(grpc.RpcError) as caught:
@@ -424,6 +470,7 @@ def test_server_stays_up_and_logs_each_call(client, server, states):
 
 
 # --- health, reflection, shutdown, TLS ----------------------------------------------------------
+
 
 def test_reflection_lists_the_service(server):
     with grpc.insecure_channel(server.target) as channel:
@@ -453,8 +500,12 @@ def test_sigterm_sets_not_serving_then_drains(tmp_path):
 
 
 def test_port_in_use_is_an_error(server):
-    run = subprocess.run([sys.executable, "-m", "optimizer", "serve", "--port", str(server.port)],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "optimizer", "serve", "--port", str(server.port)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2 and "error: cannot listen on" in run.stderr and not run.stdout
 
 
@@ -462,9 +513,30 @@ def test_tls(tmp_path, states):
     if shutil.which("openssl") is None:
         pytest.skip("openssl is needed to make a test certificate")
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        ],
+        check=True,
+        capture_output=True,
+    )
     srv = ServerProcess(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key))
     try:
         with OptimizerClient(srv.target, tls_root_cert=str(cert)) as secure:

@@ -5,6 +5,7 @@ Each test replays one finding of the issue and shows it fixed. ``strict`` runs t
 size limits so that the work itself must be stopped by its deadline. Latency bounds are medians of
 a few probes, so that one scheduling hiccup on a loaded 2-core machine does not decide.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,16 +36,28 @@ MESSAGE_LIMIT = 1024  # bytes: every error message fits in 1 KB
 
 @pytest.fixture(scope="module")
 def strict(tmp_path_factory):
-    srv = ServerProcess(tmp_path_factory.mktemp("strict"), "--workers", "2", "--default-deadline-s", "3",
-                        "--grace-s", "1")
+    srv = ServerProcess(
+        tmp_path_factory.mktemp("strict"), "--workers", "2", "--default-deadline-s", "3", "--grace-s", "1"
+    )
     yield srv
     srv.stop()
 
 
 @pytest.fixture(scope="module")
 def lenient(tmp_path_factory):
-    srv = ServerProcess(tmp_path_factory.mktemp("lenient"), "--workers", "2", "--max-hexes", "50000",
-                        "--max-trains", "2000", "--max-message-mb", "17", "--grace-s", "1")
+    srv = ServerProcess(
+        tmp_path_factory.mktemp("lenient"),
+        "--workers",
+        "2",
+        "--max-hexes",
+        "50000",
+        "--max-trains",
+        "2000",
+        "--max-message-mb",
+        "17",
+        "--grace-s",
+        "1",
+    )
     yield srv
     srv.stop()
 
@@ -84,6 +97,7 @@ def wait_idle(server, after: float, window: float = 0.5) -> float:
 
 # --- 1 and 4: idle streams and hard calls never starve health or easy calls ---------------------
 
+
 class IdleStreams:
     """``n`` reflection streams on one connection, each answered once and then left open, idle."""
 
@@ -116,8 +130,9 @@ def test_idle_streams_starve_nobody(strict, easy):
         assert health_s < 0.1 and optimize_s < 0.25
         with pytest.raises(grpc.RpcError) as caught:  # one connection, so one worker: its streams are capped
             for _ in range(40):
-                streams.calls.append(reflection_pb2_grpc.ServerReflectionStub(streams.channel)
-                                     .ServerReflectionInfo(streams._requests()))
+                streams.calls.append(
+                    reflection_pb2_grpc.ServerReflectionStub(streams.channel).ServerReflectionInfo(streams._requests())
+                )
                 next(streams.calls[-1])
         assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "streams" in caught.value.details()
     finally:
@@ -137,19 +152,25 @@ def test_hard_calls_without_deadline_stop_at_the_server_default_and_starve_nobod
         time.sleep(0.5)
         health_s, optimize_s = health_and_easy_optimize(strict.target, easy)
         answers = [f.result() for f in hard_calls]
-    print(f"16 hard calls running: health {health_s * 1000:.1f} ms, easy Optimize {optimize_s * 1000:.1f} ms; "
-          f"the slowest answered in {max(a['elapsed_ms'] for a, _ in answers):.0f} ms "
-          f"({max(wall for _, wall in answers) * 1000:.0f} ms at the client)")
+    print(
+        f"16 hard calls running: health {health_s * 1000:.1f} ms, easy Optimize {optimize_s * 1000:.1f} ms; "
+        f"the slowest answered in {max(a['elapsed_ms'] for a, _ in answers):.0f} ms "
+        f"({max(wall for _, wall in answers) * 1000:.0f} ms at the client)"
+    )
     assert health_s < 0.1 and optimize_s < 0.25
     for answer, wall_s in answers:  # before: each ran to the end (60 s and more at 100% CPU)
         stats = answer["stats"]
-        assert (stats["stopped_by"], stats["deadline_from"], stats["deadline_ms"]) == ("deadline", "server_default",
-                                                                                       3000)
+        assert (stats["stopped_by"], stats["deadline_from"], stats["deadline_ms"]) == (
+            "deadline",
+            "server_default",
+            3000,
+        )
         assert answer["routes"] and not answer["optimal"] and answer["elapsed_ms"] < 3000
         assert wall_s < 5.0  # connecting and sending, on a loaded machine, come on top of the 3 s
 
 
 # --- 2 and 3: reading and checking stop at the deadline -----------------------------------------
+
 
 def test_huge_board_refused_at_once_by_default(strict):
     board = hostile.huge_board(20000)
@@ -194,12 +215,15 @@ def test_checking_many_routes_stops_at_the_deadline(lenient):
             client.check_json(board, routes, deadline_ms=1000)
         answered_s = time.monotonic() - start
     idle = wait_idle(lenient, start + 1.5)
-    print(f"200 routes, 1 s deadline: {err.value.code.name} after {answered_s:.2f} s; "
-          f"server CPU from deadline + 0.5 s: {idle:.2f} s in 0.5 s")
+    print(
+        f"200 routes, 1 s deadline: {err.value.code.name} after {answered_s:.2f} s; "
+        f"server CPU from deadline + 0.5 s: {idle:.2f} s in 0.5 s"
+    )
     assert err.value.code == grpc.StatusCode.DEADLINE_EXCEEDED and idle < 0.1
 
 
 # --- 5: shutdown bounded by the grace period; SIGHUP like SIGTERM -------------------------------
+
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_shutdown_within_grace_whatever_runs(tmp_path, sig):
@@ -235,6 +259,7 @@ def test_shutdown_within_grace_whatever_runs(tmp_path, sig):
 
 # --- 6: memory per request bounded --------------------------------------------------------------
 
+
 def peak_rss_mb(server) -> list:
     out = []
     for pid in children(server.proc.pid):
@@ -263,13 +288,16 @@ def test_a_huge_padded_request_stays_small(request, which, at_once):
     with ThreadPoolExecutor(at_once) as pool:
         errors = list(pool.map(one, range(at_once)))
     peaks = peak_rss_mb(server)
-    print(f"{at_once} x 15.9 MiB to {which}: {[e.code.name for e in errors][:1]}, peak RSS per worker "
-          f"{[round(p) for p in peaks]} MB")
+    print(
+        f"{at_once} x 15.9 MiB to {which}: {[e.code.name for e in errors][:1]}, peak RSS per worker "
+        f"{[round(p) for p in peaks]} MB"
+    )
     assert all(e.code == grpc.StatusCode.RESOURCE_EXHAUSTED for e in errors)
     assert peaks and max(peaks) < 200
 
 
 # --- 7: numbers that don't fit and invalid strings are INVALID_ARGUMENT naming the field ---------
+
 
 def _city_hex(doc) -> int:
     return next(i for i, h in enumerate(doc["hexes"]) if "city=revenue" in h["code"])
@@ -296,10 +324,14 @@ def _overflow_cases():
 @pytest.mark.parametrize("case", list(_overflow_cases()))
 def test_numbers_that_do_not_fit(strict, case, form):
     from server import convert
+
     doc = hostile.base()
     field = _overflow_cases()[case](doc)
-    request = pb.OptimizeRequest(state_json=json.dumps(doc)) if form == "state_json" else \
-        pb.OptimizeRequest(board=convert.state_to_board(doc))
+    request = (
+        pb.OptimizeRequest(state_json=json.dumps(doc))
+        if form == "state_json"
+        else pb.OptimizeRequest(board=convert.state_to_board(doc))
+    )
     with grpc.insecure_channel(strict.target) as channel, pytest.raises(grpc.RpcError) as caught:
         pb_grpc.RouteOptimizerStub(channel).Optimize(request, timeout=30)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -314,8 +346,10 @@ def test_node_budget_and_lone_surrogates(strict, easy):
         assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert details(caught.value)[0][0][0] == "node_budget"
     doc = hostile.base()
-    for field, change in (("id", lambda d: d.update(id="SURROGATE")),
-                          ("trains[0].name", lambda d: d["trains"][0].update(name="SURROGATE"))):
+    for field, change in (
+        ("id", lambda d: d.update(id="SURROGATE")),
+        ("trains[0].name", lambda d: d["trains"][0].update(name="SURROGATE")),
+    ):
         d = json.loads(json.dumps(doc))
         change(d)
         text = json.dumps(d).replace("SURROGATE", "\\ud800")
@@ -326,6 +360,7 @@ def test_node_budget_and_lone_surrogates(strict, easy):
 
 # --- 8: long error messages keep the error ------------------------------------------------------
 
+
 def test_long_error_messages_are_capped(strict, lenient):
     doc = hostile.base()
     long_id = json.loads(json.dumps(doc))
@@ -333,13 +368,17 @@ def test_long_error_messages_are_capped(strict, lenient):
     long_code = json.loads(json.dumps(doc))
     long_code["hexes"][0]["code"] += ";" + "x" * 10000
     board, routes = hostile.many_routes(2000)
-    cases = [(strict, json.dumps(long_id), None), (strict, json.dumps(long_code), None),
-             (lenient, board, [{"train": "nope" * 10, "stops": routes[0]["stops"]}])]
+    cases = [
+        (strict, json.dumps(long_id), None),
+        (strict, json.dumps(long_code), None),
+        (lenient, board, [{"train": "nope" * 10, "stops": routes[0]["stops"]}]),
+    ]
     for server, text, check in cases:
         with OptimizerClient(server.target) as client, pytest.raises(ServiceError) as err:
             # (a deadline: a server that stops answering fails the test rather than hang it)
-            client.optimize_json(text, deadline_ms=30000) if check is None else \
-                client.check_json(text, check, deadline_ms=30000)
+            client.optimize_json(text, deadline_ms=30000) if check is None else client.check_json(
+                text, check, deadline_ms=30000
+            )
         # before: RESOURCE_EXHAUSTED "received metadata size exceeds ..." instead of the error
         assert err.value.code == grpc.StatusCode.INVALID_ARGUMENT, err.value.message[:200]
         assert err.value.field and len(err.value.message.encode()) < MESSAGE_LIMIT
@@ -347,6 +386,7 @@ def test_long_error_messages_are_capped(strict, lenient):
 
 
 # --- 9: the smaller findings --------------------------------------------------------------------
+
 
 def test_undecodable_request_is_invalid_argument_logged_in_one_line(strict):
     with grpc.insecure_channel(strict.target) as channel:
@@ -387,24 +427,68 @@ def pki(tmp_path_factory):
         pytest.fail("openssl is needed to make test certificates")
     d = tmp_path_factory.mktemp("pki")
     ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-    _openssl("req", "-x509", *ec, "-keyout", str(d / "ca.key"), "-out", str(d / "ca.pem"), "-days", "2",
-             "-subj", "/CN=test CA")
+    _openssl(
+        "req",
+        "-x509",
+        *ec,
+        "-keyout",
+        str(d / "ca.key"),
+        "-out",
+        str(d / "ca.pem"),
+        "-days",
+        "2",
+        "-subj",
+        "/CN=test CA",
+    )
     for name, extra in (("server", ["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]), ("client", [])):
-        _openssl("req", *ec, "-keyout", str(d / f"{name}.key"), "-out", str(d / f"{name}.csr"), "-subj",
-                 f"/CN={name}", *extra)
-        _openssl("x509", "-req", "-in", str(d / f"{name}.csr"), "-CA", str(d / "ca.pem"), "-CAkey",
-                 str(d / "ca.key"), "-CAcreateserial", "-out", str(d / f"{name}.pem"), "-days", "2",
-                 "-copy_extensions", "copy")
+        _openssl(
+            "req",
+            *ec,
+            "-keyout",
+            str(d / f"{name}.key"),
+            "-out",
+            str(d / f"{name}.csr"),
+            "-subj",
+            f"/CN={name}",
+            *extra,
+        )
+        _openssl(
+            "x509",
+            "-req",
+            "-in",
+            str(d / f"{name}.csr"),
+            "-CA",
+            str(d / "ca.pem"),
+            "-CAkey",
+            str(d / "ca.key"),
+            "-CAcreateserial",
+            "-out",
+            str(d / f"{name}.pem"),
+            "-days",
+            "2",
+            "-copy_extensions",
+            "copy",
+        )
     return d
 
 
 def test_mutual_tls(tmp_path, pki, easy):
-    srv = ServerProcess(tmp_path, "--workers", "1", "--tls-cert", str(pki / "server.pem"), "--tls-key",
-                        str(pki / "server.key"), "--tls-client-ca", str(pki / "ca.pem"))
+    srv = ServerProcess(
+        tmp_path,
+        "--workers",
+        "1",
+        "--tls-cert",
+        str(pki / "server.pem"),
+        "--tls-key",
+        str(pki / "server.key"),
+        "--tls-client-ca",
+        str(pki / "ca.pem"),
+    )
     try:
         root = (pki / "ca.pem").read_bytes()
-        mutual = grpc.ssl_channel_credentials(root, (pki / "client.key").read_bytes(),
-                                              (pki / "client.pem").read_bytes())
+        mutual = grpc.ssl_channel_credentials(
+            root, (pki / "client.key").read_bytes(), (pki / "client.pem").read_bytes()
+        )
         with grpc.secure_channel(srv.target, mutual) as channel:
             answer = pb_grpc.RouteOptimizerStub(channel).Optimize(pb.OptimizeRequest(state_json=easy), timeout=30)
             assert answer.solution.optimal
@@ -421,18 +505,37 @@ def test_bad_tls_files_are_named(tmp_path, pki, bad):
     files = {"cert": pki / "server.pem", "key": pki / "server.key", "client-ca": pki / "ca.pem"}
     files[bad] = tmp_path / f"bad-{bad}.pem"
     files[bad].write_text("-----BEGIN CERTIFICATE-----\nnot a certificate\n-----END CERTIFICATE-----\n")
-    run = subprocess.run([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "off",
-                          "--tls-cert", str(files["cert"]),
-                          "--tls-key", str(files["key"]), "--tls-client-ca", str(files["client-ca"])],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "optimizer",
+            "serve",
+            "--port",
+            "0",
+            "--http-port",
+            "off",
+            "--tls-cert",
+            str(files["cert"]),
+            "--tls-key",
+            str(files["key"]),
+            "--tls-client-ca",
+            str(files["client-ca"]),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2 and f"--tls-{bad}" in run.stderr and str(files[bad]) in run.stderr, run.stderr
     assert "cannot listen" not in run.stderr  # before: blamed the port
 
 
 # --- the same bounds over HTTP/JSON, served by every worker -------------------------------------
 
+
 def test_http_has_the_same_bounds(strict, easy):
     from .test_http_e2e import post
+
     assert strict.http_url, "the strict server serves HTTP too"
     status, body = post(strict, "/v1/optimize", {"stateJson": hostile.huge_board(20000)})
     assert (status, body["code"]) == (413, 8)  # RESOURCE_EXHAUSTED, naming the field

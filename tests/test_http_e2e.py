@@ -3,6 +3,7 @@
 Every answer is compared with the gRPC answer of the same server process, in the proto3 JSON
 mapping: the gateway translates only, so they must be the same (bar the wall times).
 """
+
 from __future__ import annotations
 
 import http.client
@@ -36,13 +37,15 @@ def server(tmp_path_factory):
     srv.stop()
 
 
-
-
 def request(server, path: str, body=None, *, headers=None, method=None, raw: bytes | None = None):
     """(HTTP status, headers, body text) of one request; JSON bodies are sent as they are given."""
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    req = urllib.request.Request(server.http_url + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json", **(headers or {})})
+    req = urllib.request.Request(
+        server.http_url + path,
+        data=data,
+        method=method,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     try:
         with urllib.request.urlopen(req, timeout=60) as answer:
             return answer.status, answer.headers, answer.read().decode()
@@ -82,6 +85,7 @@ def input_only(doc: dict) -> dict:
 
 # --- the same answers as gRPC -------------------------------------------------------------------
 
+
 def test_optimize_state_json_is_the_grpc_answer(server, stub, states):
     for state_id, doc in states.items():
         text = json.dumps(input_only(doc))
@@ -96,8 +100,9 @@ def test_board_document_as_it_is_reads_as_board(server, states):
     """``{"board": <document>}``: integer and row distances, null token slots and the corpus's answer
     fields (``expected``, ``exits``, ``nodes``, ``paths``) all in a real document."""
     for state_id, doc in states.items():
-        assert any(None in c.get("tokens", []) + c.get("reservations", []) for h in doc["hexes"]
-                   for c in h.get("cities", [])) or state_id.startswith("1880"), state_id
+        assert any(
+            None in c.get("tokens", []) + c.get("reservations", []) for h in doc["hexes"] for c in h.get("cities", [])
+        ) or state_id.startswith("1880"), state_id
         status, by_board = post(server, "/v1/optimize", {"board": doc})
         assert status == 200, (state_id, by_board)
         _, by_text = post(server, "/v1/optimize", {"state_json": json.dumps(doc)})  # snake_case accepted
@@ -127,8 +132,10 @@ def test_stream_is_ndjson_of_improvements(server, stub, states):
 
 def test_check_routes_gives_the_reason_and_the_optimum(server, stub, states):
     doc = states["1830/26855@553"]
-    routes = [{"train": "4-0", "hexes": [{"hexes": ["I15", "H16"]}, {"hexes": ["H16", "H18"]}]},
-              {"train": "5-0", "hexes": [{"hexes": ["H18", "H16"]}]}]
+    routes = [
+        {"train": "4-0", "hexes": [{"hexes": ["I15", "H16"]}, {"hexes": ["H16", "H18"]}]},
+        {"train": "5-0", "hexes": [{"hexes": ["H18", "H16"]}]},
+    ]
     body = {"stateJson": json.dumps(doc), "routes": routes, "withOptimum": True}
     status, got = post(server, "/v1/check", body)
     assert status == 200, got
@@ -141,6 +148,7 @@ def test_check_routes_gives_the_reason_and_the_optimum(server, stub, states):
 
 # --- errors as google.rpc.Status ----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("form", ["stateJson", "board"])
 def test_rotation_9_is_400_naming_the_field(server, states, form):
     doc = input_only(states["1830/26855@553"])
@@ -150,14 +158,20 @@ def test_rotation_9_is_400_naming_the_field(server, states, form):
     assert violation(got) == "hexes[12].rotation" and "hexes[12].rotation" in got["message"]
 
 
-@pytest.mark.parametrize("body, field", [
-    (b"{not json", "(body)"),
-    (b"[1, 2]", "(body)"),
-    (b'{"stateJson": 5}', "stateJson"),
-    (b'{"bogus": 1}', "bogus"),
-    (b'{"board": {"game": "1830", "hexes": [{"id": "A1"}, {"id": "A3", "rotation": "north"}]}}', "hexes[1].rotation"),
-    (b'{"board": {"trains": [{"name": "4", "distance": "far"}]}}', "trains[0].distance"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        (b"{not json", "(body)"),
+        (b"[1, 2]", "(body)"),
+        (b'{"stateJson": 5}', "stateJson"),
+        (b'{"bogus": 1}', "bogus"),
+        (
+            b'{"board": {"game": "1830", "hexes": [{"id": "A1"}, {"id": "A3", "rotation": "north"}]}}',
+            "hexes[1].rotation",
+        ),
+        (b'{"board": {"trains": [{"name": "4", "distance": "far"}]}}', "trains[0].distance"),
+    ],
+)
 def test_request_that_is_not_the_message_is_400_naming_the_field(server, body, field):
     status, _, text = request(server, "/v1/optimize", raw=body)
     got = json.loads(text)
@@ -169,10 +183,13 @@ def connection(server) -> http.client.HTTPConnection:
     return http.client.HTTPConnection(host, int(port), timeout=60)
 
 
-@pytest.mark.parametrize("method, path, status, code", [
-    ("GET", "/v1/nothing", 404, grpc.StatusCode.NOT_FOUND),
-    ("GET", "/v1/optimize", 405, grpc.StatusCode.UNIMPLEMENTED),
-])
+@pytest.mark.parametrize(
+    "method, path, status, code",
+    [
+        ("GET", "/v1/nothing", 404, grpc.StatusCode.NOT_FOUND),
+        ("GET", "/v1/optimize", 405, grpc.StatusCode.UNIMPLEMENTED),
+    ],
+)
 def test_unknown_path_or_method_is_a_status_too(server, method, path, status, code):
     got_status, _, text = request(server, path, method=method)
     assert got_status == status and json.loads(text)["code"] == code.value[0]
@@ -208,8 +225,12 @@ def test_deadline_header_is_the_search_deadline(server):
 
 def test_stream_ends_its_search_when_the_client_goes_away(server):
     conn = connection(server)
-    conn.request("POST", "/v1/optimize:stream", body=json.dumps({"board": hard_board()}).encode(),
-                 headers={"Content-Type": "application/json"})
+    conn.request(
+        "POST",
+        "/v1/optimize:stream",
+        body=json.dumps({"board": hard_board()}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     answer = conn.getresponse()
     assert answer.status == 200 and json.loads(answer.readline())["final"] is False
     busy, idle = cpu_before_and_after(server, conn.close, settle_s=0.3)  # the client goes away mid-stream
@@ -221,9 +242,13 @@ def test_stream_ends_its_search_when_the_client_goes_away(server):
 
 # --- CORS, health, the page ---------------------------------------------------------------------
 
+
 def test_cors_for_the_allowed_origin_only(server):
-    preflight = {"Origin": ORIGIN, "Access-Control-Request-Method": "POST",
-                 "Access-Control-Request-Headers": "content-type,x-deadline-ms"}
+    preflight = {
+        "Origin": ORIGIN,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,x-deadline-ms",
+    }
     status, headers, _ = request(server, "/v1/optimize", method="OPTIONS", headers=preflight)
     assert status == 200 and headers["Access-Control-Allow-Origin"] == ORIGIN
     status, headers, _ = request(server, "/v1/games", method="GET", headers={"Origin": ORIGIN})
@@ -234,8 +259,12 @@ def test_cors_for_the_allowed_origin_only(server):
 
 def test_http_port_in_use_is_an_error(server):
     port = server.http_url.rsplit(":", 1)[1]
-    run = subprocess.run([sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", port],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", port],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2 and f"cannot listen on 127.0.0.1:{port} for HTTP" in run.stderr and not run.stdout
 
 
@@ -246,14 +275,15 @@ def test_healthz(server):
 
 def test_page_and_its_files_are_served(server):
     status, headers, text = request(server, "/", method="GET")
-    assert status == 200 and headers["Content-Type"].startswith("text/html") and "<script type=\"module\"" in text
+    assert status == 200 and headers["Content-Type"].startswith("text/html") and '<script type="module"' in text
     status, headers, text = request(server, "/static/app.js", method="GET")
     assert status == 200 and "javascript" in headers["Content-Type"] and "/v1/check" in text
     status, _, text = request(server, "/page/examples", method="GET")
     examples = json.loads(text)
     assert {e["game"] for e in examples} == GAMES and examples[0]["name"] == "default"
-    status, headers, svg = request(server, "/page/render", {"board": json.loads(
-        request(server, "/page/examples/default", method="GET")[2])})
+    status, headers, svg = request(
+        server, "/page/render", {"board": json.loads(request(server, "/page/examples/default", method="GET")[2])}
+    )
     assert status == 200 and headers["Content-Type"].startswith("image/svg+xml") and 'data-hex="G19"' in svg
     status, _, text = request(server, "/page/render", {"board": {"game": "1830"}})
     assert status == 400 and json.loads(text)["code"] == 3

@@ -3,6 +3,7 @@
 A lower layer never imports a higher one (deferred imports count), and the product never imports
 its tests. This runs the tool as CI does, so that the README's test command checks it too.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -23,6 +24,7 @@ def test_lint_imports_keeps_every_contract():
 def test_lint_imports_catches_a_deferred_upward_import(tmp_path):
     """The contract is not vacuous: one function-level import of the graph from a game breaks it."""
     import shutil
+
     for package in ("optimizer", "server", "tests"):
         shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path)

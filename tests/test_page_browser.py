@@ -4,6 +4,7 @@ Playwright cannot download its own browser here, so it drives the system's Chrom
 (``apt-get install chromium``; ``$CHROMIUM`` names another binary). Without one these tests are
 skipped, except under ``CI=true``, where they fail: CI installs Chromium (``.ci/run``).
 """
+
 from __future__ import annotations
 
 import json
@@ -67,8 +68,11 @@ def optimum(server, example: str) -> dict:
     """The best routes of an example board, from the HTTP API (what the page shows as best)."""
     with urllib.request.urlopen(f"{server.http_url}/page/examples/{example}") as answer:
         board = json.load(answer)
-    req = urllib.request.Request(f"{server.http_url}/v1/optimize", data=json.dumps({"board": board}).encode(),
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        f"{server.http_url}/v1/optimize",
+        data=json.dumps({"board": board}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(req) as answer:
         return json.load(answer)["solution"]
 
@@ -114,8 +118,12 @@ def test_18eu_example_reused_track_is_refused_and_a_legal_route_earns(page, serv
     reused = first["hexes"][0]["hexes"]  # the first leg of the route above, for the other train
     draw(page, second["train"], reused)
     theirs = page.locator(f'#yours tr[data-train="{second["train"]}"]')
-    expect(theirs.locator(".reason")).to_contain_text(re.compile(r"route 2 uses the side between \w+ and \w+ "
-                                                                 r"that route 1 already uses"))
+    expect(theirs.locator(".reason")).to_contain_text(
+        re.compile(
+            r"route 2 uses the side between \w+ and \w+ "
+            r"that route 1 already uses"
+        )
+    )
     expect(page.locator("#gap")).to_contain_text("not legal")
 
     page.locator("#clear").click()
@@ -132,8 +140,9 @@ def test_deadline_and_improvements_arrive(page):
 
 
 def test_readable_on_a_phone(browser, server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     pg = context.new_page()
     pg.set_default_timeout(TIMEOUT_MS)
     pg.goto(server.http_url + "/")

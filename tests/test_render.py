@@ -3,6 +3,7 @@
 The SVG is parsed with xml.etree and checked through the ``class`` and ``data-*`` attributes the
 renderer puts on what it draws, on real boards of all five games (pointy and flat).
 """
+
 import json
 import math
 import re
@@ -26,8 +27,9 @@ GAMES = sorted({s["game"] for s in STATES})
 # A spread of states of every game (the whole corpus takes about a minute).
 SAMPLE = list(STATES) if len(STATES) <= 24 else list(STATES[::12])
 SAMPLE += [next(s for s in STATES if s["game"] == g) for g in GAMES if g not in {s["game"] for s in SAMPLE}]
-WITH_ROUTES = [(s, which) for s in SAMPLE for which in ("router", "human")
-               if s["expected"].get(which, {}).get("routes")]
+WITH_ROUTES = [
+    (s, which) for s in SAMPLE for which in ("router", "human") if s["expected"].get(which, {}).get("routes")
+]
 
 
 def parse(svg: str) -> ET.Element:
@@ -79,8 +81,9 @@ def test_routes_are_drawn_on_their_track(doc, which):
     root = parse(render_svg(doc, routes))
     groups = {g.get("id"): g for g in root.iter(SVG + "g") if "route" in classes(g)}
     assert len(groups) == len(routes)
-    rings = {g.get("data-route"): g for g in root.iter(SVG + "g")
-             if "route-stops" in classes(g) and g.get("data-route")}
+    rings = {
+        g.get("data-route"): g for g in root.iter(SVG + "g") if "route-stops" in classes(g) and g.get("data-route")
+    }
     for i, route in enumerate(routes, 1):
         group = groups[f"route-{i}"]
         assert group.get("data-train") == route["train"]
@@ -134,7 +137,7 @@ def test_track_joins_across_sides(layout):
                 meet = ends[hx.id] & ends[other]
                 assert len(meet) == 1, (hx.id, edge, other)
                 centre = geometry.hex_center(hx.id, layout, S)
-                assert abs(math.dist(meet.pop(), centre) - S * 3 ** 0.5 / 2) < 0.2
+                assert abs(math.dist(meet.pop(), centre) - S * 3**0.5 / 2) < 0.2
                 joined += 1
     assert joined > 40
 
@@ -153,13 +156,16 @@ def test_text_is_escaped():
     assert "A & <B>" in texts and "x < y & z" in texts
 
 
-@pytest.mark.parametrize("routes, message", [
-    ([{"train": "2-0", "hexes": [["Z99", "A1"]]}], "hex 'Z99' is not on the board"),
-    ([{"train": "2-0", "hexes": [["local", "Z99"]]}], "hex 'Z99' is not on the board"),
-    ([{"train": "2-0", "hexes": [[]]}], "a chain must be a non-empty list"),
-    ([{"train": "2-0"}], "a route needs 'hexes'"),
-    ({"train": "2-0"}, "routes must be a list"),
-])
+@pytest.mark.parametrize(
+    "routes, message",
+    [
+        ([{"train": "2-0", "hexes": [["Z99", "A1"]]}], "hex 'Z99' is not on the board"),
+        ([{"train": "2-0", "hexes": [["local", "Z99"]]}], "hex 'Z99' is not on the board"),
+        ([{"train": "2-0", "hexes": [[]]}], "a chain must be a non-empty list"),
+        ([{"train": "2-0"}], "a route needs 'hexes'"),
+        ({"train": "2-0"}, "routes must be a list"),
+    ],
+)
 def test_bad_routes_are_one_line_errors(routes, message):
     with pytest.raises(OptimizerError, match=re.escape(message)) as err:
         render_svg(STATES[0], routes)
@@ -178,8 +184,11 @@ def test_stop_not_on_the_board():
 
 @pytest.fixture
 def files(tmp_path):
-    doc = next(s for s in STATES if s["game"] == "18EU"
-               and any(c[0] == "local" for r in s["expected"]["human"]["routes"] for c in r["hexes"]))
+    doc = next(
+        s
+        for s in STATES
+        if s["game"] == "18EU" and any(c[0] == "local" for r in s["expected"]["human"]["routes"] for c in r["hexes"])
+    )
     state = tmp_path / "state.json"
     state.write_text(json.dumps(doc))
     routes = tmp_path / "routes.json"
@@ -229,12 +238,18 @@ def test_write_svg_to_a_file(tmp_path):
     parse(out.read_text())
 
 
-@pytest.mark.parametrize("make_args, message", [
-    (lambda d, s, r: ["render", str(d / "missing.json"), "-o", str(d / "x.svg")], "cannot read"),
-    (lambda d, s, r: ["render", str(s), "--routes", str(d / "missing.json"), "-o", str(d / "x.svg")], "cannot read"),
-    (lambda d, s, r: ["render", str(s), "--routes", str(r), "-o", str(d / "x.svg")], "is not on the board"),
-    (lambda d, s, r: ["render", str(s), "-o", str(d / "no" / "such" / "dir.svg")], "cannot write"),
-])
+@pytest.mark.parametrize(
+    "make_args, message",
+    [
+        (lambda d, s, r: ["render", str(d / "missing.json"), "-o", str(d / "x.svg")], "cannot read"),
+        (
+            lambda d, s, r: ["render", str(s), "--routes", str(d / "missing.json"), "-o", str(d / "x.svg")],
+            "cannot read",
+        ),
+        (lambda d, s, r: ["render", str(s), "--routes", str(r), "-o", str(d / "x.svg")], "is not on the board"),
+        (lambda d, s, r: ["render", str(s), "-o", str(d / "no" / "such" / "dir.svg")], "cannot write"),
+    ],
+)
 def test_cli_errors_are_one_line_and_exit_2(files, tmp_path, capsys, make_args, message):
     _, state, routes = files
     routes.write_text(json.dumps([{"train": "8-0", "hexes": [["Z99", "A10"]]}]))

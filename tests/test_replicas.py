@@ -5,6 +5,7 @@ spread is read from the servers themselves, not from the client's idea of it. A 
 but whose health service says NOT_SERVING (as an orchestrator's readiness probe would see it) is a
 real server process too, with only its health status changed.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,6 +41,7 @@ listener.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
 print(f"listening on 127.0.0.1:{listener.port}", flush=True)
 threading.Event().wait()
 """
+
 
 class NotServingProcess(ServerProcess):
     def __init__(self, tmp_path):

@@ -1,4 +1,5 @@
 """The health servicer tells watchers a new status without holding its lock (no stop deadlock)."""
+
 import threading
 
 from grpc_health.v1 import health, health_pb2
@@ -16,6 +17,7 @@ def lock_free_while_sending(servicer) -> list:
             if got:
                 servicer._lock.release()
             seen.append((got, response.status))
+
         thread = threading.Thread(target=try_lock)
         thread.start()
         thread.join()

@@ -1,4 +1,5 @@
 """The server's thread pool: work on the call's thread, and a thread retired once demoted."""
+
 import os
 import threading
 

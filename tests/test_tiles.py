@@ -1,4 +1,5 @@
 """The tile code language: every code of the five games parses, rotation, and clear errors."""
+
 import json
 
 import pytest
@@ -50,8 +51,10 @@ def test_rotation_moves_code_edges_to_absolute_edges():
 
 
 def test_groups_junction_town_offboard_and_cosmetic_parts():
-    tile = parse_code("offboard=revenue:yellow_30|brown_50,hide:1,groups:Canada;path=a:5,b:_0;border=edge:4;"
-                      "icon=image:port;upgrade=cost:80,terrain:water;label=NY;stub=edge:1")
+    tile = parse_code(
+        "offboard=revenue:yellow_30|brown_50,hide:1,groups:Canada;path=a:5,b:_0;border=edge:4;"
+        "icon=image:port;upgrade=cost:80,terrain:water;label=NY;stub=edge:1"
+    )
     assert tile.nodes[0].groups == ("Canada",)
     assert tile.labels == ("NY",)
     assert parse_code("junction;path=a:0,b:_0;path=a:3,b:_0").nodes[0].kind == "junction"
@@ -62,16 +65,19 @@ def test_parsed_codes_are_cached():
     assert parse_code("city=revenue:20;path=a:0,b:_0") is parse_code("city=revenue:20;path=a:0,b:_0")
 
 
-@pytest.mark.parametrize("code, part", [
-    ("city=revenue:20;wormhole=to:mars", "wormhole=to:mars"),
-    ("city=revenue:abc", "city=revenue:abc"),
-    ("city=revenue:20;path=a:0,b:_3", "path _3"),
-    ("path=a:0,b:9", "path=a:0,b:9"),
-    ("path=a:0", "path=a:0"),
-    ("city=revenue:20,colour:red", "city=revenue:20,colour:red"),
-    ("city", "city"),
-    ("border=edge:7", "border=edge:7"),
-])
+@pytest.mark.parametrize(
+    "code, part",
+    [
+        ("city=revenue:20;wormhole=to:mars", "wormhole=to:mars"),
+        ("city=revenue:abc", "city=revenue:abc"),
+        ("city=revenue:20;path=a:0,b:_3", "path _3"),
+        ("path=a:0,b:9", "path=a:0,b:9"),
+        ("path=a:0", "path=a:0"),
+        ("city=revenue:20,colour:red", "city=revenue:20,colour:red"),
+        ("city", "city"),
+        ("border=edge:7", "border=edge:7"),
+    ],
+)
 def test_bad_codes_name_the_part(code, part):
     with pytest.raises(TileCodeError) as err:
         parse_code(code)

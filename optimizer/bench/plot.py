@@ -4,6 +4,7 @@ Two panels share one logarithmic time axis, because search time grows exponentia
 board: each seed is a dot (hollow when the search stopped before proving its answer) and the
 median a line. Plain SVG keeps the project free of a plotting dependency.
 """
+
 from __future__ import annotations
 
 import math
@@ -48,23 +49,31 @@ def _panel(x0: float, points: list, title: str, xlabel: str, xtick, low: float, 
         out.append(f'<text x="{x0 - 8}" y="{y + 4:.1f}" text-anchor="end">{_fmt_ms(decade)}</text>')
         decade *= 10
     for x in xs:
-        out.append(f'<line x1="{px(x):.1f}" y1="{TOP + PANEL_H}" x2="{px(x):.1f}" y2="{TOP + PANEL_H + 5}" stroke="{INK}"/>')
+        out.append(
+            f'<line x1="{px(x):.1f}" y1="{TOP + PANEL_H}" x2="{px(x):.1f}" y2="{TOP + PANEL_H + 5}" stroke="{INK}"/>'
+        )
         out.append(f'<text x="{px(x):.1f}" y="{TOP + PANEL_H + 20}" text-anchor="middle">{escape(xtick(x))}</text>')
-    out.append(f'<text x="{x0 + PANEL_W / 2}" y="{TOP - 14}" text-anchor="middle" font-weight="bold">{escape(title)}</text>')
+    out.append(
+        f'<text x="{x0 + PANEL_W / 2}" y="{TOP - 14}" text-anchor="middle" font-weight="bold">{escape(title)}</text>'
+    )
     out.append(f'<text x="{x0 + PANEL_W / 2}" y="{TOP + PANEL_H + 42}" text-anchor="middle">{escape(xlabel)}</text>')
     for p in points:
         for ms, proven in zip(p["ms"], p["optimal"]):
             fill = DOT if proven else "white"
-            out.append(f'<circle cx="{px(p["x"]):.1f}" cy="{py(ms):.1f}" r="3.5" fill="{fill}" stroke="{DOT}" '
-                       f'fill-opacity="0.6"/>')
+            out.append(
+                f'<circle cx="{px(p["x"]):.1f}" cy="{py(ms):.1f}" r="3.5" fill="{fill}" stroke="{DOT}" '
+                f'fill-opacity="0.6"/>'
+            )
     path = " ".join(f"{px(p['x']):.1f},{py(p['median_ms']):.1f}" for p in points)
     out.append(f'<polyline points="{path}" fill="none" stroke="{LINE}" stroke-width="2.5"/>')
     for k, p in enumerate(points):
         x, y = px(p["x"]), py(p["median_ms"])
         out.append(f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8" fill="{LINE}"/>')
         anchor, dx = ("end", -8) if k == len(points) - 1 else ("start", 8)  # the last label stays inside
-        out.append(f'<text x="{x + dx:.1f}" y="{y - 8:.1f}" fill="{LINE}" font-size="11" text-anchor="{anchor}">'
-                   f'{_fmt_ms(p["median_ms"])}</text>')
+        out.append(
+            f'<text x="{x + dx:.1f}" y="{y - 8:.1f}" fill="{LINE}" font-size="11" text-anchor="{anchor}">'
+            f"{_fmt_ms(p['median_ms'])}</text>"
+        )
     return out
 
 
@@ -72,25 +81,42 @@ def scaling_svg(scale: dict, caption: str = "") -> str:
     """The SVG text of the scaling report (``scale`` from :func:`optimizer.bench.runner.scaling`)."""
     values = [ms for series in (scale["track"], scale["trains"]) for p in series for ms in p["ms"] + [p["median_ms"]]]
     low, high = _y_range(values)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-           f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12" fill="{INK}">',
-           f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
-           f'<text x="{WIDTH / 2}" y="26" text-anchor="middle" font-size="16" font-weight="bold">'
-           f'Search time on dense synthetic {escape(scale["game"])} boards</text>',
-           f'<text transform="translate(18,{TOP + PANEL_H / 2}) rotate(-90)" text-anchor="middle">'
-           f'search time (log scale)</text>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12" fill="{INK}">',
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
+        f'<text x="{WIDTH / 2}" y="26" text-anchor="middle" font-size="16" font-weight="bold">'
+        f"Search time on dense synthetic {escape(scale['game'])} boards</text>",
+        f'<text transform="translate(18,{TOP + PANEL_H / 2}) rotate(-90)" text-anchor="middle">'
+        f"search time (log scale)</text>",
+    ]
     if scale["track"]:
-        out += _panel(LEFT, scale["track"], f"against track (trains {scale['track'][0]['trains']})",
-                      "hexes with track (% of the layable map)", lambda x: f"{x:.0%}", low, high)
+        out += _panel(
+            LEFT,
+            scale["track"],
+            f"against track (trains {scale['track'][0]['trains']})",
+            "hexes with track (% of the layable map)",
+            lambda x: f"{x:.0%}",
+            low,
+            high,
+        )
     if scale["trains"]:
-        out += _panel(LEFT + PANEL_W + GAP, scale["trains"],
-                      f"against trains ({scale['trains'][0]['track']:.0%} of the map with track)",
-                      f"number of trains (the first of {scale['trains'][-1]['trains']})", lambda x: f"{x:g}", low, high)
+        out += _panel(
+            LEFT + PANEL_W + GAP,
+            scale["trains"],
+            f"against trains ({scale['trains'][0]['track']:.0%} of the map with track)",
+            f"number of trains (the first of {scale['trains'][-1]['trains']})",
+            lambda x: f"{x:g}",
+            low,
+            high,
+        )
     legend_y = HEIGHT - 16
-    out.append(f'<rect x="{LEFT}" y="{legend_y - 9}" width="8" height="8" fill="{LINE}"/>'
-               f'<text x="{LEFT + 14}" y="{legend_y}">median</text>'
-               f'<circle cx="{LEFT + 90}" cy="{legend_y - 5}" r="3.5" fill="{DOT}" fill-opacity="0.6" stroke="{DOT}"/>'
-               f'<text x="{LEFT + 98}" y="{legend_y}">one board (seed); hollow: stopped unproven</text>')
+    out.append(
+        f'<rect x="{LEFT}" y="{legend_y - 9}" width="8" height="8" fill="{LINE}"/>'
+        f'<text x="{LEFT + 14}" y="{legend_y}">median</text>'
+        f'<circle cx="{LEFT + 90}" cy="{legend_y - 5}" r="3.5" fill="{DOT}" fill-opacity="0.6" stroke="{DOT}"/>'
+        f'<text x="{LEFT + 98}" y="{legend_y}">one board (seed); hollow: stopped unproven</text>'
+    )
     if caption:
         out.append(f'<text x="{WIDTH - 20}" y="{legend_y}" text-anchor="end" font-size="11">{escape(caption)}</text>')
     out.append("</svg>")

@@ -5,6 +5,7 @@ that a noisy machine moves them little; the search alone is kept too, as the ans
 Every answer is checked while it is measured: one that earns less than the best known revenue
 is a failure, never a fast result.
 """
+
 from __future__ import annotations
 
 import json
@@ -69,6 +70,7 @@ class LocalSolver:
 
     def __init__(self, core: str | None = None):
         from ..core import implementation
+
         self.core = core
         self.name = f"in process, {core or implementation()} core"
 
@@ -77,6 +79,7 @@ class LocalSolver:
 
     def __call__(self, payload, deadline_ms):
         from .. import api
+
         return api.solve(payload, deadline_ms=deadline_ms, core=self.core)
 
     def start_thread(self) -> None:
@@ -126,8 +129,9 @@ class Run:
     solver: str
 
 
-def measure(cases: list, solver, *, repeat: int = 1, concurrency: int = 1, deadline_ms: float | None = None,
-            on_done=None) -> Run:
+def measure(
+    cases: list, solver, *, repeat: int = 1, concurrency: int = 1, deadline_ms: float | None = None, on_done=None
+) -> Run:
     """Solve every case ``repeat`` times (all cases once, then again) on ``concurrency`` threads.
 
     Each thread first answers one untimed call, so that connecting and first-call costs stay out
@@ -188,8 +192,9 @@ def _warm_up(work: tuple, core: str | None) -> None:
     time_cases([work], 1, core)
 
 
-def measure_on_cluster(cases: list, client, *, repeat: int = 1, deadline_ms: float | None = None,
-                       core: str | None = None, on_done=None) -> Run:
+def measure_on_cluster(
+    cases: list, client, *, repeat: int = 1, deadline_ms: float | None = None, core: str | None = None, on_done=None
+) -> Run:
     """:func:`measure` with the cases spread over a Dask cluster's workers, a few chunks each.
 
     Each worker first answers one untimed call; a case's time is taken on the worker, around one
@@ -204,8 +209,14 @@ def measure_on_cluster(cases: list, client, *, repeat: int = 1, deadline_ms: flo
         client.run(_warm_up, work[0], core)
     workers = cluster.worker_count(client)
     start = time.perf_counter()
-    chunks = cluster.map_chunks(client, time_cases, work, max(1, repeat), core,
-                                on_chunk=lambda timed: on_done and on_done(len(timed) * max(1, repeat)))
+    chunks = cluster.map_chunks(
+        client,
+        time_cases,
+        work,
+        max(1, repeat),
+        core,
+        on_chunk=lambda timed: on_done and on_done(len(timed) * max(1, repeat)),
+    )
     for outcome, runs in zip(outcomes, (runs for chunk in chunks for runs in chunk)):
         for elapsed, result, error in runs:
             outcome.record(elapsed, result, error)
@@ -214,6 +225,7 @@ def measure_on_cluster(cases: list, client, *, repeat: int = 1, deadline_ms: flo
 
 
 # ---- summaries ----------------------------------------------------------------------------------
+
 
 def group_stats(outcomes: list) -> dict:
     """Latency percentiles, throughput, proofs, failures and the ratio to the router's time.
@@ -244,8 +256,10 @@ def group_stats(outcomes: list) -> dict:
         "failed": sum(1 for o in outcomes if o.failure),
         "router_states": len(timed),
         "router_s": round(sum(router) / 1000, 4),
-        "vs_router": ratio(whole), "vs_router_median": median_ratio(whole),
-        "vs_router_search": ratio(search), "vs_router_search_median": median_ratio(search),
+        "vs_router": ratio(whole),
+        "vs_router_median": median_ratio(whole),
+        "vs_router_search": ratio(search),
+        "vs_router_search_median": median_ratio(search),
     }
 
 
@@ -255,18 +269,40 @@ def summarise(run: Run) -> dict:
     for o in run.outcomes:
         groups.setdefault(o.case.group, []).append(o)
     return {
-        "solver": run.solver, "repeat": run.repeat, "concurrency": run.concurrency,
+        "solver": run.solver,
+        "repeat": run.repeat,
+        "concurrency": run.concurrency,
         "machine": {"cpus": os.cpu_count()},
         "wall_s": round(run.wall_s, 3),
         "requests_per_s": round(len(run.outcomes) * run.repeat / run.wall_s, 2) if run.wall_s else None,
         "groups": [dict(group=name, **group_stats(outs)) for name, outs in groups.items()],
         "total": group_stats(run.outcomes),
-        "failures": [{"id": o.case.id, "group": o.case.group, "reason": o.failure, "revenue": o.revenue,
-                      "best_known": o.case.best_known} for o in run.outcomes if o.failure],
-        "states": [{"id": o.case.id, "group": o.case.group, "ms": o.ms, "search_ms": o.search, "revenue": o.revenue,
-                    "best_known": o.case.best_known, "optimal": o.optimal, "router_s": o.case.router_s,
-                    "failure": o.failure, **({"params": o.case.params} if o.case.params else {})}
-                   for o in run.outcomes],
+        "failures": [
+            {
+                "id": o.case.id,
+                "group": o.case.group,
+                "reason": o.failure,
+                "revenue": o.revenue,
+                "best_known": o.case.best_known,
+            }
+            for o in run.outcomes
+            if o.failure
+        ],
+        "states": [
+            {
+                "id": o.case.id,
+                "group": o.case.group,
+                "ms": o.ms,
+                "search_ms": o.search,
+                "revenue": o.revenue,
+                "best_known": o.case.best_known,
+                "optimal": o.optimal,
+                "router_s": o.case.router_s,
+                "failure": o.failure,
+                **({"params": o.case.params} if o.case.params else {}),
+            }
+            for o in run.outcomes
+        ],
     }
 
 
@@ -280,10 +316,17 @@ def scaling(summary: dict) -> dict:
                 series[name].setdefault(p[name], []).append(s)
 
     def points(by_x):
-        return [{"x": x, "median_ms": round(statistics.median(s["search_ms"] for s in by_x[x]), 3),
-                 "ms": [round(s["search_ms"], 3) for s in by_x[x]], "optimal": [s["optimal"] for s in by_x[x]],
-                 "trains": by_x[x][0]["params"]["train_names"], "track": by_x[x][0]["params"]["track"]}
-                for x in sorted(by_x)]
+        return [
+            {
+                "x": x,
+                "median_ms": round(statistics.median(s["search_ms"] for s in by_x[x]), 3),
+                "ms": [round(s["search_ms"], 3) for s in by_x[x]],
+                "optimal": [s["optimal"] for s in by_x[x]],
+                "trains": by_x[x][0]["params"]["train_names"],
+                "track": by_x[x][0]["params"]["track"],
+            }
+            for x in sorted(by_x)
+        ]
 
     out = {"track": points(series["track"]), "trains": points(series["trains"])}
     first = next((s["params"] for by_x in series.values() for xs in by_x.values() for s in xs), {})
@@ -293,8 +336,19 @@ def scaling(summary: dict) -> dict:
 
 def format_table(summary: dict) -> str:
     """The summary as a person reads it: one row per group and a total."""
-    head = ["group", "states", "p50 ms", "p90 ms", "p99 ms", "max ms", "states/s", "optimal", "failed",
-            "router/us", "median"]
+    head = [
+        "group",
+        "states",
+        "p50 ms",
+        "p90 ms",
+        "p99 ms",
+        "max ms",
+        "states/s",
+        "optimal",
+        "failed",
+        "router/us",
+        "median",
+    ]
     rows = [[g["group"]] + _cells(g) for g in summary["groups"]] + [["total"] + _cells(summary["total"])]
     widths = [max(len(str(r[k])) for r in [head] + rows) for k in range(len(head))]
 
@@ -303,14 +357,18 @@ def format_table(summary: dict) -> str:
 
     out = [line(head), line(["-" * w for w in widths])] + [line(r) for r in rows[:-1]]
     out += [line(["-" * w for w in widths]), line(rows[-1])]
-    out.append(f"{summary['solver']}, {summary['machine']['cpus']} cpus, repeat {summary['repeat']}, concurrency "
-               f"{summary['concurrency']}: wall {summary['wall_s']:.1f} s, {summary['requests_per_s']} answers/s. "
-               "Times are whole answers (median of repeats); router/us = the 18xx.games auto router's recorded "
-               "time over ours on the same states (sum, and median per state).")
+    out.append(
+        f"{summary['solver']}, {summary['machine']['cpus']} cpus, repeat {summary['repeat']}, concurrency "
+        f"{summary['concurrency']}: wall {summary['wall_s']:.1f} s, {summary['requests_per_s']} answers/s. "
+        "Times are whole answers (median of repeats); router/us = the 18xx.games auto router's recorded "
+        "time over ours on the same states (sum, and median per state)."
+    )
     total = summary["total"]
     if total["vs_router"] is not None:
-        out.append(f"The search alone against the router's: {total['vs_router_search']:.2f}x (sum), "
-                   f"{total['vs_router_search_median']:.2f}x (median per state), over {total['router_states']} states.")
+        out.append(
+            f"The search alone against the router's: {total['vs_router_search']:.2f}x (sum), "
+            f"{total['vs_router_search_median']:.2f}x (median per state), over {total['router_states']} states."
+        )
     for f in summary["failures"]:
         out.append(f"FAILED {f['id']}: {f['reason']}")
     return "\n".join(out)
@@ -319,9 +377,19 @@ def format_table(summary: dict) -> str:
 def _cells(g: dict) -> list:
     def ratio(v):
         return "-" if v is None else f"{v:.2f}x"
-    return [g["states"], f"{g['p50_ms']:.1f}", f"{g['p90_ms']:.1f}", f"{g['p99_ms']:.1f}", f"{g['max_ms']:.1f}",
-            "-" if g["states_per_s"] is None else f"{g['states_per_s']:.1f}", g["optimal"], g["failed"],
-            ratio(g["vs_router"]), ratio(g["vs_router_median"])]
+
+    return [
+        g["states"],
+        f"{g['p50_ms']:.1f}",
+        f"{g['p90_ms']:.1f}",
+        f"{g['p99_ms']:.1f}",
+        f"{g['max_ms']:.1f}",
+        "-" if g["states_per_s"] is None else f"{g['states_per_s']:.1f}",
+        g["optimal"],
+        g["failed"],
+        ratio(g["vs_router"]),
+        ratio(g["vs_router_median"]),
+    ]
 
 
 def format_scaling(scale: dict) -> str:

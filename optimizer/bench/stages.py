@@ -18,6 +18,7 @@ the fast path with its caches cleared before each board (every board is the firs
 and the fast path in corpus order (each board follows the previous one of its game), so that one
 run shows before and after side by side.
 """
+
 from __future__ import annotations
 
 import json
@@ -43,8 +44,10 @@ def client_document(doc: dict) -> dict:
     if isinstance(out.get("corporation"), dict):
         out["corporation"] = {k: v for k, v in out["corporation"].items() if k != "flags"}
     if isinstance(out.get("hexes"), list):
-        out["hexes"] = [{k: v for k, v in h.items() if k not in HEX_ANSWER_FIELDS} if isinstance(h, dict) else h
-                        for h in out["hexes"]]
+        out["hexes"] = [
+            {k: v for k, v in h.items() if k not in HEX_ANSWER_FIELDS} if isinstance(h, dict) else h
+            for h in out["hexes"]
+        ]
     return out
 
 
@@ -73,8 +76,8 @@ class StagedSolver:
         from ..board import state as board_state
         from ..core import search
         from ..games import rules_for
-        from ..graph import walks
         from ..graph import problem as problem_cache
+        from ..graph import walks
         from ..graph.problem import problem_from_graph, shared_problem
         from ..graph.track import build_track_graph_reference
 
@@ -138,8 +141,11 @@ def format_stages(columns: dict) -> str:
     head = ["stage"] + [f"{n} p50" for n in names] + [f"{n} mean" for n in names]
     rows = []
     for stage in STAGES + ("total",):
-        rows.append([stage] + [f"{columns[n][stage]['p50_ms']:.3f}" for n in names]
-                    + [f"{columns[n][stage]['mean_ms']:.3f}" for n in names])
+        rows.append(
+            [stage]
+            + [f"{columns[n][stage]['p50_ms']:.3f}" for n in names]
+            + [f"{columns[n][stage]['mean_ms']:.3f}" for n in names]
+        )
     widths = [max(len(str(r[k])) for r in [head] + rows) for k in range(len(head))]
 
     def line(cells):
@@ -148,20 +154,37 @@ def format_stages(columns: dict) -> str:
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
-def run_stages(cases: list, suite: str, *, repeat: int = 1, core: str | None = None,
-               deadline_ms: float | None = None, as_json: bool = False, progress=None) -> int:
+def run_stages(
+    cases: list,
+    suite: str,
+    *,
+    repeat: int = 1,
+    core: str | None = None,
+    deadline_ms: float | None = None,
+    as_json: bool = False,
+    progress=None,
+) -> int:
     """Print the stage table: reference, fast (the next board of a game), fast (the same board
     again), fast (a game's first board: caches cleared); exit status 1 if any answer failed.
     ``progress(total, label)`` makes a progress display (``step()``, ``close()``), if given."""
     from . import runner
 
     runs = {}
-    for column, path, times in (("reference", "reference", 1), ("next", "fast", 1),
-                                ("again", "fast", repeat), ("first", "cold", 1)):
+    for column, path, times in (
+        ("reference", "reference", 1),
+        ("next", "fast", 1),
+        ("again", "fast", repeat),
+        ("first", "cold", 1),
+    ):
         shown = progress(len(cases) * times, f"bench {suite} stages, {column}") if progress else None
         try:
-            runs[column] = runner.measure(cases, StagedSolver(path, core), repeat=times, deadline_ms=deadline_ms,
-                                          on_done=shown.step if shown else None)
+            runs[column] = runner.measure(
+                cases,
+                StagedSolver(path, core),
+                repeat=times,
+                deadline_ms=deadline_ms,
+                on_done=shown.step if shown else None,
+            )
         finally:
             if shown:
                 shown.close()
@@ -169,19 +192,32 @@ def run_stages(cases: list, suite: str, *, repeat: int = 1, core: str | None = N
     summaries = {column: runner.summarise(run_) for column, run_ in runs.items()}
     failures = [f for s in summaries.values() for f in s["failures"]]
     if as_json:
-        print(json.dumps({"suite": suite, "stages": columns, "machine": summaries["next"]["machine"],
-                          "totals": {column: s["total"] for column, s in summaries.items()}, "failures": failures}))
+        print(
+            json.dumps(
+                {
+                    "suite": suite,
+                    "stages": columns,
+                    "machine": summaries["next"]["machine"],
+                    "totals": {column: s["total"] for column, s in summaries.items()},
+                    "failures": failures,
+                }
+            )
+        )
         return 1 if failures else 0
     print(format_stages(columns))
-    print(f"{len(cases)} states, {summaries['next']['machine']['cpus']} cpus; CPU ms per answer, p50 over states "
-          "and mean per state. reference: the plain Python reader, JSON Schema and walk; next: the fast path, each "
-          "board once in corpus order (after the previous board of its game); again: each board once more, after "
-          f"all of them (median of {repeat}); first: the fast path with its caches cleared before each board. "
-          "The machine may be shared: compare the columns of one run.")
+    print(
+        f"{len(cases)} states, {summaries['next']['machine']['cpus']} cpus; CPU ms per answer, p50 over states "
+        "and mean per state. reference: the plain Python reader, JSON Schema and walk; next: the fast path, each "
+        "board once in corpus order (after the previous board of its game); again: each board once more, after "
+        f"all of them (median of {repeat}); first: the fast path with its caches cleared before each board. "
+        "The machine may be shared: compare the columns of one run."
+    )
     for column, s in summaries.items():
         total = s["total"]
-        print(f"{column:9s} whole answers, wall clock: p50 {total['p50_ms']:.3f} ms, p99 {total['p99_ms']:.3f} ms; "
-              f"router/us {total['vs_router']}x sum, {total['vs_router_median']}x median")
+        print(
+            f"{column:9s} whole answers, wall clock: p50 {total['p50_ms']:.3f} ms, p99 {total['p99_ms']:.3f} ms; "
+            f"router/us {total['vs_router']}x sum, {total['vs_router_median']}x median"
+        )
     for f in failures:
         print(f"FAILED {f['id']}: {f['reason']}")
     return 1 if failures else 0

@@ -1,4 +1,5 @@
 """Latency percentiles, as the benchmark and the batch summary quote them."""
+
 from __future__ import annotations
 
 

@@ -4,6 +4,7 @@ A :class:`Case` is one board state with what we know of it: the best revenue any
 (a run that earns less has failed, however fast it was) and the time the 18xx.games auto router
 took on it, so that speed is always quoted against a correct answer and a known yardstick.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,6 +34,7 @@ class Case:
 
 # ---- real states ---------------------------------------------------------------------------------
 
+
 def corpus_dir() -> Path | None:
     """The public corpus: ``$OPTIMIZER_CORPUS``, or ``shared/corpus`` beside the project."""
     for candidate in (os.environ.get("OPTIMIZER_CORPUS"), ROOT.parent / "shared" / "corpus"):
@@ -52,8 +54,11 @@ def corpus_files() -> list:
     if found is not None:
         return sorted((found / "states").glob("*/*.jsonl"))
     if in_ci():
-        raise OptimizerError("the corpus is missing (shared/corpus beside the project, or $OPTIMIZER_CORPUS) "
-                             "and CI=true: the corpus benchmarks must run on it", field="corpus")
+        raise OptimizerError(
+            "the corpus is missing (shared/corpus beside the project, or $OPTIMIZER_CORPUS) "
+            "and CI=true: the corpus benchmarks must run on it",
+            field="corpus",
+        )
     return [VENDORED]
 
 
@@ -66,8 +71,13 @@ def case_from_state(doc: dict, group: str | None = None) -> Case:
         known.append(expected["best_known"])
     times = [router.get("path_s"), router.get("combo_s")]
     router_s = sum(times) if router and all(isinstance(t, (int, float)) for t in times) else None
-    return Case(id=str(doc.get("id")), group=group or str(doc.get("game", "?")), doc=doc,
-                best_known=int(max(known)) if known else None, router_s=router_s)
+    return Case(
+        id=str(doc.get("id")),
+        group=group or str(doc.get("game", "?")),
+        doc=doc,
+        best_known=int(max(known)) if known else None,
+        router_s=router_s,
+    )
 
 
 def jsonl_cases(path) -> list:
@@ -103,8 +113,10 @@ def beyond_files() -> list:
     if files:
         return files
     if in_ci():
-        raise OptimizerError("the beyond corpus is missing (beyond/states in the corpus) and CI=true: its "
-                             "benchmarks must run on it", field="corpus")
+        raise OptimizerError(
+            "the beyond corpus is missing (beyond/states in the corpus) and CI=true: its benchmarks must run on it",
+            field="corpus",
+        )
     return [VENDORED_BEYOND]
 
 
@@ -191,15 +203,33 @@ def synthetic_cases(quick: bool = False, seeds=SEEDS) -> list:
     """The synthetic boards, each tagged with the scaling series (``track``, ``trains``) it is a point of."""
     cases = []
     for game, track, n in synthetic_points(quick):
-        series = [name for name, member in (("track", game == SERIES_GAME and n == TRACK_SERIES_TRAINS),
-                                             ("trains", game == SERIES_GAME and track == TRAIN_SERIES_TRACK))
-                  if member]
+        series = [
+            name
+            for name, member in (
+                ("track", game == SERIES_GAME and n == TRACK_SERIES_TRAINS),
+                ("trains", game == SERIES_GAME and track == TRAIN_SERIES_TRACK),
+            )
+            if member
+        ]
         for seed in seeds:
             doc = synthetic_board(seed, game=game, track=track, trains=TRAINS[n])
-            cases.append(Case(id=doc["id"], group=size_class(game, track, n), doc=doc,
-                              best_known=KNOWN_BEST.get(doc["id"]), deadline_ms=SYNTHETIC_DEADLINE_MS,
-                              params={"game": game, "track": track, "trains": n, "train_names": ", ".join(TRAINS[n]),
-                                      "seed": seed, "series": series}))
+            cases.append(
+                Case(
+                    id=doc["id"],
+                    group=size_class(game, track, n),
+                    doc=doc,
+                    best_known=KNOWN_BEST.get(doc["id"]),
+                    deadline_ms=SYNTHETIC_DEADLINE_MS,
+                    params={
+                        "game": game,
+                        "track": track,
+                        "trains": n,
+                        "train_names": ", ".join(TRAINS[n]),
+                        "seed": seed,
+                        "series": series,
+                    },
+                )
+            )
     return cases
 
 
@@ -221,13 +251,15 @@ def load_suite(name: str) -> list:
         return corpus_cases() + synthetic_cases()
     if Path(name).is_file():
         return jsonl_cases(name)
-    raise OptimizerError(f"unknown suite {name!r}: corpus, beyond, synthetic, hard, all, or a JSONL file of states",
-                         field="suite")
+    raise OptimizerError(
+        f"unknown suite {name!r}: corpus, beyond, synthetic, hard, all, or a JSONL file of states", field="suite"
+    )
 
 
 def _derive_known_best() -> None:
     """Print KNOWN_BEST afresh from unlimited searches (slow: a minute or so)."""
     from ..api import solve
+
     for case in synthetic_cases():
         result = solve(case.doc)
         assert result["optimal"], case.id

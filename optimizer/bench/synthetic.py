@@ -7,6 +7,7 @@ rivals, and a few long trains (D, express). Two knobs move the search time: ``tr
 fraction of layable hexes filled, grown outward from the company's home like a real network) and
 ``trains``. Tile counts of the supply are ignored on purpose: no real supply fills a map.
 """
+
 from __future__ import annotations
 
 import random
@@ -33,8 +34,10 @@ def train(name: str, index: int = 0) -> dict:
     elif m := re.fullmatch(r"(\d+)E", name):
         distance = [{"nodes": ["city", "offboard", "town"], "pay": int(m.group(1)), "visit": 99}]
     elif m := re.fullmatch(r"(\d+)\+(\d+)", name):
-        distance = [{"nodes": ["town"], "pay": int(m.group(2)), "visit": int(m.group(2))},
-                    {"nodes": ["city", "offboard", "town"], "pay": int(m.group(1)), "visit": int(m.group(1))}]
+        distance = [
+            {"nodes": ["town"], "pay": int(m.group(2)), "visit": int(m.group(2))},
+            {"nodes": ["city", "offboard", "town"], "pay": int(m.group(1)), "visit": int(m.group(1))},
+        ]
     elif name.isdigit():
         distance = int(name)
     else:
@@ -63,8 +66,11 @@ class _Map:
                     other = self.neighbours[h["id"]].pop(b["edge"], None)
                     if other:
                         self.neighbours[other].pop(opposite(b["edge"]), None)
-        self.fixed = {hid: set(parse_code(h["code"]).exits(h.get("rotation", 0)))
-                      for hid, h in self.hexes.items() if h.get("color") in FIXED_COLOURS}
+        self.fixed = {
+            hid: set(parse_code(h["code"]).exits(h.get("rotation", 0)))
+            for hid, h in self.hexes.items()
+            if h.get("color") in FIXED_COLOURS
+        }
         tiles = [(t, parse_code(t["code"])) for t in self.data["tiles"]]
         self.candidates = {}  # hex id -> {colour: [(tile, rotation, exits)]}
         for hid, h in self.hexes.items():
@@ -156,8 +162,16 @@ def _lay(m: _Map, region: list, rng: random.Random) -> dict:
     return {hid: m.candidates[hid][colour_of[hid]][choice[hid]] for hid in region}
 
 
-def synthetic_board(seed: int = 0, *, game: str = "1830", track: float = 1.0, trains=("D", "8E"),
-                    tokens: int = 4, rivals: float = 0.35, company: str | None = None) -> dict:
+def synthetic_board(
+    seed: int = 0,
+    *,
+    game: str = "1830",
+    track: float = 1.0,
+    trains=("D", "8E"),
+    tokens: int = 4,
+    rivals: float = 0.35,
+    company: str | None = None,
+) -> dict:
     """A dense late-game board-state document (the corpus format), the same for the same arguments.
 
     The full map is laid and tokened first, then cut to the first ``track`` of its growth order:
@@ -198,21 +212,29 @@ def synthetic_board(seed: int = 0, *, game: str = "1830", track: float = 1.0, tr
     ours = rng.sample(cities, len(cities))  # where our tokens go, first come first served
     rival_seed = rng.randrange(1 << 30)
 
-    region = order[:max(1, round(track * len(order)))]
+    region = order[: max(1, round(track * len(order)))]
     hexes = {hid: preprinted_hex(h) for hid, h in m.hexes.items()}
     for hid in region:
         tile, rotation, _ = lays[hid]
         hexes[hid].update(tile=tile["name"], code=tile["code"], color=tile["color"], rotation=rotation)
         hexes[hid]["cities"] = empty_cities(tile["code"])
     laid = set(region)
-    _place_tokens(hexes, corp["id"], [home] + [h for h in ours if h in laid and h != home][:tokens - 1],
-                  sorted(c["id"] for c in m.data["corporations"] if c["id"] != corp["id"]), rivals, rival_seed)
+    _place_tokens(
+        hexes,
+        corp["id"],
+        [home] + [h for h in ours if h in laid and h != home][: tokens - 1],
+        sorted(c["id"] for c in m.data["corporations"] if c["id"] != corp["id"]),
+        rivals,
+        rival_seed,
+    )
     phase = m.data["phases"][-1]
-    extra = "".join(f"/{k}{v}" for k, v in (("tokens", tokens), ("rivals", rivals), ("company", company))
-                    if v != DEFAULTS[k])
+    extra = "".join(
+        f"/{k}{v}" for k, v in (("tokens", tokens), ("rivals", rivals), ("company", company)) if v != DEFAULTS[k]
+    )
     return {
         "id": f"synthetic/{title}/track{track:g}/{'-'.join(trains)}/seed{seed}{extra}",
-        "game": title, "layout": m.layout,
+        "game": title,
+        "layout": m.layout,
         "phase": {"name": str(phase["name"]), "tiles": list(phase["tiles"])},
         "corporation": {"id": corp["id"], "name": corp.get("name") or corp["id"]},
         "trains": [train(t, i) for i, t in enumerate(trains)],

@@ -6,6 +6,7 @@ neighbour key ``"0\\n"``), and :func:`decode` answers None so that the reader fa
 schema validator, which accepts or names the field. A hex struct is frozen and hashable, so that a
 hex seen before (same tile, rotation, neighbours, tokens) is a cache key for what was read from it.
 """
+
 from __future__ import annotations
 
 import re
@@ -48,8 +49,11 @@ class NeighborsDoc(Struct, frozen=True, forbid_unknown_fields=True):
 
     def as_dict(self) -> dict:
         """Absolute edge -> hex id, in edge order."""
-        return {edge: other for edge, other in enumerate((self.e0, self.e1, self.e2, self.e3, self.e4, self.e5))
-                if other is not UNSET}
+        return {
+            edge: other
+            for edge, other in enumerate((self.e0, self.e1, self.e2, self.e3, self.e4, self.e5))
+            if other is not UNSET
+        }
 
 
 class HexDoc(Struct, frozen=True):
@@ -154,9 +158,14 @@ def decode_text(text) -> tuple | None:
     (checked), ``hexes`` the text of each hex (see :func:`decode_hex`); None when msgspec refuses it."""
     try:
         board = _TEXT.decode(text)
-        rest = {"game": board.game, "layout": board.layout, "phase": msgspec.json.decode(board.phase),
-                "corporation": msgspec.json.decode(board.corporation), "trains": msgspec.json.decode(board.trains),
-                "id": board.id}
+        rest = {
+            "game": board.game,
+            "layout": board.layout,
+            "phase": msgspec.json.decode(board.phase),
+            "corporation": msgspec.json.decode(board.corporation),
+            "trains": msgspec.json.decode(board.trains),
+            "id": board.id,
+        }
         msgspec.convert(rest, RestDoc, strict=True)
     except (msgspec.ValidationError, msgspec.DecodeError, TypeError, ValueError, RecursionError):
         return None

@@ -3,6 +3,7 @@
 The letter part is its index in A..Z, AA..AZ (A = 0); the number n becomes n - 1. The layout's
 axes say which one is x. Edge numbers follow the offsets of the 18xx.games engine.
 """
+
 from __future__ import annotations
 
 import re
@@ -55,5 +56,5 @@ def hex_center(hex_id: str, layout: str, size: float = 1.0) -> tuple[float, floa
     x, y = hex_xy(hex_id, layout)
     if layout == "pointy":
         # x steps of 2 per column pair, y one row: width sqrt(3)*size per 2 x-units.
-        return (x * size * 3 ** 0.5 / 2, y * size * 1.5)
-    return (x * size * 1.5, y * size * 3 ** 0.5 / 2)
+        return (x * size * 3**0.5 / 2, y * size * 1.5)
+    return (x * size * 1.5, y * size * 3**0.5 / 2)

@@ -4,6 +4,7 @@ The document is the 18xx.games corpus state (input fields only; see ``schema/boa
 Reading validates the shape against the schema first, then the meaning (tile codes, tokens,
 neighbours), and every problem is a :class:`BoardError` that names the field and the hex.
 """
+
 from __future__ import annotations
 
 import json
@@ -124,6 +125,7 @@ def schema() -> dict:
 
 def _validator():
     from ..schema._validator import validate  # the schema compiled ahead (optimizer.schema.generate)
+
     return validate
 
 
@@ -165,10 +167,11 @@ def validate_schema(doc) -> None:
             missing = [p for p in err.rule_definition if p not in err.value]
             if missing:
                 where = f"{where}.{missing[0]}" if where != "(document)" else missing[0]
-                raise BoardError(f"{where}: missing" + _hex_note(doc, err), field=where,
-                                 hex=_hex_of(doc, err)) from None
+                raise BoardError(
+                    f"{where}: missing" + _hex_note(doc, err), field=where, hex=_hex_of(doc, err)
+                ) from None
         message = err.message.replace("data.", "", 1).replace("data ", "document ", 1)
-        message = message[len(where):].strip() if message.startswith(where) else message
+        message = message[len(where) :].strip() if message.startswith(where) else message
         if err.rule == "oneOf" and (err.definition or {}).get("description"):  # say which forms it takes
             message = "must be " + err.definition["description"][0].lower() + err.definition["description"][1:]
         raise BoardError(f"{where}: {message}" + _hex_note(doc, err), field=where, hex=_hex_of(doc, err)) from None
@@ -227,8 +230,11 @@ def board_from_document(doc: dict) -> Board:
     if any(given) and not all(given):
         i = given.index(False)
         hid = doc["hexes"][i]["id"]
-        raise BoardError(f"hexes[{i}].neighbors: missing on hex {hid} but given on others; give neighbors on "
-                         "every hex or on none", field=f"hexes[{i}].neighbors", hex=hid)
+        raise BoardError(
+            f"hexes[{i}].neighbors: missing on hex {hid} but given on others; give neighbors on every hex or on none",
+            field=f"hexes[{i}].neighbors",
+            hex=hid,
+        )
     if all(given):
         for i, h in enumerate(doc["hexes"]):
             hx = hexes[h["id"]]
@@ -236,7 +242,9 @@ def board_from_document(doc: dict) -> Board:
                 if other not in hexes:
                     raise BoardError(
                         f"hex {hx.id}: neighbour {other!r} on edge {edge} is not on the map",
-                        field=f"hexes[{i}].neighbors.{edge}", hex=hx.id)
+                        field=f"hexes[{i}].neighbors.{edge}",
+                        hex=hx.id,
+                    )
                 hx.neighbors[int(edge)] = other
     else:
         at = _coordinate_index(tuple(hexes), layout)  # once per board: linear, not once per hex
@@ -249,23 +257,45 @@ def _read_rest(doc: dict, hexes: dict) -> Board:
     """The company, its trains and the phase (a few small objects: both readers share this)."""
     corp = doc["corporation"]
     company = Company(
-        id=corp["id"], name=corp.get("name") or corp["id"], type=corp.get("type"), minor=bool(corp.get("minor")),
+        id=corp["id"],
+        name=corp.get("name") or corp["id"],
+        type=corp.get("type"),
+        minor=bool(corp.get("minor")),
         owner=None if corp.get("owner") is None else str(corp.get("owner")),
-        companies=list(corp.get("companies") or []), president_companies=list(corp.get("president_companies") or []),
-        abilities=list(corp.get("abilities") or []), ferry_marker=corp.get("ferry_marker"),
-        assignments=dict(corp.get("assignments") or {}))
+        companies=list(corp.get("companies") or []),
+        president_companies=list(corp.get("president_companies") or []),
+        abilities=list(corp.get("abilities") or []),
+        ferry_marker=corp.get("ferry_marker"),
+        assignments=dict(corp.get("assignments") or {}),
+    )
     trains = []
     for i, t in enumerate(doc["trains"]):
-        trains.append(Train(
-            id=str(t.get("id") or f"{t['name']}-{i}"), name=t["name"], distance=t["distance"],
-            multiplier=t.get("multiplier") or 1, requires_token=t.get("requires_token", True),
-            local=bool(t.get("local")), owner=t.get("owner"), price=t.get("price")))
+        trains.append(
+            Train(
+                id=str(t.get("id") or f"{t['name']}-{i}"),
+                name=t["name"],
+                distance=t["distance"],
+                multiplier=t.get("multiplier") or 1,
+                requires_token=t.get("requires_token", True),
+                local=bool(t.get("local")),
+                owner=t.get("owner"),
+                price=t.get("price"),
+            )
+        )
     ids = [t.id for t in trains]
     if len(set(ids)) != len(ids):
         raise BoardError("two trains share one id", field="trains")
     phase = doc["phase"]
-    return Board(id=doc.get("id"), game=doc["game"], layout=doc["layout"], phase_name=str(phase.get("name", "")),
-                 phase_tiles=list(phase["tiles"]), company=company, trains=trains, hexes=hexes)
+    return Board(
+        id=doc.get("id"),
+        game=doc["game"],
+        layout=doc["layout"],
+        phase_name=str(phase.get("name", "")),
+        phase_tiles=list(phase["tiles"]),
+        company=company,
+        trains=trains,
+        hexes=hexes,
+    )
 
 
 # ---- the fast reader ---------------------------------------------------------------------------
@@ -422,8 +452,9 @@ _BOARDS_MAX = 512  # the whole public corpus: 470
 def _assemble(doc: dict, entries: list) -> Board | None:
     """The board from its hexes' entries, from the cache when the same board was read before."""
     try:
-        rest = msgspec.json.encode((doc.get("id"), doc["game"], doc["layout"], doc["phase"], doc["corporation"],
-                                    doc["trains"]))
+        rest = msgspec.json.encode(
+            (doc.get("id"), doc["game"], doc["layout"], doc["phase"], doc["corporation"], doc["trains"])
+        )
     except (TypeError, ValueError, KeyError, OverflowError):  # never a key: read it without one
         return _assembled(doc, entries)
     key = (rest, tuple(map(id, entries)))
@@ -483,11 +514,18 @@ def _read_hex(h) -> Hex | None:
     cities = _read_cities_fast(h, tile)
     if cities is None:
         return None
-    return Hex(id=h.id, tile_name=str(h.tile or h.id), color=h.color or "white", rotation=h.rotation, tile=tile,
-               location_name=h.location_name,
-               neighbors=h.neighbors.as_dict() if h.neighbors is not document.UNSET else {},
-               borders=[(b.edge, b.type) for b in h.borders], cities=cities,
-               assignments=dict(h.assignments) if h.assignments else {})
+    return Hex(
+        id=h.id,
+        tile_name=str(h.tile or h.id),
+        color=h.color or "white",
+        rotation=h.rotation,
+        tile=tile,
+        location_name=h.location_name,
+        neighbors=h.neighbors.as_dict() if h.neighbors is not document.UNSET else {},
+        borders=[(b.edge, b.type) for b in h.borders],
+        cities=cities,
+        assignments=dict(h.assignments) if h.assignments else {},
+    )
 
 
 def _read_cities_fast(h, tile: Tile) -> dict | None:
@@ -539,21 +577,30 @@ def _read_cities(h: dict, tile: Tile, where: str) -> dict:
     cities = {}
     given = h.get("cities") or []
     if len(given) > len(city_nodes):
-        raise BoardError(f"hex {h['id']}: {len(given)} cities given but the tile has {len(city_nodes)}",
-                         field=f"{where}.cities", hex=h["id"])
+        raise BoardError(
+            f"hex {h['id']}: {len(given)} cities given but the tile has {len(city_nodes)}",
+            field=f"{where}.cities",
+            hex=h["id"],
+        )
     for k, c in enumerate(given):
         # ``index`` is the city's node number N (``HEX._N``); without it, the k-th city.
         n = c.get("index", city_nodes[k] if k < len(city_nodes) else -1)
         if n not in city_nodes:
-            raise BoardError(f"hex {h['id']}: token on city _{n}, but the tile has no such city",
-                             field=f"{where}.cities[{k}].index", hex=h["id"])
+            raise BoardError(
+                f"hex {h['id']}: token on city _{n}, but the tile has no such city",
+                field=f"{where}.cities[{k}].index",
+                hex=h["id"],
+            )
         node = tile.nodes[n]
         tokens = list(c.get("tokens") or [])
         slots = c.get("slots", node.slots)
         placed = [t for t in tokens if t]
         if len(placed) > max(slots, node.slots):
-            raise BoardError(f"hex {h['id']}: city _{n} holds {len(placed)} tokens but has {slots} slot(s)",
-                             field=f"{where}.cities[{k}].tokens", hex=h["id"])
+            raise BoardError(
+                f"hex {h['id']}: city _{n} holds {len(placed)} tokens but has {slots} slot(s)",
+                field=f"{where}.cities[{k}].tokens",
+                hex=h["id"],
+            )
         types = list(c.get("token_types") or [])
         neutral = [(i < len(types) and types[i] == "neutral") for i in range(len(tokens))]
         cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral)

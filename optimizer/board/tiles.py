@@ -8,6 +8,7 @@ Anything else is an error, so a code from a newer client is never silently misre
 
 Codes repeat on many hexes and boards, so :func:`parse_code` is cached.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -77,7 +78,7 @@ class Path:
     lanes: int = 1
     track: str = "broad"
 
-    def rotated(self, rotation: int) -> "Path":
+    def rotated(self, rotation: int) -> Path:
         return Path(_rotate_end(self.a, rotation), _rotate_end(self.b, rotation), self.terminal, self.lanes, self.track)
 
     @property
@@ -223,8 +224,18 @@ def parse_code(code: str) -> Tile:
                 if slots < 0 or slots > 12:
                     raise TileCodeError(f"slots {slots} out of range in part {part!r}", part=part)
             groups = tuple(g for g in props.get("groups", "").split("|") if g)
-            nodes.append(Node(len(nodes), kind, revenue, slots, groups, props.get("route") == "optional",
-                              _loc(props.get("loc")), props.get("hide") not in (None, "0")))
+            nodes.append(
+                Node(
+                    len(nodes),
+                    kind,
+                    revenue,
+                    slots,
+                    groups,
+                    props.get("route") == "optional",
+                    _loc(props.get("loc")),
+                    props.get("hide") not in (None, "0"),
+                )
+            )
         elif kind == "path":
             if "a" not in props or "b" not in props:
                 raise TileCodeError(f"path needs both a and b in part {part!r}", part=part)

@@ -3,6 +3,7 @@
 Each subcommand lives in its own module with ``add_parser(subparsers)`` and ``run(args)``; this
 module only dispatches and turns a user's mistake into one line on stderr and exit status 2.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,7 +18,8 @@ SUBCOMMANDS = ("solve", "check", "games", "render", "serve", "bench")
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="route18xx",
-        description="Exact route revenue optimiser for 18xx games (1830, 1880, 1880 Romania, 1894, 18EU).")
+        description="Exact route revenue optimiser for 18xx games (1830, 1880, 1880 Romania, 1894, 18EU).",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
         try:

@@ -1,4 +1,5 @@
 """``check``: is a set of routes legal, what does it earn, and why not."""
+
 from __future__ import annotations
 
 import json
@@ -9,14 +10,21 @@ from .files import read_routes, read_state
 
 def add_parser(sub):
     p = sub.add_parser(
-        "check", help="check a player's routes: legal or not, why, and what they earn",
-        description="Check routes on a board state. ROUTES is a JSON list of {\"train\": id, \"hexes\": [[hex ids of "
-                    "one chain], ...]} (chains as 18xx.games records them, [[\"local\", HEX]] for a one-city run) or "
-                    "{\"train\": id, \"stops\": [\"HEX._N\", ...]}.")
+        "check",
+        help="check a player's routes: legal or not, why, and what they earn",
+        description='Check routes on a board state. ROUTES is a JSON list of {"train": id, "hexes": [[hex ids of '
+        'one chain], ...]} (chains as 18xx.games records them, [["local", HEX]] for a one-city run) or '
+        '{"train": id, "stops": ["HEX._N", ...]}.',
+    )
     p.add_argument("state", metavar="STATE", help="board-state JSON file, or - for standard input")
-    p.add_argument("--routes", required=True, metavar="ROUTES.json", help="the routes to check (JSON file, or a JSON list inline)")
-    p.add_argument("--json", action="store_true",
-                   help='print {"legal", "revenue", "routes": [{"train", "legal", "revenue", "stops", "errors"}]}')
+    p.add_argument(
+        "--routes", required=True, metavar="ROUTES.json", help="the routes to check (JSON file, or a JSON list inline)"
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"legal", "revenue", "routes": [{"train", "legal", "revenue", "stops", "errors"}]}',
+    )
     p.add_argument("--optimum", action="store_true", help="also solve the board, to show what the best routes earn")
     p.set_defaults(run=run)
 

@@ -3,6 +3,7 @@
 A STATE argument is a file, ``-`` for standard input, or (for a quick try) the JSON text itself;
 a ROUTES argument a file or an inline JSON list. What is read goes to the API as text.
 """
+
 from __future__ import annotations
 
 import sys

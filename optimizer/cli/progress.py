@@ -1,4 +1,5 @@
 """A progress bar on stderr for long batch runs (only when stderr is a terminal)."""
+
 from __future__ import annotations
 
 import sys
@@ -27,12 +28,13 @@ class Progress:
         filled = int(width * self.done / max(self.total, 1))
         rate = self.done / max(now - self.start, 1e-9)
         eta = (self.total - self.done) / rate if rate else 0
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                          f"{rate:.1f}/s eta {eta:.0f}s ")
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+            f"{rate:.1f}/s eta {eta:.0f}s "
+        )
         self.stream.flush()
 
     def close(self) -> None:
         if self.enabled:
             self.stream.write("\n")
             self.stream.flush()
-

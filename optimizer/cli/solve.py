@@ -1,4 +1,5 @@
 """``solve``: the best routes for a board (or every board of a JSONL batch)."""
+
 from __future__ import annotations
 
 import json
@@ -8,32 +9,51 @@ from importlib import resources
 
 from .. import api
 from ..batch import Limits, solve_line
-from ..errors import OptimizerError
 from ..bench.stats import percentiles
+from ..errors import OptimizerError
 from .files import read_state
 from .progress import Progress
 
 
 def add_parser(sub):
     p = sub.add_parser(
-        "solve", help="find the routes that earn the most",
+        "solve",
+        help="find the routes that earn the most",
         description="Find the routes that earn the most for the operating company of a board state. With no "
-                    "STATE, solves the embedded default board (a late 1830 game).")
-    p.add_argument("state", nargs="?", metavar="STATE",
-                   help="board-state JSON file (the corpus format), or - for standard input; default: the embedded board")
+        "STATE, solves the embedded default board (a late 1830 game).",
+    )
+    p.add_argument(
+        "state",
+        nargs="?",
+        metavar="STATE",
+        help="board-state JSON file (the corpus format), or - for standard input; default: the embedded board",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object (one line per state with --batch)")
-    p.add_argument("--deadline-ms", type=float, metavar="MS",
-                   help="answer within MS milliseconds with the best so far (optimal: false, with the proven bound)")
+    p.add_argument(
+        "--deadline-ms",
+        type=float,
+        metavar="MS",
+        help="answer within MS milliseconds with the best so far (optimal: false, with the proven bound)",
+    )
     p.add_argument("--node-budget", type=int, metavar="N", help="stop after N search nodes")
-    p.add_argument("--batch", metavar="STATES.jsonl",
-                   help="solve every state of a JSONL file (one per line); errors are reported per line. With "
-                        "--scheduler also a glob or fsspec URL (s3://..., file://...) that the workers read")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run --batch on a Dask cluster: a scheduler address (tcp://host:8786) or local:N for N local "
-                        "worker processes (needs pip install \"route18xx[cluster]\"); output as in process")
+    p.add_argument(
+        "--batch",
+        metavar="STATES.jsonl",
+        help="solve every state of a JSONL file (one per line); errors are reported per line. With "
+        "--scheduler also a glob or fsspec URL (s3://..., file://...) that the workers read",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run --batch on a Dask cluster: a scheduler address (tcp://host:8786) or local:N for N local "
+        'worker processes (needs pip install "route18xx[cluster]"); output as in process',
+    )
     p.add_argument("--svg", metavar="FILE", help="also draw the board with the routes to FILE (SVG)")
-    p.add_argument("--core", choices=("compiled", "python"),
-                   help="search to use (default: compiled, or $OPTIMIZER_CORE); python is the slow reference")
+    p.add_argument(
+        "--core",
+        choices=("compiled", "python"),
+        help="search to use (default: compiled, or $OPTIMIZER_CORE); python is the slow reference",
+    )
     p.set_defaults(run=run)
 
 
@@ -52,6 +72,7 @@ def run(args) -> int:
     result = api.solve(state, deadline_ms=args.deadline_ms, node_budget=args.node_budget, core=args.core)
     if args.svg:
         from ..render.svg import write_svg
+
         write_svg(state, result["routes"], args.svg, title=_title(state, result))
     if args.json:
         print(json.dumps(result))
@@ -78,8 +99,10 @@ def table(state: dict, result: dict) -> str:
 
     lines = []
     company = state.get("corporation", {})
-    lines.append(f"{state.get('game', '?')} · {company.get('name') or company.get('id')} · phase "
-                 f"{state.get('phase', {}).get('name', '?')}")
+    lines.append(
+        f"{state.get('game', '?')} · {company.get('name') or company.get('id')} · phase "
+        f"{state.get('phase', {}).get('name', '?')}"
+    )
     if not result["routes"]:
         lines.append("  no train can run a route")
     width = max([len(r["name"]) for r in result["routes"]] + [5])
@@ -88,8 +111,11 @@ def table(state: dict, result: dict) -> str:
         stops = " - ".join(stop_label(s) + ("" if s in paid else "*") for s in r["stops"])
         lines.append(f"  {r['name']:>{width}}  {r['revenue']:>5}  {stops}")
     lines.append(f"  {'total':>{width}}  {result['revenue']:>5}")
-    status = "optimal" if result["optimal"] else f"not proven optimal (bound {result['bound']}, stopped by " \
-                                                  f"{result['stats'].get('stopped_by')})"
+    status = (
+        "optimal"
+        if result["optimal"]
+        else f"not proven optimal (bound {result['bound']}, stopped by {result['stats'].get('stopped_by')})"
+    )
     lines.append(f"  {status}; {result['elapsed_ms']:.1f} ms")
     if result.get("rules") == "generic":
         lines.append(f"  rules: generic (no rules for {state.get('game', '?')} here: the plain sum of stop values)")
@@ -104,9 +130,13 @@ def run_batch(args) -> int:
     start = time.monotonic()
     if args.scheduler:
         if args.batch == "-":
-            raise OptimizerError("--scheduler needs --batch to name files the workers can read (a path, glob or "
-                                 "URL), not standard input", field="--batch")
+            raise OptimizerError(
+                "--scheduler needs --batch to name files the workers can read (a path, glob or "
+                "URL), not standard input",
+                field="--batch",
+            )
         from .. import cluster
+
         with cluster.connect(args.scheduler) as client:
             parts, answers = cluster.solve_batch(client, args.batch, limits, on_partition=lambda _: bar.step())
             bar = Progress(parts, "solving (partitions)")  # stepped as partitions finish; answers print in order
@@ -139,14 +169,17 @@ def _print_batch(answers, as_json: bool, bar: Progress, start: float) -> int:
         else:
             optimal += answer["optimal"]
             times.append(answer["elapsed_ms"])
-            out = answer if as_json else {"id": answer["id"], "revenue": answer["revenue"],
-                                          "optimal": answer["optimal"]}
+            out = (
+                answer if as_json else {"id": answer["id"], "revenue": answer["revenue"], "optimal": answer["optimal"]}
+            )
         print(json.dumps(out) if as_json else _batch_line(out), flush=True)
     bar.close()
     p = percentiles(times)
-    print(f"{count} states, {optimal} optimal, {failed} errors, {time.monotonic() - start:.2f} s; "
-          f"per state p50 {p['p50']:.2f} ms, p90 {p['p90']:.2f} ms, p99 {p['p99']:.2f} ms, max {p['max']:.2f} ms",
-          file=sys.stderr)
+    print(
+        f"{count} states, {optimal} optimal, {failed} errors, {time.monotonic() - start:.2f} s; "
+        f"per state p50 {p['p50']:.2f} ms, p90 {p['p90']:.2f} ms, p99 {p['p99']:.2f} ms, max {p['max']:.2f} ms",
+        file=sys.stderr,
+    )
     return 1 if failed else 0
 
 

@@ -5,10 +5,12 @@ Both are a :class:`Search` (one signature, the same limits, the same ``on_improv
 default is chosen once, at import, from ``OPTIMIZER_CORE`` (``compiled``, the default, or
 ``python``, the slow reference); ``core=`` chooses per call.
 """
+
 from __future__ import annotations
 
 import os
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from ..errors import OptimizerError
 from . import compiled, reference
@@ -19,9 +21,15 @@ from .result import FoundRoute, SearchResult
 class Search(Protocol):
     """What both searches are."""
 
-    def __call__(self, problem, *, deadline_ms: float | None = None, node_budget: int | None = None,
-                 cancel: CancelToken | None = None,
-                 on_improve: Callable[[SearchResult], None] | None = None) -> SearchResult: ...
+    def __call__(
+        self,
+        problem,
+        *,
+        deadline_ms: float | None = None,
+        node_budget: int | None = None,
+        cancel: CancelToken | None = None,
+        on_improve: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult: ...
 
 
 SEARCHES: dict[str, Search] = {compiled.NAME: compiled.search, reference.NAME: reference.search}
@@ -39,11 +47,19 @@ def implementation(core: str | None = None) -> str:
     return name
 
 
-def search(problem, *, deadline_ms: float | None = None, node_budget: int | None = None,
-           cancel: CancelToken | None = None, on_improve=None, core: str | None = None) -> SearchResult:
+def search(
+    problem,
+    *,
+    deadline_ms: float | None = None,
+    node_budget: int | None = None,
+    cancel: CancelToken | None = None,
+    on_improve=None,
+    core: str | None = None,
+) -> SearchResult:
     """Run the selected search (``core`` overrides the default)."""
-    return SEARCHES[implementation(core)](problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel,
-                                          on_improve=on_improve)
+    return SEARCHES[implementation(core)](
+        problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, on_improve=on_improve
+    )
 
 
 __all__ = ["CancelToken", "FoundRoute", "IMPLEMENTATIONS", "Search", "SearchResult", "implementation", "search"]

@@ -1,4 +1,5 @@
 """Upper bounds that need no search, shared by both searches."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -42,8 +43,9 @@ def pairs_bound(problem) -> int:
 
 
 def train_bound(problem, t: int) -> int:
-    return best_paid(problem.values[t], problem.large, problem.caps[t]) * int(problem.multiplier[t]) \
-        + max_route_bonus(problem, t)
+    return best_paid(problem.values[t], problem.large, problem.caps[t]) * int(problem.multiplier[t]) + max_route_bonus(
+        problem, t
+    )
 
 
 def pullman_cap(problem) -> int:

@@ -11,6 +11,7 @@ Names say their index space, as the Rails revenue calculator's do: ``values_by_t
 is what stop ``s`` pays train ``t``; ``to_stop_by_dir[d]`` is the stop directed segment ``d``
 reaches; ``train_by_level[l]`` is the train level ``l`` of the search places.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -146,6 +147,7 @@ _KERNEL = []
 def _kernel():
     if not _KERNEL:
         from .compiled import _kernel  # the extension, imported when first needed
+
         _KERNEL.append(_kernel())
     return _KERNEL[0]
 
@@ -167,7 +169,8 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
 
     fixed_bonus = pairs_bound(problem) + problem.r2r_per_token * problem.r2r_max_tokens
     max_bonus, prefix, bound, order, anchors, n_anchors, rank = _kernel().derive(
-        values, large, token, caps, multiplier, group, requires_token, fixed_bonus, len(problem.largest_trigger))
+        values, large, token, caps, multiplier, group, requires_token, fixed_bonus, len(problem.largest_trigger)
+    )
 
     # the stops bonuses depend on being paid: ends of pairs that count paid stops, largest-stop triggers
     interesting = np.zeros(n, dtype=np.uint8)
@@ -175,41 +178,65 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
     for idx, paid_only in ((problem.pair_a, True), (problem.pair_b, True), (problem.largest_trigger, False)):
         if len(idx):
             idx = np.asarray(idx, dtype=np.int64)
-            if paid_only and paid_pairs is not None and len(idx) == len(paid_pairs):  # (lengths that differ are refused by the kernel)
+            if (
+                paid_only and paid_pairs is not None and len(idx) == len(paid_pairs)
+            ):  # (lengths that differ are refused by the kernel)
                 idx = idx[paid_pairs]
             interesting[idx[(idx >= 0) & (idx < n)]] = 1  # so are indexes out of range, by name
 
     n_pen = len(problem.pen_amount)
     n_br = len(problem.br_amount)
     return KernelInput(
-        n_stops=n, n_dirs=len(problem.adj_to), n_segs=problem.seg_res.shape[0],
-        n_track_words=problem.seg_res.shape[1], n_locs=int(problem.n_locs), n_trains=K,
-        n_pairs=len(problem.pair_a), n_largest=len(problem.largest_trigger), n_penalties=n_pen, n_best_route=n_br,
-        large_by_stop=_pad(large, U8), token_by_stop=_pad(token, U8), red_by_stop=_pad(problem.red, U8),
-        end_only_by_stop=_pad(problem.end_only, U8), loc_by_stop=_pad(problem.loc, I32),
+        n_stops=n,
+        n_dirs=len(problem.adj_to),
+        n_segs=problem.seg_res.shape[0],
+        n_track_words=problem.seg_res.shape[1],
+        n_locs=int(problem.n_locs),
+        n_trains=K,
+        n_pairs=len(problem.pair_a),
+        n_largest=len(problem.largest_trigger),
+        n_penalties=n_pen,
+        n_best_route=n_br,
+        large_by_stop=_pad(large, U8),
+        token_by_stop=_pad(token, U8),
+        red_by_stop=_pad(problem.red, U8),
+        end_only_by_stop=_pad(problem.end_only, U8),
+        loc_by_stop=_pad(problem.loc, I32),
         interesting_by_stop=_pad(interesting, U8),
-        adj_ptr_by_stop=_pad(problem.adj_ptr, I32), to_stop_by_dir=_pad(problem.adj_to, I32),
-        seg_by_dir=_pad(problem.adj_seg, I32), from_terminal_by_dir=_pad(problem.adj_from_term, U8),
+        adj_ptr_by_stop=_pad(problem.adj_ptr, I32),
+        to_stop_by_dir=_pad(problem.adj_to, I32),
+        seg_by_dir=_pad(problem.adj_seg, I32),
+        from_terminal_by_dir=_pad(problem.adj_from_term, U8),
         to_terminal_by_dir=_pad(problem.adj_to_term, U8),
-        track_bits_by_seg=_pad(problem.seg_res, U64), penalty_mask_by_seg=_pad(problem.seg_pen, U32),
+        track_bits_by_seg=_pad(problem.seg_res, U64),
+        penalty_mask_by_seg=_pad(problem.seg_pen, U32),
         amount_by_penalty=_pad(problem.pen_amount, I32),
-        values_by_train_stop=_pad(values, I32), caps_by_train=_pad(caps, I32),
-        multiplier_by_train=_pad(multiplier, I32), group_by_train=_pad(group, I32),
+        values_by_train_stop=_pad(values, I32),
+        caps_by_train=_pad(caps, I32),
+        multiplier_by_train=_pad(multiplier, I32),
+        group_by_train=_pad(group, I32),
         pays_all_by_train=_pad(np.array([s.pays_all for s in problem.specs], dtype=np.uint8), U8),
-        requires_token_by_train=_pad(requires_token, U8), max_bonus_by_train=_pad(max_bonus, I64),
+        requires_token_by_train=_pad(requires_token, U8),
+        max_bonus_by_train=_pad(max_bonus, I64),
         prefix_by_train_class_count=_pad(prefix, I64),
-        anchor_by_train_rank=_pad(anchors, I32), n_anchors_by_train=_pad(n_anchors, I32),
+        anchor_by_train_rank=_pad(anchors, I32),
+        n_anchors_by_train=_pad(n_anchors, I32),
         rank_by_train_stop=_pad(rank, I32),
-        train_by_level=_pad(order, I32), bound_by_level=_pad(bound[order], I64),
-        stop_a_by_pair=_pad(problem.pair_a, I32), stop_b_by_pair=_pad(problem.pair_b, I32),
-        amount_by_pair=_pad(problem.pair_amount, I32), visited_by_pair=_pad(problem.pair_visited, U8),
+        train_by_level=_pad(order, I32),
+        bound_by_level=_pad(bound[order], I64),
+        stop_a_by_pair=_pad(problem.pair_a, I32),
+        stop_b_by_pair=_pad(problem.pair_b, I32),
+        amount_by_pair=_pad(problem.pair_amount, I32),
+        visited_by_pair=_pad(problem.pair_visited, U8),
         trigger_by_largest=_pad(problem.largest_trigger, I32),
         excluded_by_largest_stop=_pad(np.asarray(problem.largest_exclude).reshape(len(problem.largest_trigger), n), U8),
-        amount_by_best_route=_pad(problem.br_amount, I32), per_stop_by_best_route=_pad(problem.br_per_stop, I32),
+        amount_by_best_route=_pad(problem.br_amount, I32),
+        per_stop_by_best_route=_pad(problem.br_per_stop, I32),
         groups_by_best_route_stop=_pad(np.asarray(problem.br_mask).reshape(n_br, n), U32),
         full_by_best_route=_pad(problem.br_full, U32),
-        r2r_per_token=int(problem.r2r_per_token), r2r_max_tokens=int(problem.r2r_max_tokens),
+        r2r_per_token=int(problem.r2r_per_token),
+        r2r_max_tokens=int(problem.r2r_max_tokens),
         has_pullman=1 if problem.double_best_large else 0,
-        pullman_cap=company_cap(problem), reach_from=int(reach_from),
+        pullman_cap=company_cap(problem),
+        reach_from=int(reach_from),
     )
-

@@ -3,6 +3,7 @@
 Neutral ground for both searches and their callers (the api, the service): nothing here knows
 which search runs.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -5,6 +5,7 @@ compiled search is tested against, and its twin: the same signature, the same li
 budget counted exactly, a deadline, a cancel token), the same ``on_improve``.
 ``OPTIMIZER_CORE=python`` or ``core="python"`` selects it.
 """
+
 from __future__ import annotations
 
 import time
@@ -66,8 +67,14 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                     limits.clock()
                 priced = price_route(problem, t, stops, pen)
                 if priced.legal:
-                    routes.append((priced.revenue, used, FoundRoute(t, list(stops), list(dsegs), priced.revenue,
-                                                                    priced.paid), priced))
+                    routes.append(
+                        (
+                            priced.revenue,
+                            used,
+                            FoundRoute(t, list(stops), list(dsegs), priced.revenue, priced.paid),
+                            priced,
+                        )
+                    )
         v = stops[-1]
         if dsegs and (problem.end_only[v] or problem.adj_to_term[dsegs[-1]]):
             return  # v ends the route
@@ -83,16 +90,21 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
             small = len(stops) + 1 - large
             if large > spec.visit_large or small > spec.visit_small or len(stops) + 1 > spec.visit_total:
                 continue
-            extend(stops + [w], dsegs + [d], used | seg_bits[k], locs | {problem.loc[w]},
-                   pen | int(problem.seg_pen[k]))
+            extend(stops + [w], dsegs + [d], used | seg_bits[k], locs | {problem.loc[w]}, pen | int(problem.seg_pen[k]))
 
     for s in range(n):
         extend([s], [], 0, {problem.loc[s]}, 0)
     return routes
 
 
-def search(problem, *, deadline_ms: float | None = None, node_budget: int | None = None,
-           cancel: CancelToken | None = None, on_improve=None) -> SearchResult:
+def search(
+    problem,
+    *,
+    deadline_ms: float | None = None,
+    node_budget: int | None = None,
+    cancel: CancelToken | None = None,
+    on_improve=None,
+) -> SearchResult:
     """Best total over all combinations of edge-disjoint legal routes, one (or none) per train.
 
     The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
@@ -108,7 +120,9 @@ def search(problem, *, deadline_ms: float | None = None, node_budget: int | None
         limits.tick()
         if t == len(per_train):
             found = [c[2] for c in chosen]
-            bonus = pullman_bonus(problem, found) + sum(a for _, a in best_route_awards(problem, [f.stops for f in found]))
+            bonus = pullman_bonus(problem, found) + sum(
+                a for _, a in best_route_awards(problem, [f.stops for f in found])
+            )
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]
                 if on_improve is not None:
@@ -141,5 +155,6 @@ def _result(problem, best, optimal: bool, limits: _Limits, start: float, stopped
     routes = [FoundRoute(f.train, list(f.stops), list(f.dsegs), f.revenue, list(f.paid)) for _, _, f, _ in chosen]
     pullman = pullman_bonus(problem, routes)
     award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
-    return SearchResult(revenue, optimal, bound, routes, limits.nodes,
-                        (time.monotonic() - start) * 1000, stopped_by, pullman, NAME)
+    return SearchResult(
+        revenue, optimal, bound, routes, limits.nodes, (time.monotonic() - start) * 1000, stopped_by, pullman, NAME
+    )

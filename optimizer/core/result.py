@@ -1,4 +1,5 @@
 """What a search returns, whichever search ran."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

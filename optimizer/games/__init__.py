@@ -1,22 +1,31 @@
 """Built-in games: their rules modules and their static data (map, tiles, trains, phases)."""
+
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from .base import Rules
 from .declared import DeclaredRules
+from .g18eu import Rules18EU
 from .g1830 import Rules1830
 from .g1880 import Rules1880
 from .g1880_romania import Rules1880Romania
 from .g1894 import Rules1894
-from .g18eu import Rules18EU
 
 RULES = {r.title: r for r in (Rules1830, Rules1880, Rules1880Romania, Rules1894, Rules18EU)}
-DATA_FILES = {"1830": "1830.json", "1880": "1880.json", "1880 Romania": "1880Romania.json",
-              "1894": "1894.json", "18EU": "18EU.json", "1889": "1889.json", "18Chesapeake": "18Chesapeake.json",
-              "1846": "1846.json", "18AL": "18AL.json"}
+DATA_FILES = {
+    "1830": "1830.json",
+    "1880": "1880.json",
+    "1880 Romania": "1880Romania.json",
+    "1894": "1894.json",
+    "18EU": "18EU.json",
+    "1889": "1889.json",
+    "18Chesapeake": "18Chesapeake.json",
+    "1846": "1846.json",
+    "18AL": "18AL.json",
+}
 DECLARED = ("1889", "18Chesapeake", "1846", "18AL")  # games whose data file's revenue_rules are their rules
 ALIASES = {"1880 china": "1880", "1880romania": "1880 Romania", "1880 romania": "1880 Romania", "18eu": "18EU"}
 
@@ -38,7 +47,7 @@ def rules_class(game: str) -> type:
     return Rules
 
 
-@lru_cache(maxsize=None)
+@cache
 def _declared(name: str) -> type:
     return DeclaredRules.for_game(name, game_data(name))
 
@@ -70,5 +79,6 @@ def game_data(name: str) -> dict:
     key = canonical_name(name)
     if key is None:
         from ..errors import BoardError
+
         raise BoardError(f"unknown game {name!r} (built in: {', '.join(DATA_FILES)})", field="game")
     return json.loads(resources.files("optimizer.games.data").joinpath(DATA_FILES[key]).read_text())

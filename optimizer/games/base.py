@@ -5,9 +5,10 @@ which locations a route may reach once, what a stop is worth, and which bonuses 
 data (stops, train caps, :class:`~optimizer.model.Bonuses`); the graph and the search
 never ask which game they run.
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from ..model import Bonuses, Stop, TrainSpec, spec_from_train
 
@@ -70,10 +71,19 @@ class Rules:
         return bool(city) and self.company.id in city.tokens
 
     def make_stop(self, hx, node) -> Stop:
-        return Stop(id=hx.node_id(node.index), hex=hx.id, node=node.index, kind=node.kind,
-                    large=self.is_large(hx, node), value=self.value(hx, node), token=self.has_token(hx, node),
-                    end_only=self.end_only(hx, node), location=self.location(hx, node), red=self.is_red(hx, node),
-                    name=hx.location_name)
+        return Stop(
+            id=hx.node_id(node.index),
+            hex=hx.id,
+            node=node.index,
+            kind=node.kind,
+            large=self.is_large(hx, node),
+            value=self.value(hx, node),
+            token=self.has_token(hx, node),
+            end_only=self.end_only(hx, node),
+            location=self.location(hx, node),
+            red=self.is_red(hx, node),
+            name=hx.location_name,
+        )
 
     def stop_context(self):
         """What the stop hooks read beyond the hex and its node, as a hashable key: the same hex and
@@ -121,8 +131,9 @@ class Rules:
         return [hx.node_id(n.index) for n in hx.tile.nodes if n.is_stop]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stops_keyed(cls) -> bool:
     def defined_at(name):
         return next(i for i, c in enumerate(cls.__mro__) if name in vars(c))
+
     return all(defined_at(hook) >= defined_at("stop_context") for hook in STOP_HOOKS)

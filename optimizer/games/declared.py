@@ -21,6 +21,7 @@ is then a data file, and a new game needs code only for a family not seen yet:
 Where the engine says "once per route" and a hex has several stops, pairs of those stops take
 the bonus back once, so that a route paying two of them is paid once.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -63,8 +64,9 @@ class DeclaredRules(Rules):
     @classmethod
     def for_game(cls, title: str, data: dict) -> type:
         printed = {h["id"]: h["code"] for h in data.get("hexes", ()) if h.get("code")}
-        return type(f"Rules{title}", (cls,), {"title": title, "declared": data.get("revenue_rules", {}),
-                                               "printed": printed})
+        return type(
+            f"Rules{title}", (cls,), {"title": title, "declared": data.get("revenue_rules", {}), "printed": printed}
+        )
 
     def icon_names(self, hx) -> list:
         """The icons on a hex: its tile's, and the printed map's sticky ones once it is upgraded (the
@@ -92,8 +94,11 @@ class DeclaredRules(Rules):
 
     def ability_bonus(self, hx) -> int:
         kinds = set(self.declared.get("ability_stop_bonuses", ()))
-        return sum(int(a.get("amount") or 0) for a in self.company.abilities
-                   if a.get("type") in kinds and hx.id in (a.get("hexes") or ()))
+        return sum(
+            int(a.get("amount") or 0)
+            for a in self.company.abilities
+            if a.get("type") in kinds and hx.id in (a.get("hexes") or ())
+        )
 
     def value_bonus(self, hx, node) -> int:
         return self.assigned_bonus(hx) + self.ability_bonus(hx)
@@ -117,8 +122,9 @@ class DeclaredRules(Rules):
             for node in hx.tile.nodes:
                 if not node.is_stop:
                     continue
-                if ("group" in spec and spec["group"] in node.groups) or \
-                        ("label" in spec and spec["label"] in hx.tile.labels):
+                if ("group" in spec and spec["group"] in node.groups) or (
+                    "label" in spec and spec["label"] in hx.tile.labels
+                ):
                     out.append((hx.node_id(node.index), hx))
         return out
 
@@ -161,6 +167,7 @@ class DeclaredRules(Rules):
                     if a != b:
                         bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
         bonuses.pairs += self.once_per_route()
-        bonuses.best_route = [self.best_route_bonus(r) for r in self.declared.get("best_route_bonuses", ())
-                              if self.holds(r)]
+        bonuses.best_route = [
+            self.best_route_bonus(r) for r in self.declared.get("best_route_bonuses", ()) if self.holds(r)
+        ]
         return bonuses

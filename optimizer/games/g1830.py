@@ -3,6 +3,7 @@
 Canada and Gulf off-boards carry groups in the map data (one of each group per route), Altoona's
 bypass is plain node-less track, and the D train's distance is unlimited.
 """
+
 from .base import Rules
 
 

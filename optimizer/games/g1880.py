@@ -10,6 +10,7 @@ train whose route runs from A3 to A15 adds 50, whether or not an express counts 
 the rule asks the train to run between them (an E "may skip any" stop it still runs to), and
 "one train" says that a single train must cover the whole way, not that one bonus is paid a turn.
 """
+
 from ..model import Bonuses, PairBonus
 from .base import Rules
 

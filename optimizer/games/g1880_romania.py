@@ -13,6 +13,7 @@ gives each class its own number; 1880 China's "at most N of them large" lets tow
 rulebook's plus trains are 2+2, 3+3 and 4+4; other plus names (the engine's REMAR tender, which
 this rulebook does not have, adds a town: a 4 becomes "4+1", a 4+4 "4+5") run as their rows say.
 """
+
 from dataclasses import replace
 from itertools import combinations
 
@@ -44,13 +45,13 @@ class Rules1880Romania(Rules1880):
         if spec is None or not m or m.group(1) != m.group(2) or spec.visit_total != 2 * int(m.group(1)):
             return spec
         n = int(m.group(1))
-        return replace(spec, visit_large=n, visit_small=n, pay_large=min(spec.pay_large, n),
-                       pay_small=min(spec.pay_small, n))
+        return replace(
+            spec, visit_large=n, visit_small=n, pay_large=min(spec.pay_large, n), pay_small=min(spec.pay_small, n)
+        )
 
     def bonuses(self) -> Bonuses:
         bonuses = Bonuses()
         for hx in self.board.hexes.values():
             if self.has_danube_token(hx):  # each stop carries +10; two counted give one back (no tile has three)
-                bonuses.pairs += [PairBonus(a, b, -DANUBE_BONUS)
-                                  for a, b in combinations(self.stop_ids_on(hx.id), 2)]
+                bonuses.pairs += [PairBonus(a, b, -DANUBE_BONUS) for a, b in combinations(self.stop_ids_on(hx.id), 2)]
         return bonuses

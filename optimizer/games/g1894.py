@@ -6,6 +6,7 @@ other off-board pays +F100." "A route may use only one of Paris's two circles, a
 Paris twice." London shipping "adds to any route through London the largest center on it bar
 London and Luxembourg".
 """
+
 from ..model import Bonuses, LargestStopBonus, PairBonus
 from .base import Rules
 
@@ -51,6 +52,10 @@ class Rules1894(Rules):
         bonuses.largest = [LargestStopBonus(s, tuple(luxembourg)) for s in luxembourg]
         if self.has_london_shipping():
             bonuses.largest += [LargestStopBonus(s, tuple(london + luxembourg)) for s in london]
-        bonuses.pairs = [PairBonus(n, o, NETHERLANDS_BONUS)
-                         for n in self.stop_ids_on(NETHERLANDS) for h in OTHER_OFFBOARDS for o in self.stop_ids_on(h)]
+        bonuses.pairs = [
+            PairBonus(n, o, NETHERLANDS_BONUS)
+            for n in self.stop_ids_on(NETHERLANDS)
+            for h in OTHER_OFFBOARDS
+            for o in self.stop_ids_on(h)
+        ]
         return bonuses

@@ -13,6 +13,7 @@ Every train but the Pullman is the rulebook's N: however its distance is given (
 rows, rows that list towns), its large cap is kept and towns are freed, so that ``distance: 3``
 and the engine's rows mean the same train.
 """
+
 from dataclasses import replace
 
 from ..model import Bonuses, RedToRedBonus
@@ -49,8 +50,7 @@ class Rules18EU(Rules):
         if self.is_pullman(train):
             return None
         spec = super().train_spec(train, where)
-        return replace(spec, visit_small=UNLIMITED, visit_total=UNLIMITED, pay_small=UNLIMITED,
-                       pay_total=UNLIMITED)
+        return replace(spec, visit_small=UNLIMITED, visit_total=UNLIMITED, pay_small=UNLIMITED, pay_total=UNLIMITED)
 
     def bonuses(self) -> Bonuses:
         bonuses = Bonuses()

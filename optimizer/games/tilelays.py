@@ -11,6 +11,7 @@ For a client that knows only what was laid where::
 Everything else (the map, tile codes, colours, train distances, phase colours) comes from the
 game's data. ``city`` is the node number N of ``HEX._N`` (0 for a one-city tile).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -36,8 +37,15 @@ def board_from_tile_lays(doc: dict) -> dict:
     company = _company(doc.get("company"), data, title)
     phase = _phase(doc.get("phase"), data, title)
     trains = _trains(doc.get("trains", []), data, title)
-    return {"id": doc.get("id"), "game": title, "layout": data["layout"], "phase": phase, "corporation": company,
-            "trains": trains, "hexes": list(hexes.values())}
+    return {
+        "id": doc.get("id"),
+        "game": title,
+        "layout": data["layout"],
+        "phase": phase,
+        "corporation": company,
+        "trains": trains,
+        "hexes": list(hexes.values()),
+    }
 
 
 def _lay_tiles(hexes: dict, lays, tiles: dict, title: str) -> None:
@@ -51,19 +59,25 @@ def _lay_tiles(hexes: dict, lays, tiles: dict, title: str) -> None:
             raise BoardError(f"{where} must be an object {{hex, tile, rotation}}", field=where)
         hex_id, name, rotation = lay.get("hex"), str(lay.get("tile")), lay.get("rotation", 0)
         if not isinstance(hex_id, str) or hex_id not in hexes:
-            raise BoardError(f"{where}.hex: unknown hex {hex_id!r} on the {title} map", field=f"{where}.hex",
-                             hex=str(hex_id))
+            raise BoardError(
+                f"{where}.hex: unknown hex {hex_id!r} on the {title} map", field=f"{where}.hex", hex=str(hex_id)
+            )
         if name not in tiles:
-            raise BoardError(f"{where}.tile: unknown tile {name!r} in the {title} supply", field=f"{where}.tile",
-                             hex=hex_id)
+            raise BoardError(
+                f"{where}.tile: unknown tile {name!r} in the {title} supply", field=f"{where}.tile", hex=hex_id
+            )
         if isinstance(rotation, bool) or not isinstance(rotation, int) or not 0 <= rotation <= 5:
-            raise BoardError(f"{where}.rotation: {rotation!r} is not a rotation 0-5", field=f"{where}.rotation",
-                             hex=hex_id)
+            raise BoardError(
+                f"{where}.rotation: {rotation!r} is not a rotation 0-5", field=f"{where}.rotation", hex=hex_id
+            )
         used[name] += 1
         count = tiles[name].get("count")
         if isinstance(count, int) and used[name] > count:
-            raise BoardError(f"{where}.tile: tile {name} laid {used[name]} times; the supply has {count}",
-                             field=f"{where}.tile", hex=hex_id)
+            raise BoardError(
+                f"{where}.tile: tile {name} laid {used[name]} times; the supply has {count}",
+                field=f"{where}.tile",
+                hex=hex_id,
+            )
         tile = tiles[name]
         h = hexes[hex_id]
         h.update(tile=name, code=tile["code"], color=tile["color"], rotation=rotation)

@@ -4,6 +4,7 @@ Everything the search needs is here as numpy arrays: stops with per-train values
 segments in CSR form by source stop, the track each segment uses as a bitset, the trains' caps
 and the bonuses as index arrays. The Python objects stay alongside for explaining results.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -91,8 +92,10 @@ def build_problem(board_or_doc, *, reachable_only: bool = True) -> Problem:
 def any_train_without_token(board, rules) -> bool:
     """Some train that runs a route needs no token of the company: it may run on track no token
     reaches, so the graph must keep that track."""
-    return any(not train.requires_token and rules.train_spec(train, f"trains[{i}]") is not None
-               for i, train in enumerate(board.trains))  # (a train priced as a bonus runs no route)
+    return any(
+        not train.requires_token and rules.train_spec(train, f"trains[{i}]") is not None
+        for i, train in enumerate(board.trains)
+    )  # (a train priced as a bonus runs no route)
 
 
 # Problems by the board they were built from, for boards the fast reader shares (the same board
@@ -159,8 +162,10 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     values = np.array([[rules.train_value(s, spec) for s in stops] for spec in specs], dtype=np.int32).reshape(K, n)
     locations: dict = {}
     loc = np.array([locations.setdefault(s.location, len(locations)) for s in stops], dtype=np.int32)
-    flags = np.array([[s.large for s in stops], [s.token for s in stops], [s.red for s in stops],
-                      [s.end_only for s in stops]], dtype=np.uint8).reshape(4, n)  # rows: each C-ordered
+    flags = np.array(
+        [[s.large for s in stops], [s.token for s in stops], [s.red for s in stops], [s.end_only for s in stops]],
+        dtype=np.uint8,
+    ).reshape(4, n)  # rows: each C-ordered
 
     n_res = len(graph.side_names) + len(graph.inner_names)
     n_words = max(1, (n_res + 63) // 64)
@@ -200,24 +205,31 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         row.sort()
         flat += row
         ptr.append(len(flat))
-    adj = np.fromiter(chain.from_iterable(flat), np.int32, 5 * len(flat)).reshape(len(flat), 5).T.copy()  # rows C-ordered
+    adj = (
+        np.fromiter(chain.from_iterable(flat), np.int32, 5 * len(flat)).reshape(len(flat), 5).T.copy()
+    )  # rows C-ordered
 
-    caps = np.array([[s.visit_large, s.visit_small, s.visit_total, s.pay_large, s.pay_small, s.pay_total]
-                     for s in specs], dtype=np.int32).reshape(K, 6)
+    caps = np.array(
+        [[s.visit_large, s.visit_small, s.visit_total, s.pay_large, s.pay_small, s.pay_total] for s in specs],
+        dtype=np.int32,
+    ).reshape(K, 6)
     keys: dict = {}
     rows = values.tolist()
     group = np.array([keys.setdefault((s, tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32)
 
     pairs = [(index[p.a], index[p.b], p.amount, p.visited) for p in bonuses.pairs if p.a in index and p.b in index]
-    largest = [(index[b.trigger], [index[x] for x in b.exclude if x in index]) for b in bonuses.largest
-               if b.trigger in index]
+    largest = [
+        (index[b.trigger], [index[x] for x in b.exclude if x in index]) for b in bonuses.largest if b.trigger in index
+    ]
     largest_exclude = np.zeros((len(largest), n), dtype=np.uint8)
     for k, (_, excl) in enumerate(largest):
         largest_exclude[k, excl] = 1
     r2r = bonuses.red_to_red
     best_route = list(bonuses.best_route)
     if len(best_route) > MAX_BEST_ROUTE or any(len(b.require) > 32 for b in best_route):
-        raise BoardError(f"at most {MAX_BEST_ROUTE} best-route bonuses of at most 32 groups are supported", field="game")
+        raise BoardError(
+            f"at most {MAX_BEST_ROUTE} best-route bonuses of at most 32 groups are supported", field="game"
+        )
     br_mask = np.zeros((len(best_route), n), dtype=np.uint32)
     for k, b in enumerate(best_route):
         for g, members in enumerate(b.require):
@@ -226,20 +238,43 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
                     br_mask[k, index[x]] |= np.uint32(1 << g)
 
     return Problem(
-        board=board, rules=rules, graph=graph, trains=trains, specs=specs, bonus_trains=bonus_trains,
-        bonuses=bonuses, values=values,
-        large=flags[0], token=flags[1], red=flags[2], end_only=flags[3],
-        loc=loc, n_locs=len(locations),
-        adj_ptr=np.array(ptr, dtype=np.int32), adj_to=adj[2], adj_seg=adj[1],
-        adj_from_term=adj[3].astype(np.uint8), adj_to_term=adj[4].astype(np.uint8),
-        seg_res=seg_res, seg_pen=seg_pen, pen_amount=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
-        caps=caps, multiplier=np.array([s.multiplier for s in specs], dtype=np.int32),
-        requires_token=np.array([s.requires_token for s in specs], dtype=np.uint8), group=group,
-        pair_a=_arr([p[0] for p in pairs]), pair_b=_arr([p[1] for p in pairs]),
-        pair_amount=_arr([p[2] for p in pairs]), pair_visited=_arr([p[3] for p in pairs], np.uint8),
-        largest_trigger=_arr([x[0] for x in largest]), largest_exclude=largest_exclude,
-        r2r_per_token=r2r.per_token if r2r else 0, r2r_max_tokens=r2r.max_tokens if r2r else 0,
+        board=board,
+        rules=rules,
+        graph=graph,
+        trains=trains,
+        specs=specs,
+        bonus_trains=bonus_trains,
+        bonuses=bonuses,
+        values=values,
+        large=flags[0],
+        token=flags[1],
+        red=flags[2],
+        end_only=flags[3],
+        loc=loc,
+        n_locs=len(locations),
+        adj_ptr=np.array(ptr, dtype=np.int32),
+        adj_to=adj[2],
+        adj_seg=adj[1],
+        adj_from_term=adj[3].astype(np.uint8),
+        adj_to_term=adj[4].astype(np.uint8),
+        seg_res=seg_res,
+        seg_pen=seg_pen,
+        pen_amount=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
+        caps=caps,
+        multiplier=np.array([s.multiplier for s in specs], dtype=np.int32),
+        requires_token=np.array([s.requires_token for s in specs], dtype=np.uint8),
+        group=group,
+        pair_a=_arr([p[0] for p in pairs]),
+        pair_b=_arr([p[1] for p in pairs]),
+        pair_amount=_arr([p[2] for p in pairs]),
+        pair_visited=_arr([p[3] for p in pairs], np.uint8),
+        largest_trigger=_arr([x[0] for x in largest]),
+        largest_exclude=largest_exclude,
+        r2r_per_token=r2r.per_token if r2r else 0,
+        r2r_max_tokens=r2r.max_tokens if r2r else 0,
         double_best_large=int(bonuses.double_best_large),
-        br_amount=_arr([b.amount for b in best_route]), br_per_stop=_arr([b.per_stop for b in best_route]),
-        br_mask=br_mask, br_full=_arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
+        br_amount=_arr([b.amount for b in best_route]),
+        br_per_stop=_arr([b.per_stop for b in best_route]),
+        br_mask=br_mask,
+        br_full=_arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
     )

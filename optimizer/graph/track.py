@@ -11,6 +11,7 @@ stop. A route is then a chain of segments. Each segment carries the pieces of tr
 A walk crosses a side from a path of one tile to a path of the neighbouring tile only, so it never
 changes direction at a switch. Stops are only those reachable from the company's tokens.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -123,8 +124,16 @@ def build_track_graph_reference(board, rules, reachable_only: bool = True) -> Tr
             if node.is_stop:
                 end = stop_at.get((hex_id, node.index))
                 if end is not None and end != start:
-                    seg = Segment(start, end, frozenset(used_sides), frozenset(used_inner), used_paths, hexes,
-                                  first_terminal, path.terminal)
+                    seg = Segment(
+                        start,
+                        end,
+                        frozenset(used_sides),
+                        frozenset(used_inner),
+                        used_paths,
+                        hexes,
+                        first_terminal,
+                        path.terminal,
+                    )
                     raw_segments.setdefault((start, end, seg.sides, seg.inner, seg.a_terminal, seg.b_terminal), seg)
                 return
             # A junction: go on along any other path that meets it.
@@ -164,8 +173,10 @@ def build_track_graph_reference(board, rules, reachable_only: bool = True) -> Tr
 
     # Inner paths get resource ids after the sides.
     offset = len(side_names)
-    segments = [Segment(s.a, s.b, s.sides, frozenset(offset + i for i in s.inner), s.paths, s.hexes,
-                        s.a_terminal, s.b_terminal) for s in segments]
+    segments = [
+        Segment(s.a, s.b, s.sides, frozenset(offset + i for i in s.inner), s.paths, s.hexes, s.a_terminal, s.b_terminal)
+        for s in segments
+    ]
     graph = TrackGraph(stops, segments, side_names, inner_names)
     return reachable_part(graph) if reachable_only else graph
 
@@ -192,8 +203,11 @@ def reachable_part(graph: TrackGraph) -> TrackGraph:
     keep = sorted(seen)
     renumber = {old: new for new, old in enumerate(keep)}
     stops = [graph.stops[i] for i in keep]
-    segments = [Segment(renumber[s.a], renumber[s.b], s.sides, s.inner, s.paths, s.hexes, s.a_terminal, s.b_terminal)
-                for s in graph.segments if s.a in renumber and s.b in renumber]
+    segments = [
+        Segment(renumber[s.a], renumber[s.b], s.sides, s.inner, s.paths, s.hexes, s.a_terminal, s.b_terminal)
+        for s in graph.segments
+        if s.a in renumber and s.b in renumber
+    ]
     return TrackGraph(stops, segments, graph.side_names, graph.inner_names)
 
 
@@ -202,6 +216,7 @@ def __getattr__(name):
     imports this module's types, so it is looked up on first use)."""
     if name == "build_track_graph":
         from .walks import build_track_graph
+
         globals()[name] = build_track_graph
         return build_track_graph
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,6 +7,7 @@ those hexes are unchanged. They are kept with symbolic track (side and path keys
 replaying them in stop order numbers the track exactly as the reference walk does, so both give
 the same graph, segment for segment.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,7 +19,6 @@ from ..board.state import FAST_PATH
 from ..board.tiles import placed
 from ..games.base import Rules
 from .track import Segment, TrackGraph, build_track_graph_reference
-
 
 EMPTY = frozenset()
 _SIDES_MET: dict = {}  # side key -> the one object for it, so that walks' keys compare by identity
@@ -66,8 +66,17 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
             if node.is_stop:
                 end = (hex_id, node.index)
                 if end != start:
-                    found.append((end, frozenset(used_sides), frozenset(used_inner), used_paths, hexes,
-                                  first_terminal, path.terminal))
+                    found.append(
+                        (
+                            end,
+                            frozenset(used_sides),
+                            frozenset(used_inner),
+                            used_paths,
+                            hexes,
+                            first_terminal,
+                            path.terminal,
+                        )
+                    )
                 return
             if path.terminal:
                 return
@@ -96,8 +105,15 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
     view = placed(hx.tile.code, hx.rotation)
     for i in view.by_end.get(("node", n), ()):
         walk(hex_id, i, ("node", n), frozenset(), frozenset(), (), (), view.paths[i].terminal)
-    return Walks(tuple((h, hexes_of[h], hexes_of[h].track) for h in sorted(touched)), tuple(sides.items()),
-                 tuple(sides), frozenset(touched), tuple(inner), tuple(found), tuple(f[0] for f in found))
+    return Walks(
+        tuple((h, hexes_of[h], hexes_of[h].track) for h in sorted(touched)),
+        tuple(sides.items()),
+        tuple(sides),
+        frozenset(touched),
+        tuple(inner),
+        tuple(found),
+        tuple(f[0] for f in found),
+    )
 
 
 # Walks by (hex id, node, track of that hex): a few variants each (boards of several games in
@@ -156,8 +172,9 @@ class NumberedTrack:
         renumber = {old: new for new, old in enumerate(keep)}
         raw_segments: dict = {}
         for s in keep:
-            for end, (_, side_keys, inner_keys, paths, hexes, a_terminal, b_terminal) in zip(self.ends[s],
-                                                                                              self.walks[s].found):
+            for end, (_, side_keys, inner_keys, paths, hexes, a_terminal, b_terminal) in zip(
+                self.ends[s], self.walks[s].found
+            ):
                 if end in renumber:
                     raw_segments.setdefault((s, end, side_keys, inner_keys, a_terminal, b_terminal), (paths, hexes))
         segments = []
@@ -168,9 +185,18 @@ class NumberedTrack:
             if (b, a, side_keys, inner_keys, b_terminal, a_terminal) in seen:
                 continue
             seen.add(key)
-            segments.append(Segment(renumber[a], renumber[b], frozenset(map(side_id, side_keys)),
-                                    frozenset(map(inner_id, inner_keys)) if inner_keys else EMPTY, paths, hexes,
-                                    a_terminal, b_terminal))
+            segments.append(
+                Segment(
+                    renumber[a],
+                    renumber[b],
+                    frozenset(map(side_id, side_keys)),
+                    frozenset(map(inner_id, inner_keys)) if inner_keys else EMPTY,
+                    paths,
+                    hexes,
+                    a_terminal,
+                    b_terminal,
+                )
+            )
         return segments
 
 
@@ -196,8 +222,12 @@ _LAST_MAX = 64
 def board_track(board, rules) -> tuple:
     """The board's stops (hex, node) and their numbered track, from the walks cached."""
     forbidden = None if type(rules).forbidden is Rules.forbidden else rules.forbidden  # (the generic one: none)
-    nodes = [(hx, node) for hx in board.hexes.values() for node in hx.stop_nodes
-             if forbidden is None or not forbidden(hx, node)]
+    nodes = [
+        (hx, node)
+        for hx in board.hexes.values()
+        for node in hx.stop_nodes
+        if forbidden is None or not forbidden(hx, node)
+    ]
     stops = tuple([(hx.id, node.index) for hx, node in nodes])
     hexes = tuple(board.hexes.values())
     map_key = tuple(board.hexes)
@@ -210,8 +240,12 @@ def board_track(board, rules) -> tuple:
             walks = last.walks
         else:
             before = last.by_stop.get
-            walks = tuple([w if (w := before(stop)) is not None and changed.isdisjoint(w.read)
-                           else cached_walks(board, *stop) for stop in stops])
+            walks = tuple(
+                [
+                    w if (w := before(stop)) is not None and changed.isdisjoint(w.read) else cached_walks(board, *stop)
+                    for stop in stops
+                ]
+            )
     if last is not None and walks is last.walks:
         track = last.track
     else:
@@ -224,8 +258,11 @@ def board_track(board, rules) -> tuple:
             _GRAPHS[key] = track
     if last is None and len(_LAST) >= _LAST_MAX:
         _LAST.clear()
-    _LAST[map_key] = _Last(hexes, stops, walks, last.by_stop if walks is last.walks else dict(zip(stops, walks)), track) \
-        if last is not None else _Last(hexes, stops, walks, dict(zip(stops, walks)), track)
+    _LAST[map_key] = (
+        _Last(hexes, stops, walks, last.by_stop if walks is last.walks else dict(zip(stops, walks)), track)
+        if last is not None
+        else _Last(hexes, stops, walks, dict(zip(stops, walks)), track)
+    )
     return nodes, track
 
 
@@ -238,8 +275,12 @@ def build_track_graph_fast(board, rules, reachable_only: bool = True) -> TrackGr
     """
     nodes, track = board_track(board, rules)
     if not reachable_only:
-        return TrackGraph([rules.make_stop(hx, node) for hx, node in nodes], track.segments(range(len(nodes))),
-                          list(track.side_names), list(track.inner_names))
+        return TrackGraph(
+            [rules.make_stop(hx, node) for hx, node in nodes],
+            track.segments(range(len(nodes))),
+            list(track.side_names),
+            list(track.inner_names),
+        )
     start = [i for i, (hx, node) in enumerate(nodes) if rules.has_token(hx, node)]
     seen = set(start)
     passed = set(start)  # as the reference: whichever way reaches a stop first
@@ -253,8 +294,12 @@ def build_track_graph_fast(board, rules, reachable_only: bool = True) -> TrackGr
                 passed.add(j)
                 frontier.append(j)
     keep = sorted(seen)
-    return TrackGraph(made_stops(rules, [nodes[i] for i in keep]), track.segments(keep), list(track.side_names),
-                      list(track.inner_names))
+    return TrackGraph(
+        made_stops(rules, [nodes[i] for i in keep]),
+        track.segments(keep),
+        list(track.side_names),
+        list(track.inner_names),
+    )
 
 
 # Stops made before, by the rules, their context (what the stop hooks read beyond the hex: see
@@ -309,8 +354,17 @@ def _numbered(stops: tuple, walks: tuple, before: NumberedTrack | None = None) -
         adjacent = [[] for _ in walks]
         for s, walks_from_s in enumerate(walks):
             _add_adjacent(adjacent, s, ends[s], walks_from_s)
-    return NumberedTrack(side_ids, tuple(map(first_names.__getitem__, side_ids)), inner_ids,
-                         tuple(f"{key[0]} path {key[1]}" for key in inner_ids), stops, stop_at, walks, ends, adjacent)
+    return NumberedTrack(
+        side_ids,
+        tuple(map(first_names.__getitem__, side_ids)),
+        inner_ids,
+        tuple(f"{key[0]} path {key[1]}" for key in inner_ids),
+        stops,
+        stop_at,
+        walks,
+        ends,
+        adjacent,
+    )
 
 
 def _add_adjacent(adjacent: list, s: int, ends: tuple, walks_from_s: Walks) -> None:

@@ -4,11 +4,21 @@ They sit below the games, the graph and the search, and import nothing of the pr
 errors, so that a game can describe its rules in them and the search can read them without either
 knowing the other.
 """
+
 from __future__ import annotations
 
 from .bonuses import BestRouteBonus, Bonuses, LargestStopBonus, PairBonus, RedToRedBonus
 from .stop import Stop
 from .trains import TrainSpec, spec_from_rows, spec_from_train
 
-__all__ = ["BestRouteBonus", "Bonuses", "LargestStopBonus", "PairBonus", "RedToRedBonus", "Stop", "TrainSpec", "spec_from_rows",
-           "spec_from_train"]
+__all__ = [
+    "BestRouteBonus",
+    "Bonuses",
+    "LargestStopBonus",
+    "PairBonus",
+    "RedToRedBonus",
+    "Stop",
+    "TrainSpec",
+    "spec_from_rows",
+    "spec_from_train",
+]

@@ -3,6 +3,7 @@
 Games describe their own rules with these few shapes; the search and the reference price them
 without knowing which game they came from.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

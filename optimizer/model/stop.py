@@ -1,4 +1,5 @@
 """A stop: one revenue centre of the board as the rules see it for one company."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

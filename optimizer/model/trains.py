@@ -8,6 +8,7 @@ and pays the best N; a D is unlimited; an 18EU N visits N large and any number o
 A train given as rows ``{nodes, pay, visit}`` is read as a transportation problem: rows that take
 only large stops, only small ones, or both. The caps below are exactly its feasibility conditions.
 """
+
 from __future__ import annotations
 
 import re
@@ -44,8 +45,11 @@ class TrainSpec:
     @property
     def pays_all(self) -> bool:
         """Every visited stop is paid: the train may skip nothing."""
-        return (self.pay_large >= self.visit_large and self.pay_small >= self.visit_small
-                and self.pay_total >= self.visit_total)
+        return (
+            self.pay_large >= self.visit_large
+            and self.pay_small >= self.visit_small
+            and self.pay_total >= self.visit_total
+        )
 
     @property
     def kind(self) -> str:
@@ -68,8 +72,9 @@ PLUS = re.compile(r"^(\d+)\+(\d+)$")
 EXPRESS = re.compile(r"^(\d+)E$")
 
 
-def spec_from_rows(name: str, rows: list, multiplier: int = 1, requires_token: bool = True, local: bool = False,
-                   where: str = "trains") -> TrainSpec:
+def spec_from_rows(
+    name: str, rows: list, multiplier: int = 1, requires_token: bool = True, local: bool = False, where: str = "trains"
+) -> TrainSpec:
     v = {"L": 0, "S": 0, "A": 0}
     p = {"L": 0, "S": 0, "A": 0}
     row_mult = {"L": set(), "S": set(), "A": set()}
@@ -88,9 +93,18 @@ def spec_from_rows(name: str, rows: list, multiplier: int = 1, requires_token: b
         raise BoardError(f"{where}: train {name!r} can visit no city", field=where)
     return TrainSpec(
         name,
-        _cap(v["L"] + v["A"]), _cap(v["S"] + v["A"]), _cap(v["L"] + v["S"] + v["A"]),
-        _cap(p["L"] + p["A"]), _cap(p["S"] + p["A"]), _cap(p["L"] + p["S"] + p["A"]),
-        multiplier, requires_token, local, large_mult, small_mult)
+        _cap(v["L"] + v["A"]),
+        _cap(v["S"] + v["A"]),
+        _cap(v["L"] + v["S"] + v["A"]),
+        _cap(p["L"] + p["A"]),
+        _cap(p["S"] + p["A"]),
+        _cap(p["L"] + p["S"] + p["A"]),
+        multiplier,
+        requires_token,
+        local,
+        large_mult,
+        small_mult,
+    )
 
 
 def spec_from_train(train, where: str = "trains") -> TrainSpec:
@@ -103,12 +117,18 @@ def spec_from_train(train, where: str = "trains") -> TrainSpec:
     name = train.name
     if (m := PLUS.match(name)) and int(m.group(1)) + int(m.group(2)) == d:
         n, k = int(m.group(1)), int(m.group(2))
-        return spec_from_rows(name, [{"nodes": ["town"], "pay": k, "visit": k},
-                                     {"nodes": ["city", "offboard", "town"], "pay": n, "visit": n}],
-                              train.multiplier, train.requires_token, train.local, where)
+        return spec_from_rows(
+            name,
+            [{"nodes": ["town"], "pay": k, "visit": k}, {"nodes": ["city", "offboard", "town"], "pay": n, "visit": n}],
+            train.multiplier,
+            train.requires_token,
+            train.local,
+            where,
+        )
     if (m := EXPRESS.match(name)) and d >= int(m.group(1)):
         n = int(m.group(1))
-        return TrainSpec(name, UNLIMITED, UNLIMITED, UNLIMITED, n, n, n, train.multiplier, train.requires_token,
-                         train.local)
+        return TrainSpec(
+            name, UNLIMITED, UNLIMITED, UNLIMITED, n, n, n, train.multiplier, train.requires_token, train.local
+        )
     c = _cap(d)
     return TrainSpec(name, c, c, c, c, c, c, train.multiplier, train.requires_token, train.local)

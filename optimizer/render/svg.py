@@ -11,6 +11,7 @@ this module draws that segment's tile paths again in the train's colour. Element
 and ``data-*`` attributes (hex ids, companies, the hexes of each route) so tests and tools can
 read the picture back.
 """
+
 from __future__ import annotations
 
 import colorsys
@@ -27,13 +28,20 @@ from ..errors import OptimizerError
 from ..rules.routes import DrawnRoute, drawn_routes
 
 S = 50.0  # hex circumradius, in user units; everything else is a fraction of it
-APOTHEM = S * 3 ** 0.5 / 2
+APOTHEM = S * 3**0.5 / 2
 WIDTH_PX = 1600
 MARGIN = 0.5 * S
 PANEL = 6.5 * S  # the legend column
 
-TILE_COLOURS = {"white": "#eae0c8", "yellow": "#fde900", "green": "#71bf44", "brown": "#cb7745",
-                "gray": "#bcbdc0", "red": "#ec232a", "blue": "#35a7ff"}
+TILE_COLOURS = {
+    "white": "#eae0c8",
+    "yellow": "#fde900",
+    "green": "#71bf44",
+    "brown": "#cb7745",
+    "gray": "#bcbdc0",
+    "red": "#ec232a",
+    "blue": "#35a7ff",
+}
 BACKGROUND = "#cfc8b8"
 TRACK_WIDTH = 0.15 * S
 ROUTE_WIDTH = 0.34 * S
@@ -68,14 +76,17 @@ def render_svg(state: dict, routes: list | None = None, *, title: str | None = N
     legend, legend_bottom = _legend(board, drawn, title, x1, y0 + MARGIN)
     width, height = x1 - x0 + PANEL, max(y1, legend_bottom + MARGIN) - y0
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH_PX}" height="{round(WIDTH_PX * height / width)}" '
-           f'viewBox="{_n(x0)} {_n(y0)} {_n(width)} {_n(height)}">',
-           f"<style>{STYLE}</style>",
-           _el("rect", x=x0, y=y0, width=width, height=height, fill=BACKGROUND)]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH_PX}" height="{round(WIDTH_PX * height / width)}" '
+        f'viewBox="{_n(x0)} {_n(y0)} {_n(width)} {_n(height)}">',
+        f"<style>{STYLE}</style>",
+        _el("rect", x=x0, y=y0, width=width, height=height, fill=BACKGROUND),
+    ]
     out.append('<g class="hexes">')
     out += [_hex(hx, frame) for hx in board.hexes.values()]
-    out.append(f'</g><g class="track" fill="none" stroke="#111" stroke-width="{_n(TRACK_WIDTH)}" '
-               'stroke-linecap="round">')
+    out.append(
+        f'</g><g class="track" fill="none" stroke="#111" stroke-width="{_n(TRACK_WIDTH)}" stroke-linecap="round">'
+    )
     out += [_track(hx, frame, places[hx.id]) for hx in board.hexes.values()]
     out.append('</g><g class="routes">')
     out += [_route_track(board, r, frame, places) for r in drawn]
@@ -237,8 +248,9 @@ def _candidates(hx, node, paths, frame: _Frame, unexited: list) -> list:
     middle = _unit(total) if math.hypot(*total) > 0.25 else None  # None: straight through
     directions = ([middle] if middle else []) + [frame.normal[e] for e in exits]
     towards = {(round(v[0], 6), round(v[1], 6)): v for v in directions}
-    return ([] if middle else [_Place(c)]) + [_Place(_along(c, v, d * scale)) for scale in (1.0, 1.3)
-                                              for v in towards.values()]
+    return ([] if middle else [_Place(c)]) + [
+        _Place(_along(c, v, d * scale)) for scale in (1.0, 1.3) for v in towards.values()
+    ]
 
 
 def _clearance(hx, paths, places: dict, frame: _Frame, c: tuple) -> float:
@@ -247,14 +259,17 @@ def _clearance(hx, paths, places: dict, frame: _Frame, c: tuple) -> float:
     gaps = []
     nodes = list(blobs)
     for i, a in enumerate(nodes):
-        for b in nodes[i + 1:]:
+        for b in nodes[i + 1 :]:
             gaps += [math.dist(p, q) - r - s for p, r in blobs[a] for q, s in blobs[b]]
     for path in paths:
         line = _track_line(path, c, frame, places)
         for n, parts in blobs.items():
             if n not in path.nodes:
-                gaps += [_segment_distance(p, line[k], line[k + 1]) - r - TRACK_WIDTH / 2
-                         for p, r in parts for k in range(len(line) - 1)]
+                gaps += [
+                    _segment_distance(p, line[k], line[k + 1]) - r - TRACK_WIDTH / 2
+                    for p, r in parts
+                    for k in range(len(line) - 1)
+                ]
     return min(gaps, default=S)
 
 
@@ -292,8 +307,9 @@ def _slot_offsets(slots: int, r: float, along: tuple = (1.0, 0.0)) -> list:
     if slots == 2:
         return [(-r * along[0], -r * along[1]), (r * along[0], r * along[1])]
     ring = r / math.sin(math.pi / slots)
-    return [(ring * math.cos(a), ring * math.sin(a))
-            for a in (2 * math.pi * i / slots - math.pi / 2 for i in range(slots))]
+    return [
+        (ring * math.cos(a), ring * math.sin(a)) for a in (2 * math.pi * i / slots - math.pi / 2 for i in range(slots))
+    ]
 
 
 def _city_radius(slots: int, r: float) -> float:
@@ -330,9 +346,20 @@ def _curve_d(c: tuple, frame: _Frame, curve: tuple, start: int, to: tuple) -> st
 
 def _hex(hx, frame: _Frame) -> str:
     c = frame.centre(hx.id)
-    out = [_el("polygon", points=" ".join(_p(p) for p in frame.corners(c)),
-               fill=TILE_COLOURS.get(hx.color, TILE_COLOURS["white"]), stroke="#8a8478", stroke_width=1.0,
-               class_="hex", id=f"hex-{hx.id}", data_hex=hx.id, data_tile=hx.tile_name, data_colour=hx.color)]
+    out = [
+        _el(
+            "polygon",
+            points=" ".join(_p(p) for p in frame.corners(c)),
+            fill=TILE_COLOURS.get(hx.color, TILE_COLOURS["white"]),
+            stroke="#8a8478",
+            stroke_width=1.0,
+            class_="hex",
+            id=f"hex-{hx.id}",
+            data_hex=hx.id,
+            data_tile=hx.tile_name,
+            data_colour=hx.color,
+        )
+    ]
     for edge, kind in hx.borders:
         a, b = frame.edge_ends(c, edge)
         if kind == "impassable":
@@ -348,8 +375,9 @@ def _track(hx, frame: _Frame, places: dict) -> str:
     if not paths:
         return ""
     c = frame.centre(hx.id)
-    return "\n".join(_el("path", d=_path_d(p, c, frame, places), data_hex=hx.id, data_path=i)
-                     for i, p in enumerate(paths))
+    return "\n".join(
+        _el("path", d=_path_d(p, c, frame, places), data_hex=hx.id, data_path=i) for i, p in enumerate(paths)
+    )
 
 
 def _nodes(board, hx, frame: _Frame, places: dict) -> str:
@@ -367,17 +395,31 @@ def _nodes(board, hx, frame: _Frame, places: dict) -> str:
         elif node.kind == "offboard" and not node.hide:
             value = node.value(board.phase_tiles)
             w = 0.2 * S * max(2, len(str(value))) + 0.1 * S
-            out.append(f'<g class="offboard" data-node="{hx.node_id(node.index)}">'
-                       + _el("rect", x=xy[0] - w / 2, y=xy[1] - 0.17 * S, width=w, height=0.34 * S, rx=0.08 * S,
-                             fill="#fff", stroke="#111", stroke_width=1.2)
-                       + _el("text", value, x=xy[0], y=xy[1], class_="value", style=f"font-size:{_n(0.24 * S)}px")
-                       + "</g>")
+            out.append(
+                f'<g class="offboard" data-node="{hx.node_id(node.index)}">'
+                + _el(
+                    "rect",
+                    x=xy[0] - w / 2,
+                    y=xy[1] - 0.17 * S,
+                    width=w,
+                    height=0.34 * S,
+                    rx=0.08 * S,
+                    fill="#fff",
+                    stroke="#111",
+                    stroke_width=1.2,
+                )
+                + _el("text", value, x=xy[0], y=xy[1], class_="value", style=f"font-size:{_n(0.24 * S)}px")
+                + "</g>"
+            )
     values.discard(0)
     if len(values) == 1 and not any(n.kind == "offboard" for n in hx.tile.nodes):
         xy = _free_spot(hx, frame, places)
-        out.append('<g class="revenue">' + _el("circle", cx=xy[0], cy=xy[1], r=0.13 * S, fill="#fff", stroke="#111",
-                                               stroke_width=0.8)
-                   + _el("text", values.pop(), x=xy[0], y=xy[1], class_="value") + "</g>")
+        out.append(
+            '<g class="revenue">'
+            + _el("circle", cx=xy[0], cy=xy[1], r=0.13 * S, fill="#fff", stroke="#111", stroke_width=0.8)
+            + _el("text", values.pop(), x=xy[0], y=xy[1], class_="value")
+            + "</g>"
+        )
     return "\n".join(out)
 
 
@@ -390,11 +432,22 @@ def _city(board, hx, node, xy: tuple, r: float, c: tuple) -> str:
     out = [f'<g class="city" data-node="{hx.node_id(node.index)}">']
     if len(centres) == 2:
         (ax, ay), (bx, by) = centres
-        out += [_el("line", x1=ax, y1=ay, x2=bx, y2=by, stroke=colour, stroke_width=w, stroke_linecap="round")
-                for colour, w in (("#111", 2 * r + 2.4), ("#fff", 2 * r))]
+        out += [
+            _el("line", x1=ax, y1=ay, x2=bx, y2=by, stroke=colour, stroke_width=w, stroke_linecap="round")
+            for colour, w in (("#111", 2 * r + 2.4), ("#fff", 2 * r))
+        ]
     elif len(centres) > 2:
-        out.append(_el("circle", cx=xy[0], cy=xy[1], r=_city_radius(len(centres), r), fill="#fff", stroke="#111",
-                       stroke_width=1.2))
+        out.append(
+            _el(
+                "circle",
+                cx=xy[0],
+                cy=xy[1],
+                r=_city_radius(len(centres), r),
+                fill="#fff",
+                stroke="#111",
+                stroke_width=1.2,
+            )
+        )
     for k, (x, y) in enumerate(centres):
         company = tokens[k] if k < len(tokens) else None
         if not company:
@@ -403,10 +456,20 @@ def _city(board, hx, node, xy: tuple, r: float, c: tuple) -> str:
         ours = company == board.company.id
         neutral = k < len(city.neutral) and city.neutral[k]
         size = min(0.2 * S, 1.8 * r / max(1, len(company)) / 0.72)  # bold glyphs are ~0.72 em wide
-        out.append(f'<g class="token" data-company={quoteattr(company)}>'
-                   + _el("circle", cx=x, cy=y, r=r - 0.5, fill="#777" if neutral else company_colour(company),
-                         stroke="#ffd400" if ours else "#111", stroke_width=3.0 if ours else 1.2)
-                   + _el("text", company, x=x, y=y, style=f"font-size:{_n(size)}px") + "</g>")
+        out.append(
+            f'<g class="token" data-company={quoteattr(company)}>'
+            + _el(
+                "circle",
+                cx=x,
+                cy=y,
+                r=r - 0.5,
+                fill="#777" if neutral else company_colour(company),
+                stroke="#ffd400" if ours else "#111",
+                stroke_width=3.0 if ours else 1.2,
+            )
+            + _el("text", company, x=x, y=y, style=f"font-size:{_n(size)}px")
+            + "</g>"
+        )
     out.append("</g>")
     return "".join(out)
 
@@ -426,8 +489,10 @@ def _blobs(hx, c: tuple, places: dict) -> list:
     out = []
     for node in hx.tile.nodes:
         tokens = hx.cities[node.index].tokens if node.index in hx.cities else []
-        out += [(p, r, k < len(tokens) and bool(tokens[k]))
-                for k, (p, r) in enumerate(_node_blobs(hx, node, places[node.index].xy, c))]
+        out += [
+            (p, r, k < len(tokens) and bool(tokens[k]))
+            for k, (p, r) in enumerate(_node_blobs(hx, node, places[node.index].xy, c))
+        ]
     return out
 
 
@@ -443,8 +508,17 @@ def _town(hx, node, place: _Place, frame: _Frame) -> str:
         else:
             across = _unit((x - arc[0][0], y - arc[0][1]))
         half = 0.17 * S
-        return _el("line", x1=x - across[0] * half, y1=y - across[1] * half, x2=x + across[0] * half,
-                   y2=y + across[1] * half, stroke="#111", stroke_width=0.11 * S, class_="town", data_node=node_id)
+        return _el(
+            "line",
+            x1=x - across[0] * half,
+            y1=y - across[1] * half,
+            x2=x + across[0] * half,
+            y2=y + across[1] * half,
+            stroke="#111",
+            stroke_width=0.11 * S,
+            class_="town",
+            data_node=node_id,
+        )
     return _el("circle", cx=x, cy=y, r=0.1 * S, fill="#111", class_="town", data_node=node_id)
 
 
@@ -494,17 +568,19 @@ def _name(hx, frame: _Frame, places: dict) -> str:
 
     def clearance(spot, tokens_only=False):
         box = (spot[0] - width / 2, spot[1] - step / 2, spot[0] + width / 2, spot[1] + step * (len(lines) - 0.5))
-        return min((_box_distance(box, p) - radius for p, radius, token in blobs if token or not tokens_only),
-                   default=S)
+        return min(
+            (_box_distance(box, p) - radius for p, radius, token in blobs if token or not tokens_only), default=S
+        )
 
     bottom = c[1] + 0.72 * APOTHEM - step * (len(lines) - 1)
     top = c[1] - 0.5 * APOTHEM
     middle = c[1] - step * (len(lines) - 1) / 2
     spots = [(c[0] + dx * S, y) for y in (bottom, top, middle) for dx in (0, 0.25, -0.25)]
-    x, y = next((spot for spot in spots if clearance(spot) > 0),
-                max(spots, key=lambda spot: (clearance(spot, True) > 0, clearance(spot))))
-    spans = "".join(f'<tspan x="{_n(x)}" y="{_n(y + step * k)}">{escape(line)}</tspan>'
-                    for k, line in enumerate(lines))
+    x, y = next(
+        (spot for spot in spots if clearance(spot) > 0),
+        max(spots, key=lambda spot: (clearance(spot, True) > 0, clearance(spot))),
+    )
+    spans = "".join(f'<tspan x="{_n(x)}" y="{_n(y + step * k)}">{escape(line)}</tspan>' for k, line in enumerate(lines))
     return f'<text class="name" data-hex="{hx.id}">{spans}</text>'
 
 
@@ -520,7 +596,7 @@ def _wrap(name: str, width: int = 13) -> list:
     if len(name) <= width or not spaces:
         return [name]
     cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
-    return [name[:cut], name[cut + 1:]]
+    return [name[:cut], name[cut + 1 :]]
 
 
 def company_colour(company: str) -> str:
@@ -538,19 +614,34 @@ def _colour(route: DrawnRoute) -> str:
 
 
 def _route_track(board, route: DrawnRoute, frame: _Frame, places: dict) -> str:
-    out = [f'<g class="route" id="route-{route.index + 1}" data-train={quoteattr(route.train)} '
-           f'data-hexes={quoteattr(" ".join(route.hexes))}>',
-           f'<g opacity="0.7" fill="none" stroke="{_colour(route)}" stroke-width="{_n(ROUTE_WIDTH)}" '
-           f'stroke-linecap="round" stroke-linejoin="round">']
+    out = [
+        f'<g class="route" id="route-{route.index + 1}" data-train={quoteattr(route.train)} '
+        f"data-hexes={quoteattr(' '.join(route.hexes))}>",
+        f'<g opacity="0.7" fill="none" stroke="{_colour(route)}" stroke-width="{_n(ROUTE_WIDTH)}" '
+        f'stroke-linecap="round" stroke-linejoin="round">',
+    ]
     for hex_id, i in route.pieces:
         hx = board.hexes[hex_id]
         path = hx.tile.paths_rotated(hx.rotation)[i]
-        out.append(_el("path", d=_path_d(path, frame.centre(hex_id), frame, places[hex_id]), class_="route-path",
-                       data_hex=hex_id))
+        out.append(
+            _el(
+                "path",
+                d=_path_d(path, frame.centre(hex_id), frame, places[hex_id]),
+                class_="route-path",
+                data_hex=hex_id,
+            )
+        )
     for chain in route.loose:  # no track under it (a route from elsewhere): drawn hex centre to hex centre
         points = " ".join(_p(frame.centre(h)) for h in chain)
-        out.append(_el("polyline", points=points, class_="route-path unmatched", data_hexes=" ".join(chain),
-                       stroke_dasharray=f"{_n(0.3 * S)} {_n(0.2 * S)}"))
+        out.append(
+            _el(
+                "polyline",
+                points=points,
+                class_="route-path unmatched",
+                data_hexes=" ".join(chain),
+                stroke_dasharray=f"{_n(0.3 * S)} {_n(0.2 * S)}",
+            )
+        )
     for h, stop in route.local_stops:
         xy = _stop_xy(board, places, stop)
         hx = board.hexes[h]
@@ -569,14 +660,27 @@ def _route_stops(board, route: DrawnRoute, places: dict) -> str:
     """Rings round the stops a route counts (dashed round those it only passes)."""
     counted = route.counted
     out = [f'<g class="route-stops" data-route="route-{route.index + 1}">']
-    for stop, dashed in [(s, False) for s in dict.fromkeys(counted)] + \
-                        [(s, True) for s in dict.fromkeys(route.visited) if s not in counted]:
+    for stop, dashed in [(s, False) for s in dict.fromkeys(counted)] + [
+        (s, True) for s in dict.fromkeys(route.visited) if s not in counted
+    ]:
         hex_id, _, n = stop.partition("._")
         hx = board.hexes[hex_id]
         r = _node_radius(hx, hx.tile.nodes[int(n)]) + 0.06 * S + 0.08 * S * (route.index % 4)
         xy = _stop_xy(board, places, stop)
-        out.append(_el("circle", cx=xy[0], cy=xy[1], r=r, fill="none", stroke=_colour(route), stroke_width=0.06 * S,
-                       stroke_dasharray="4 3" if dashed else None, class_="stop", data_stop=stop))
+        out.append(
+            _el(
+                "circle",
+                cx=xy[0],
+                cy=xy[1],
+                r=r,
+                fill="none",
+                stroke=_colour(route),
+                stroke_width=0.06 * S,
+                stroke_dasharray="4 3" if dashed else None,
+                class_="stop",
+                data_stop=stop,
+            )
+        )
     out.append("</g>")
     return "\n".join(out)
 
@@ -587,21 +691,32 @@ def _legend(board, routes: list, title: str | None, x: float, y: float) -> tuple
     title = title or f"{board.game} · {company}"
     line = 24.0
     size = min(19.0, (PANEL - MARGIN) / (0.62 * max(1, len(title))))  # a long title in smaller type
-    out = ['<g class="legend">', _el("text", title, x=x, y=y + 10, class_="title", style=f"font-size:{_n(size)}px"),
-           _el("text", f"phase {board.phase_name} · {company}", x=x, y=y + 10 + line, fill="#333")]
+    out = [
+        '<g class="legend">',
+        _el("text", title, x=x, y=y + 10, class_="title", style=f"font-size:{_n(size)}px"),
+        _el("text", f"phase {board.phase_name} · {company}", x=x, y=y + 10 + line, fill="#333"),
+    ]
     y += 10 + 2.4 * line
     right = x + PANEL - MARGIN
     if not routes:
         out.append(_el("text", "no routes drawn", x=x, y=y, fill="#333"))
     total = 0
     for r in routes:
-        out.append(f'<g class="legend-route" data-route="route-{r.index + 1}">'
-                   + _el("rect", x=x, y=y - 7, width=28, height=14, rx=3, fill=_colour(r), opacity=0.8)
-                   + _el("text", r.name if r.name == r.train else f"{r.name} ({r.train})", x=x + 36, y=y)
-                   + _el("text", f"{len(r.counted)} stop{'' if len(r.counted) == 1 else 's'}", x=right - 62, y=y,
-                         class_="num", fill="#333")
-                   + _el("text", "–" if r.revenue is None else r.revenue, x=right, y=y, class_="num")
-                   + "</g>")
+        out.append(
+            f'<g class="legend-route" data-route="route-{r.index + 1}">'
+            + _el("rect", x=x, y=y - 7, width=28, height=14, rx=3, fill=_colour(r), opacity=0.8)
+            + _el("text", r.name if r.name == r.train else f"{r.name} ({r.train})", x=x + 36, y=y)
+            + _el(
+                "text",
+                f"{len(r.counted)} stop{'' if len(r.counted) == 1 else 's'}",
+                x=right - 62,
+                y=y,
+                class_="num",
+                fill="#333",
+            )
+            + _el("text", "–" if r.revenue is None else r.revenue, x=right, y=y, class_="num")
+            + "</g>"
+        )
         total += r.revenue if isinstance(r.revenue, (int, float)) else 0
         y += line
     if routes:
@@ -627,7 +742,11 @@ def _p(xy: tuple) -> str:
 
 def _el(tag: str, text=None, **attrs) -> str:
     """One element; ``class_`` -> ``class``, ``data_hex`` -> ``data-hex``, ``None`` values left out."""
-    items = "".join(f' {k.rstrip("_").replace("_", "-")}="{_n(v)}"' if isinstance(v, (int, float))
-                    else f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}"
-                    for k, v in attrs.items() if v is not None)
+    items = "".join(
+        f' {k.rstrip("_").replace("_", "-")}="{_n(v)}"'
+        if isinstance(v, (int, float))
+        else f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}"
+        for k, v in attrs.items()
+        if v is not None
+    )
     return f"<{tag}{items}/>" if text is None else f"<{tag}{items}>{escape(str(text))}</{tag}>"

@@ -4,6 +4,7 @@ Each route is read as track of the board's graph by :mod:`optimizer.rules.routes
 could be read two ways, every reading is tried and the legal, richer one kept. Reasons are plain
 words a player understands.
 """
+
 from __future__ import annotations
 
 from itertools import product
@@ -34,8 +35,9 @@ def check_routes(board, routes) -> dict:
         train = str(route["train"])
         if train not in trains and train not in bonus_trains:
             known = ", ".join(list(trains) + list(bonus_trains)) or "none"
-            raise RoutesError(f"{where}.train: unknown train {train!r} (this company runs: {known})",
-                              field=f"{where}.train")
+            raise RoutesError(
+                f"{where}.train: unknown train {train!r} (this company runs: {known})", field=f"{where}.train"
+            )
         if train in seen_trains:
             raise RoutesError(f"{where}.train: train {train} has two routes", field=f"{where}.train")
         seen_trains.add(train)
@@ -54,6 +56,7 @@ def check_routes(board, routes) -> dict:
 
 
 # ---- judging one reading ------------------------------------------------------------------------
+
 
 def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     graph = problem.graph
@@ -79,11 +82,14 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
             continue
         stops, resources, errors, pen = _walk(problem, reading)
         entry["stops"] = [problem.stop_id(s) for s in stops]
-        entry["hexes"] = [list(graph.segments[j].hexes if fwd else reversed(graph.segments[j].hexes))
-                          for j, fwd in reading]
+        entry["hexes"] = [
+            list(graph.segments[j].hexes if fwd else reversed(graph.segments[j].hexes)) for j, fwd in reading
+        ]
         for r in dict.fromkeys(resources):  # a piece used twice by this route is reported by _walk
             if r in used:
-                errors.append(f"route {i + 1} uses the {_resource_name(graph, r)} that route {used[r] + 1} already uses")
+                errors.append(
+                    f"route {i + 1} uses the {_resource_name(graph, r)} that route {used[r] + 1} already uses"
+                )
             else:
                 used[r] = i
         errors = list(dict.fromkeys(errors + visit_errors(problem, t, stops)))
@@ -135,8 +141,11 @@ def _walk(problem, reading):
         if loc in seen:
             a, b = seen[loc], s
             same = a == b
-            errors.append(f"it reaches {_stop_name(problem, s)} twice" if same else
-                          f"it reaches {_stop_name(problem, a)} and {_stop_name(problem, b)}, one location, twice")
+            errors.append(
+                f"it reaches {_stop_name(problem, s)} twice"
+                if same
+                else f"it reaches {_stop_name(problem, a)} and {_stop_name(problem, b)}, one location, twice"
+            )
         seen[loc] = s
     return stops, resources, errors, pen
 
@@ -204,7 +213,8 @@ def _end_only_reason(problem, s) -> str:
     stop = problem.graph.stops[s]
     if stop.kind == "offboard" or stop.red:
         return "an off-board that may only start or end a route"
-    if stop.kind == "city" and problem.rules.blocks(problem.board.hexes[stop.hex],
-                                                      problem.board.hexes[stop.hex].tile.nodes[stop.node]):
+    if stop.kind == "city" and problem.rules.blocks(
+        problem.board.hexes[stop.hex], problem.board.hexes[stop.hex].tile.nodes[stop.node]
+    ):
         return "whose slots are all taken by other companies' tokens"
     return "which may only start or end a route"

@@ -8,6 +8,7 @@ matched to segments of the track graph by their hexes (``TrackGraph.segments_by_
 checker reads every way a route can be walked (:func:`readings`); the picture reads the track to
 draw, and draws a chain with no track under it hex to hex (:func:`drawn_routes`).
 """
+
 from __future__ import annotations
 
 import json
@@ -44,8 +45,9 @@ def check_chains(board, chains, where: str) -> None:
         raise RoutesError(f"{where}.hexes must be a list of chains, each a list of hex ids", field=f"{where}.hexes")
     for k, chain in enumerate(chains):
         if not isinstance(chain, list) or not chain:
-            raise RoutesError(f"{where}.hexes[{k}]: a chain must be a non-empty list of hex ids",
-                              field=f"{where}.hexes[{k}]")
+            raise RoutesError(
+                f"{where}.hexes[{k}]: a chain must be a non-empty list of hex ids", field=f"{where}.hexes[{k}]"
+            )
         first = 1 if chain[0] == "local" else 0
         for m, hex_id in enumerate(chain[first:], first):
             if not isinstance(hex_id, str) or hex_id not in board.hexes:
@@ -55,6 +57,7 @@ def check_chains(board, chains, where: str) -> None:
 
 # ---- routes read as track, for the checker ---------------------------------------------------
 
+
 def readings(problem, route: dict, where: str) -> list:
     """Every way to read a route as a walk over the track graph: lists of (segment, forward)."""
     graph = problem.graph
@@ -62,7 +65,7 @@ def readings(problem, route: dict, where: str) -> list:
     if "stops" in route and route["stops"] is not None:
         stops = route["stops"]
         if not isinstance(stops, list) or not all(isinstance(s, str) for s in stops):
-            raise RoutesError(f"{where}.stops must be a list of stop ids like \"H12._0\"", field=f"{where}.stops")
+            raise RoutesError(f'{where}.stops must be a list of stop ids like "H12._0"', field=f"{where}.stops")
         for k, s in enumerate(stops):
             if s not in index:
                 _unknown_place(problem, s.split(".")[0], f"{where}.stops[{k}]", stop=s)
@@ -71,11 +74,12 @@ def readings(problem, route: dict, where: str) -> list:
         options = []
         for k, (a, b) in enumerate(zip(stops, stops[1:])):
             ia, ib = index[a], index[b]
-            segs = [(j, seg.a == ia) for j, seg in enumerate(graph.segments)
-                    if {seg.a, seg.b} == {ia, ib}]
+            segs = [(j, seg.a == ia) for j, seg in enumerate(graph.segments) if {seg.a, seg.b} == {ia, ib}]
             if not segs:
-                raise RoutesError(f"{where}.stops: no track joins {a} and {b} without another stop between",
-                                  field=f"{where}.stops[{k + 1}]")
+                raise RoutesError(
+                    f"{where}.stops: no track joins {a} and {b} without another stop between",
+                    field=f"{where}.stops[{k + 1}]",
+                )
             options.append(segs)
         return [list(c) for c in product(*options)][:MAX_READINGS]
     chains = route.get("hexes")
@@ -86,7 +90,7 @@ def readings(problem, route: dict, where: str) -> list:
         return []  # the train runs nothing
     if any(chain[0] == "local" for chain in chains):
         if len(chains) != 1 or len(chains[0]) != 2:
-            raise RoutesError(f"{where}.hexes: a local run is [[\"local\", HEX]]", field=f"{where}.hexes")
+            raise RoutesError(f'{where}.hexes: a local run is [["local", HEX]]', field=f"{where}.hexes")
         return [("local_hex", chains[0][1])]
     candidates = []
     for k, chain in enumerate(chains):
@@ -114,8 +118,9 @@ def readings(problem, route: dict, where: str) -> list:
 
     extend(0, None, [])
     if not walks:
-        raise RoutesError(f"{where}.hexes: its chains do not join end to end into one run of track",
-                          field=f"{where}.hexes")
+        raise RoutesError(
+            f"{where}.hexes: its chains do not join end to end into one run of track", field=f"{where}.hexes"
+        )
     return walks
 
 
@@ -196,8 +201,11 @@ def _read_drawn(board, routes) -> list:
         for k, chain in enumerate(r["hexes"]):
             for h in chain[1:] if chain[0] == "local" else ():
                 if not any(n.is_stop for n in board.hexes[h].tile.nodes):
-                    raise RoutesError(f"route of train {train}: a local run in hex {h}, which has no stop",
-                                         field=f"{where}.hexes[{k}]", hex=h)
+                    raise RoutesError(
+                        f"route of train {train}: a local run in hex {h}, which has no stop",
+                        field=f"{where}.hexes[{k}]",
+                        hex=h,
+                    )
         visited = r.get("visited", r.get("stops")) or []
         paid = r.get("paid", r.get("stops"))
         for name, stops in (("visited", visited), ("paid", paid or [])):
@@ -205,8 +213,17 @@ def _read_drawn(board, routes) -> list:
                 raise RoutesError(f"{where}.{name}: a list of stop ids like 'H12._0'", field=f"{where}.{name}")
             for s in stops:
                 _check_stop(board, s, train, f"{where}.{name}")
-        out.append(DrawnRoute(len(out), train, str(r.get("name") or r.get("train_name") or train), r.get("revenue"),
-                          [list(c) for c in r["hexes"]], list(visited), None if paid is None else list(paid)))
+        out.append(
+            DrawnRoute(
+                len(out),
+                train,
+                str(r.get("name") or r.get("train_name") or train),
+                r.get("revenue"),
+                [list(c) for c in r["hexes"]],
+                list(visited),
+                None if paid is None else list(paid),
+            )
+        )
     return out
 
 

@@ -9,24 +9,38 @@ revenue placed plus the best its train could still add plus the proven optimum o
 still to come cannot beat the best found. The loops run on explicit stacks without the GIL;
 errors are codes, raised once outside.
 
-The only entry is :func:`search`, which takes a checked
-:class:`~optimizer.core.contract.KernelInput` and returns a
-:class:`~optimizer.core.contract.KernelResult`.
+The only entry is :func:`search`, which takes a :class:`~optimizer.core.contract.KernelInput`
+(checked by ``_input.borrow``) and returns a :class:`~optimizer.core.contract.KernelResult`.
+The state is declared in ``_state.pxd``; the input's checks and derivation are ``_input.pyx``;
+the packing kernel, built from these functions, is ``_packing.pyx``.
 """
 cimport numpy as cnp
 from libc.stdlib cimport calloc, free, qsort
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
-from cpython.pycapsule cimport PyCapsule_GetPointer
 
 import numpy as np
 
-from .contract import KernelInput, KernelResult
+from . cimport _state
+from ._input cimport borrow
+from ._state cimport (ERR_MEMORY, STOP_CALLBACK, STOP_CANCELLED, STOP_DEADLINE, STOP_NODES, Best, Bounds, Ctx, Input,
+                      Express, Half, Level, Limits, Scratch, TopK, now)
+
+from .contract import KernelResult
 
 cnp.import_array()
 
-KERNEL_CAPSULE = b"route18xx.kernel"
+# The kernel's constants (_state.pxd), for Python.
+MAX_BEST_ROUTE = _state.MAX_BEST_ROUTE
+MAX_INTERESTING = _state.MAX_INTERESTING
+MAX_FORCED = _state.MAX_FORCED
+STOPPED_BY = {  # SearchResult.stopped_by, by stop code
+    _state.STOP_NONE: None,
+    _state.STOP_DEADLINE: "deadline",
+    _state.STOP_NODES: "nodes",
+    _state.STOP_CANCELLED: "cancelled",
+    _state.STOP_CALLBACK: "on_improve raised",
+}
 
 cdef extern from *:
     """
@@ -36,14 +50,6 @@ cdef extern from *:
 
 cdef enum:
     CHECK_EVERY = 4096      # nodes between looks at the clock and the cancel flag
-    STOP_NONE = 0
-    STOP_DEADLINE = 1
-    STOP_NODES = 2
-    STOP_CANCELLED = 3
-    STOP_CALLBACK = 4       # on_improve raised: the error is re-raised by search()
-    ERR_MEMORY = -1
-    MAX_INTERESTING = 12    # interesting stops of one route tried in and out (2**12 subsets)
-    MAX_FORCED = 4          # stops forced into an express's paid subset for its largest-stop bonuses
     LATER_EVERY = 3         # frames between looks at what the later trains can still reach (every
     #                         frame: fewer nodes but more time; every 4th: fewer cuts)
 
@@ -51,12 +57,6 @@ cdef int64_t INT64_MAX_ = 0x3FFFFFFFFFFFFFFF  # "no limit" where a sum is compar
 
 
 # ---- limits ---------------------------------------------------------------------------------
-
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
 
 cdef int check_limits(Ctx* c) noexcept nogil:
     """Look at every limit; set and return the stop code, else plan the next look."""
@@ -532,7 +532,7 @@ cdef void express_split(Ctx* c, int t, const int32_t* visited, int nv, Express* 
     E.nb = 0
     E.ns = 0
     for i in range(nv):
-        if g.interesting_by_stop[visited[i]] and E.m < MAX_INTERESTING:
+        if g.interesting_by_stop[visited[i]] and E.m < _state.MAX_INTERESTING:
             E.inter[E.m] = visited[i]
             E.m += 1
     for i in range(nv):
@@ -751,7 +751,7 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
             for k in range(c.inp.n_largest):
                 n_active += largest_active(c, &E, mask, k)
             if n_active:
-                express_force(c, t, visited, nv, &E, mask, 0, min(n_active, MAX_FORCED),
+                express_force(c, t, visited, nv, &E, mask, 0, min(n_active, _state.MAX_FORCED),
                               &best, best_large, out_paid, n_out)
     return best
 
@@ -1041,33 +1041,53 @@ cdef class _Improve:
         self.error = None
 
 
-cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:
-    """Keep the routes of levels lo..upto as the best solution."""
-    cdef int li, n, bl, stride = c.inp.n_stops + 1
-    cdef Level* L
-    cdef int32_t* stops
-    cdef int32_t* paid
-    cdef Best* best = &c.best
-    best.value = value
+cdef void clear_best(Ctx* c, int64_t value) noexcept nogil:
+    """Start keeping a new best solution worth ``value``: every level runs nothing until kept."""
+    cdef int li
+    c.best.value = value
     for li in range(c.inp.n_trains):
-        best.n_stops_by_level[li] = 0
-        best.revenue_by_level[li] = 0
-        best.n_paid_by_level[li] = 0
+        c.best.n_stops_by_level[li] = 0
+        c.best.revenue_by_level[li] = 0
+        c.best.n_paid_by_level[li] = 0
+
+
+cdef int32_t* best_stops(Ctx* c, int li) noexcept nogil:
+    """Where level li's route stops are kept (n_stops + 1 of them at most)."""
+    return c.best.stops_by_level + <int64_t>li * (c.inp.n_stops + 1)
+
+
+cdef int32_t* best_segs(Ctx* c, int li) noexcept nogil:
+    """Where level li's route track segments are kept."""
+    return c.best.segs_by_level + <int64_t>li * (c.inp.n_stops + 1)
+
+
+cdef void keep_route(Ctx* c, int li, int t, int n, int64_t revenue) noexcept nogil:
+    """Keep level li's route, its n stops and segments already written to best_stops and
+    best_segs: its revenue, and the stops its train t is paid for."""
+    cdef int bl
+    cdef int32_t* stops = best_stops(c, li)
+    cdef int32_t* paid = c.best.paid_by_level + <int64_t>li * (c.inp.n_stops + 1)
+    c.best.n_stops_by_level[li] = n
+    c.best.revenue_by_level[li] = revenue
+    if c.inp.pays_all_by_train[t]:
+        memcpy(paid, stops, n * sizeof(int32_t))
+        c.best.n_paid_by_level[li] = n
+    else:
+        price_express(c, t, stops, n, &bl, paid, &c.best.n_paid_by_level[li])
+
+
+cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:
+    """Keep the routes of levels lo..upto as the best solution, and tell the caller."""
+    cdef int li, n
+    cdef Level* L
+    clear_best(c, value)
     for li in range(c.run.lo, upto + 1):
         L = &c.work.levels[li]
         if L.empty or L.phase == 0:
             continue
-        stops = best.stops_by_level + <int64_t>li * stride
-        n = route_stops(c, L, stops)
-        route_segs(c, L, best.segs_by_level + <int64_t>li * stride)
-        best.n_stops_by_level[li] = n
-        best.revenue_by_level[li] = L.rev
-        paid = best.paid_by_level + <int64_t>li * stride
-        if c.inp.pays_all_by_train[L.t]:
-            memcpy(paid, stops, n * sizeof(int32_t))
-            best.n_paid_by_level[li] = n
-        else:
-            price_express(c, L.t, stops, n, &bl, paid, &best.n_paid_by_level[li])
+        n = route_stops(c, L, best_stops(c, li))
+        route_segs(c, L, best_segs(c, li))
+        keep_route(c, li, L.t, n, L.rev)
     if c.lim.on_improve != NULL:
         call_improve(c, value)
 
@@ -1186,6 +1206,11 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
             return c.run.cur_best
 
 
+cdef int nested(Ctx* c, const void* settings) noexcept nogil:
+    """The nested search as a kernel (it has no settings)."""
+    return run(c)
+
+
 cdef int run(Ctx* c) noexcept nogil:
     """All rounds: each train alone, the suffixes, then everything. Returns a stop code."""
     cdef int K = c.inp.n_trains, li
@@ -1284,365 +1309,28 @@ cdef void teardown(Ctx* c) noexcept nogil:
     free(b.paid_by_level); free(b.n_paid_by_level)
 
 
-# ---- derived arrays, for contract.prepare ----------------------------------------------------
-
-cdef int by_key(const void* a, const void* b) noexcept nogil:
-    """qsort order: key, then item, ascending."""
-    cdef const Keyed* x = <const Keyed*>a
-    cdef const Keyed* y = <const Keyed*>b
-    if x.key != y.key:
-        return -1 if x.key < y.key else 1
-    return -1 if x.item < y.item else (1 if x.item > y.item else 0)
-
-
-cdef int64_t derive_train(const int32_t* values, const uint8_t* large, Py_ssize_t n, const int32_t* caps,
-                          int64_t multiplier, int64_t fixed_bonus, int64_t n_largest, int64_t* prefix,
-                          int64_t* max_bonus, int64_t* scratch) noexcept nogil:
-    """One train's max bonus, prefix sums ([3, n + 1]: the k best positive values of large
-    stops, small stops, all stops) and bound alone (returned): the best k large and the best small
-    stops within its pay caps, times its multiplier, plus its bonuses."""
-    cdef Py_ssize_t s, k, m, which
-    cdef int64_t top = 0, v, best = 0, pay_large, pay_small, pay_total
-    for s in range(n):
-        if values[s] > top:
-            top = values[s]
-    max_bonus[0] = fixed_bonus + n_largest * top  # every positive pair, the best value per largest-stop bonus
-    for which in range(3):
-        m = 0
-        for s in range(n):
-            if values[s] > 0 and (which == 2 or (large[s] != 0) == (which == 0)):
-                scratch[m] = -values[s]
-                m += 1
-        qsort(scratch, m, sizeof(int64_t), by_int64)
-        for k in range(n):
-            prefix[which * (n + 1) + k + 1] = prefix[which * (n + 1) + k] + (-scratch[k] if k < m else 0)
-    pay_total = min(min(caps[5], caps[2]), n)
-    pay_large = min(min(min(caps[3], caps[0]), n), pay_total)
-    pay_small = min(min(caps[4], caps[1]), n)
-    for k in range(pay_large + 1):
-        v = prefix[k] + prefix[(n + 1) + min(pay_small, pay_total - k)]
-        if v > best:
-            best = v
-    return best * multiplier + max_bonus[0]
-
-
-cdef void order_levels(const int64_t* bound, const int32_t[::1] group, Py_ssize_t K, Keyed* keyed,
-                       int32_t* order) noexcept nogil:
-    """Strongest trains first, identical trains side by side: by (-bound, group, train)."""
-    cdef Py_ssize_t i, k
-    cdef Keyed swap
-    for i in range(K):
-        keyed[i].key = -bound[i]
-        keyed[i].item = <int32_t>i
-    for i in range(1, K):  # insertion sort: a handful of trains
-        k = i
-        while k > 0 and before(&keyed[k], &keyed[k - 1], group):
-            swap = keyed[k]
-            keyed[k] = keyed[k - 1]
-            keyed[k - 1] = swap
-            k -= 1
-    for i in range(K):
-        order[i] = keyed[i].item
-
-
-cdef void rank_anchors(const int32_t[:, ::1] values, const uint8_t[::1] token, const uint8_t[::1] requires_token,
-                       Keyed* keyed, int32_t* anchors, int32_t* n_anchors, int32_t* rank) noexcept nogil:
-    """Stops richest first (best value over the trains), ties by index: the token stops for a
-    train that needs one, every stop for the others."""
-    cdef Py_ssize_t K = values.shape[0], n = values.shape[1], s, t, i, m
-    cdef int64_t best
-    for s in range(n):
-        best = values[0, s] if K else 0
-        for t in range(1, K):
-            if values[t, s] > best:
-                best = values[t, s]
-        keyed[s].key = -best
-        keyed[s].item = <int32_t>s
-    qsort(keyed, n, sizeof(Keyed), by_key)
-    for t in range(K):
-        m = 0
-        for i in range(n):
-            s = keyed[i].item
-            if token[s] or not requires_token[t]:
-                anchors[t * n + m] = <int32_t>s
-                rank[t * n + s] = <int32_t>m
-                m += 1
-        n_anchors[t] = <int32_t>m
-
-
-def derive(const int32_t[:, ::1] values, const uint8_t[::1] large, const uint8_t[::1] token,
-           const int32_t[:, ::1] caps, const int32_t[::1] multiplier, const int32_t[::1] group,
-           const uint8_t[::1] requires_token, int64_t fixed_bonus, int64_t n_largest):
-    """What :func:`optimizer.core.contract.prepare` derives per train, in C (numpy costs more
-    per call than these loops take): max_bonus, prefix, bound, order, anchors, n_anchors, rank,
-    as documented on KernelInput (unpadded)."""
-    cdef Py_ssize_t K = values.shape[0], n = values.shape[1], t
-    for name, length, want in (("large", large.shape[0], n), ("token", token.shape[0], n),
-                               ("caps", caps.shape[0], K), ("multiplier", multiplier.shape[0], K),
-                               ("group", group.shape[0], K), ("requires_token", requires_token.shape[0], K)):
-        if length != want:
-            raise ValueError(f"problem {name}: {length} entries for {want}")
-    if K and caps.shape[1] != 6:
-        raise ValueError(f"problem caps: {caps.shape[1]} columns for 6")
-    max_bonus = np.empty(K, dtype=np.int64)
-    prefix = np.zeros((K, 3, n + 1), dtype=np.int64)
-    bound = np.empty(K, dtype=np.int64)
-    order = np.empty(K, dtype=np.int32)
-    anchors = np.zeros((K, n), dtype=np.int32)
-    n_anchors = np.empty(K, dtype=np.int32)
-    rank = np.full((K, n), -1, dtype=np.int32)
-    cdef int64_t* max_bonus_p = <int64_t*>cnp.PyArray_DATA(max_bonus)
-    cdef int64_t* prefix_p = <int64_t*>cnp.PyArray_DATA(prefix)
-    cdef int64_t* bound_p = <int64_t*>cnp.PyArray_DATA(bound)
-    cdef int32_t* order_p = <int32_t*>cnp.PyArray_DATA(order)
-    cdef int32_t* anchors_p = <int32_t*>cnp.PyArray_DATA(anchors)
-    cdef int32_t* n_anchors_p = <int32_t*>cnp.PyArray_DATA(n_anchors)
-    cdef int32_t* rank_p = <int32_t*>cnp.PyArray_DATA(rank)
-    cdef Keyed* keyed = <Keyed*>calloc(max(n, K) + 1, sizeof(Keyed))
-    cdef int64_t* scratch = <int64_t*>calloc(n + 1, sizeof(int64_t))
-    if keyed == NULL or scratch == NULL:
-        free(keyed)
-        free(scratch)
-        raise MemoryError("derive")
-    with nogil:
-        for t in range(K):
-            bound_p[t] = derive_train(&values[t, 0] if n else NULL, &large[0] if n else NULL, n, &caps[t, 0],
-                                      multiplier[t], fixed_bonus, n_largest, prefix_p + t * 3 * (n + 1),
-                                      max_bonus_p + t, scratch)
-        order_levels(bound_p, group, K, keyed, order_p)
-        rank_anchors(values, token, requires_token, keyed, anchors_p, n_anchors_p, rank_p)
-    free(keyed)
-    free(scratch)
-    return max_bonus, prefix, bound, order, anchors, n_anchors, rank
-
-
-cdef inline int before(const Keyed* a, const Keyed* b, const int32_t[::1] group) noexcept nogil:
-    """Train a goes before train b: by key (-bound), then group, then index."""
-    if a.key != b.key:
-        return a.key < b.key
-    if group[a.item] != group[b.item]:
-        return group[a.item] < group[b.item]
-    return a.item < b.item
-
-
-cdef int by_int64(const void* a, const void* b) noexcept nogil:
-    cdef int64_t x = (<const int64_t*>a)[0], y = (<const int64_t*>b)[0]
-    return -1 if x < y else (1 if x > y else 0)
-
-
 # ---- Python entry point ---------------------------------------------------------------------
 
-cdef int I32 = np.dtype(np.int32).num, I64 = np.dtype(np.int64).num, U8 = np.dtype(np.uint8).num
-cdef int U32 = np.dtype(np.uint32).num, U64 = np.dtype(np.uint64).num
-DTYPE_NAMES = {I32: "int32", I64: "int64", U8: "uint8", U32: "uint32", U64: "uint64"}
+cdef class Kernel:
+    """A search strategy and its settings: the nested search (``NESTED``), or another built from
+    the same pieces (``_packing.Packing``). Read only while searches run."""
+
+    def __cinit__(self):
+        self.fn = nested
+        self.settings = NULL
 
 
-cdef inline const void* data(object a):
-    """The data of an array already checked (dtype, C order, shape)."""
-    return cnp.PyArray_DATA(<cnp.ndarray>a)
+NESTED = Kernel()
 
 
-def _refuse(name, why):
-    raise ValueError(f"kernel input {name}: {why}")
-
-
-cdef const void* take(ki, str name, int typenum, Py_ssize_t d0, Py_ssize_t d1=-1, Py_ssize_t d2=-1) except NULL:
-    """The data of array ``name`` of a KernelInput once its dtype, byte order, C order and shape
-    (each axis padded to at least one) are checked; ValueError naming it otherwise."""
-    a = getattr(ki, name)
-    if not isinstance(a, np.ndarray):
-        _refuse(name, f"must be a numpy array, not {type(a).__name__}")
-    cdef cnp.ndarray arr = <cnp.ndarray>a
-    if cnp.PyArray_TYPE(arr) != typenum or not cnp.PyArray_ISNOTSWAPPED(arr):
-        _refuse(name, f"dtype must be {DTYPE_NAMES[typenum]}, not {a.dtype}")
-    cdef tuple want
-    if d1 < 0:
-        want = (max(1, d0),)
-    elif d2 < 0:
-        want = (max(1, d0), max(1, d1))
-    else:
-        want = (max(1, d0), max(1, d1), max(1, d2))
-    if a.shape != want:
-        _refuse(name, f"shape must be {want}, not {a.shape}")
-    if not cnp.PyArray_IS_C_CONTIGUOUS(arr):
-        _refuse(name, "must be C-contiguous")
-    return cnp.PyArray_DATA(arr)
-
-
-cdef int64_t first_outside(const int32_t* a, int64_t n, int64_t lo, int64_t hi) noexcept nogil:
-    """Index of the first of a[0 .. n-1] outside lo .. hi - 1, or -1."""
-    cdef int64_t i
-    for i in range(n):
-        if a[i] < lo or a[i] >= hi:
-            return i
-    return -1
-
-
-cdef int in_range(const int32_t* a, int64_t n, int64_t lo, int64_t hi, str name) except -1:
-    cdef int64_t i = first_outside(a, n, lo, hi)
-    if i >= 0:
-        _refuse(name, f"entry {i} is {a[i]}, outside {lo} .. {hi - 1}")
-    return 0
-
-
-cdef int size(ki, str name, int64_t hi=2 ** 31 - 1) except -1:
-    value = getattr(ki, name)
-    if not isinstance(value, (int, np.integer)) or not 0 <= value <= hi:
-        _refuse(name, f"must be an integer in 0 .. {hi}, not {value!r}")
-    return value
-
-
-cdef int borrow_sizes(Input* g, ki) except -1:
-    g.n_stops = size(ki, "n_stops")
-    g.n_dirs = size(ki, "n_dirs")
-    g.n_segs = size(ki, "n_segs")
-    g.n_track_words = size(ki, "n_track_words", 1 << 20)
-    if g.n_track_words < 1:
-        _refuse("n_track_words", "must be at least 1")
-    g.n_locs = size(ki, "n_locs", g.n_stops)
-    g.n_loc_words = (g.n_locs + 63) // 64 + 1
-    g.n_trains = size(ki, "n_trains")
-    g.n_pairs = size(ki, "n_pairs")
-    g.n_largest = size(ki, "n_largest")
-    g.n_penalties = size(ki, "n_penalties", 32)
-    g.n_best_route = size(ki, "n_best_route", MAX_BEST_ROUTE)
-    g.r2r_per_token = size(ki, "r2r_per_token")
-    g.r2r_max_tokens = size(ki, "r2r_max_tokens")
-    g.has_pullman = size(ki, "has_pullman", 1)
-    g.pullman_cap = size(ki, "pullman_cap")
-    g.reach_from = size(ki, "reach_from")
-    return 0
-
-
-cdef int borrow_stops(Input* g, ki) except -1:
-    cdef int n = g.n_stops
-    g.large_by_stop = <const uint8_t*>take(ki, "large_by_stop", U8, n)
-    g.token_by_stop = <const uint8_t*>take(ki, "token_by_stop", U8, n)
-    g.red_by_stop = <const uint8_t*>take(ki, "red_by_stop", U8, n)
-    g.end_only_by_stop = <const uint8_t*>take(ki, "end_only_by_stop", U8, n)
-    g.loc_by_stop = <const int32_t*>take(ki, "loc_by_stop", I32, n)
-    in_range(g.loc_by_stop, n, 0, g.n_locs, "loc_by_stop")
-    g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, n)
-    return 0
-
-
-cdef int borrow_track(Input* g, ki) except -1:
-    """The directed segments (CSR by stop) and the track segments."""
-    cdef int n = g.n_stops, i
-    cdef int64_t previous = 0
-    g.adj_ptr_by_stop = <const int32_t*>take(ki, "adj_ptr_by_stop", I32, n + 1)
-    for i in range(n + 1):
-        if g.adj_ptr_by_stop[i] < previous or (i == 0 and g.adj_ptr_by_stop[0] != 0):
-            _refuse("adj_ptr_by_stop", f"must rise from 0; entry {i} is {g.adj_ptr_by_stop[i]}")
-        previous = g.adj_ptr_by_stop[i]
-    if g.adj_ptr_by_stop[n] != g.n_dirs:
-        _refuse("adj_ptr_by_stop", f"must end at n_dirs = {g.n_dirs}, not {g.adj_ptr_by_stop[n]}")
-    g.to_stop_by_dir = <const int32_t*>take(ki, "to_stop_by_dir", I32, g.n_dirs)
-    in_range(g.to_stop_by_dir, g.n_dirs, 0, n, "to_stop_by_dir")
-    g.seg_by_dir = <const int32_t*>take(ki, "seg_by_dir", I32, g.n_dirs)
-    in_range(g.seg_by_dir, g.n_dirs, 0, g.n_segs, "seg_by_dir")
-    g.from_terminal_by_dir = <const uint8_t*>take(ki, "from_terminal_by_dir", U8, g.n_dirs)
-    g.to_terminal_by_dir = <const uint8_t*>take(ki, "to_terminal_by_dir", U8, g.n_dirs)
-    g.track_bits_by_seg = <const uint64_t*>take(ki, "track_bits_by_seg", U64, g.n_segs, g.n_track_words)
-    g.penalty_mask_by_seg = <const uint32_t*>take(ki, "penalty_mask_by_seg", U32, g.n_segs)
-    if g.n_penalties < 32:
-        for i in range(g.n_segs):
-            if g.penalty_mask_by_seg[i] >> g.n_penalties:
-                _refuse("penalty_mask_by_seg", f"entry {i} names a penalty hex beyond the {g.n_penalties} there are")
-    g.amount_by_penalty = <const int32_t*>take(ki, "amount_by_penalty", I32, g.n_penalties)
-    return 0
-
-
-cdef int borrow_trains(Input* g, ki) except -1:
-    """Per train, and the levels (trains in search order)."""
-    cdef int n = g.n_stops, K = g.n_trains, i
-    g.values_by_train_stop = <const int32_t*>take(ki, "values_by_train_stop", I32, K, n)
-    g.caps_by_train = <const int32_t*>take(ki, "caps_by_train", I32, K, 6)
-    in_range(g.caps_by_train, 6 * K, 0, 2 ** 31 - 1, "caps_by_train")
-    g.multiplier_by_train = <const int32_t*>take(ki, "multiplier_by_train", I32, K)
-    in_range(g.multiplier_by_train, K, 0, 2 ** 31 - 1, "multiplier_by_train")
-    g.group_by_train = <const int32_t*>take(ki, "group_by_train", I32, K)
-    g.pays_all_by_train = <const uint8_t*>take(ki, "pays_all_by_train", U8, K)
-    g.requires_token_by_train = <const uint8_t*>take(ki, "requires_token_by_train", U8, K)
-    g.max_bonus_by_train = <const int64_t*>take(ki, "max_bonus_by_train", I64, K)
-    g.prefix_by_train_class_count = <const int64_t*>take(ki, "prefix_by_train_class_count", I64, K, 3, n + 1)
-    g.anchor_by_train_rank = <const int32_t*>take(ki, "anchor_by_train_rank", I32, K, n)
-    g.n_anchors_by_train = <const int32_t*>take(ki, "n_anchors_by_train", I32, K)
-    in_range(g.n_anchors_by_train, K, 0, n + 1, "n_anchors_by_train")
-    for i in range(K):
-        in_range(g.anchor_by_train_rank + <int64_t>i * n, g.n_anchors_by_train[i], 0, n, "anchor_by_train_rank")
-    g.rank_by_train_stop = <const int32_t*>take(ki, "rank_by_train_stop", I32, K, n)
-    in_range(g.rank_by_train_stop, <int64_t>K * n, -1, n, "rank_by_train_stop")
-    g.train_by_level = <const int32_t*>take(ki, "train_by_level", I32, K)
-    if K and sorted(ki.train_by_level.tolist()) != list(range(K)):
-        _refuse("train_by_level", "must be a permutation of the trains")
-    take(ki, "bound_by_level", I64, K)
-    return 0
-
-
-cdef int borrow_bonuses(Input* g, ki) except -1:
-    cdef int n = g.n_stops
-    g.stop_a_by_pair = <const int32_t*>take(ki, "stop_a_by_pair", I32, g.n_pairs)
-    in_range(g.stop_a_by_pair, g.n_pairs, 0, n, "stop_a_by_pair")
-    g.stop_b_by_pair = <const int32_t*>take(ki, "stop_b_by_pair", I32, g.n_pairs)
-    in_range(g.stop_b_by_pair, g.n_pairs, 0, n, "stop_b_by_pair")
-    g.amount_by_pair = <const int32_t*>take(ki, "amount_by_pair", I32, g.n_pairs)
-    g.visited_by_pair = <const uint8_t*>take(ki, "visited_by_pair", U8, g.n_pairs)
-    g.trigger_by_largest = <const int32_t*>take(ki, "trigger_by_largest", I32, g.n_largest)
-    in_range(g.trigger_by_largest, g.n_largest, 0, n, "trigger_by_largest")
-    g.excluded_by_largest_stop = <const uint8_t*>take(ki, "excluded_by_largest_stop", U8, g.n_largest, n)
-    borrow_best_route(g, ki)
-    return 0
-
-
-cdef int borrow_best_route(Input* g, ki) except -1:
-    """The best-route bonuses: each stop's groups among its bonus's groups."""
-    cdef int n = g.n_stops, B = g.n_best_route, k
-    cdef int64_t i, j
-    g.amount_by_best_route = <const int32_t*>take(ki, "amount_by_best_route", I32, B)
-    g.per_stop_by_best_route = <const int32_t*>take(ki, "per_stop_by_best_route", I32, B)
-    g.groups_by_best_route_stop = <const uint32_t*>take(ki, "groups_by_best_route_stop", U32, B, n)
-    g.full_by_best_route = <const uint32_t*>take(ki, "full_by_best_route", U32, B)
-    for k in range(B):
-        for i in range(n):
-            j = <int64_t>k * n + i
-            if g.groups_by_best_route_stop[j] & ~g.full_by_best_route[k]:
-                _refuse("groups_by_best_route_stop",
-                        f"entry [{k}, {i}] names a group beyond those of full_by_best_route[{k}]")
-    return 0
-
-
-cdef int borrow(Input* g, ki) except -1:
-    """Point the kernel's input at a KernelInput's arrays, checking every one first: dtype, C
-    order, shape and index ranges (ValueError naming the array), so that no index read later
-    falls outside its array."""
-    if type(ki) is not KernelInput:
-        raise TypeError(f"the kernel takes a KernelInput (see optimizer.core.contract.prepare), "
-                        f"not {type(ki).__name__}")
-    borrow_sizes(g, ki)
-    borrow_stops(g, ki)
-    borrow_track(g, ki)
-    borrow_trains(g, ki)
-    borrow_bonuses(g, ki)
-    return 0
-
-
-def check(ki):
-    """Check a KernelInput as the kernel does before it reads it: ValueError naming the first
-    array it could not safely read (wrong dtype, order or shape, an index out of range)."""
-    cdef Input g
-    borrow(&g, ki)
-
-
-def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_improve=None, kernel=None):
-    """Run the compiled search on a checked :class:`~optimizer.core.contract.KernelInput`.
+def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_improve=None, Kernel kernel=None):
+    """Run the compiled search on a :class:`~optimizer.core.contract.KernelInput`, checked first.
 
     ``deadline`` is in ``time.monotonic()`` seconds (0 for none); ``node_budget`` counts nodes
     exactly (0 for none); ``cancel`` is a ``CancelToken.flag``; ``on_improve(value, stops, segs,
     revenues, paid, bound, nodes)`` (per level) is called at each better solution, and what it
-    raises stops the search and is raised here; ``kernel``: a capsule of another
-    :c:type:`kernel_fn` to run instead of :c:func:`run`. Returns a
-    :class:`~optimizer.core.contract.KernelResult`.
+    raises stops the search and is raised here; ``kernel``: the strategy (default ``NESTED``).
+    Returns a :class:`~optimizer.core.contract.KernelResult`.
     """
     if cancel is not None and not (isinstance(cancel, np.ndarray) and cancel.dtype == np.uint8
                                    and cancel.ndim == 1 and cancel.shape[0] >= 1):
@@ -1650,17 +1338,17 @@ def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_imp
     cdef Ctx c
     cdef int code = 0, err, K
     cdef _Improve improve = _Improve(on_improve) if on_improve is not None else None
-    cdef const void* bound_by_level
-    cdef kernel_fn fn = run
-    if kernel is not None:
-        fn = <kernel_fn>PyCapsule_GetPointer(kernel, KERNEL_CAPSULE)
+    cdef const int64_t* bound_by_level
+    cdef list keep = []  # padding borrowed for empty arrays, alive until the search ends
+    if kernel is None:
+        kernel = NESTED
     memset(&c, 0, sizeof(Ctx))
-    borrow(&c.inp, ki)
+    borrow(&c.inp, ki, keep)
     K = c.inp.n_trains
-    bound_by_level = data(ki.bound_by_level)
+    bound_by_level = c.inp.bound_by_level
     c.lim.deadline = deadline
     c.lim.node_budget = node_budget
-    c.lim.cancel = <const uint8_t*>data(cancel) if cancel is not None else NULL
+    c.lim.cancel = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>cancel) if cancel is not None else NULL
     c.lim.on_improve = <void*>improve if improve is not None else NULL
     c.bounds.suffix_from = K
     c.bounds.bound = -1
@@ -1668,7 +1356,7 @@ def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_imp
         err = setup(&c)
         if err == 0:
             memcpy(c.bounds.alone_by_level, bound_by_level, K * sizeof(int64_t))
-            code = fn(&c)
+            code = kernel.fn(&c, kernel.settings)
     try:
         if err:
             raise MemoryError("search stacks")
@@ -1681,3 +1369,4 @@ def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_imp
                             c.bounds.stage, proven_bound(&c))
     finally:
         teardown(&c)
+

@@ -17,7 +17,7 @@ from itertools import product
 
 from ..errors import RoutesError
 from ..games import rules_for
-from ..graph.track import build_track_graph
+from ..graph.walks import build_track_graph
 
 MAX_READINGS = 64
 

@@ -7,7 +7,8 @@ from ._search cimport Kernel
 
 cdef struct Settings:
     # Read only while a search runs; Packing(**settings) makes one (its keyword arguments, in this order).
-    int iterations                  # subgradient steps, the sampled ones included (100: the same nodes, 6-10% more work)
+    int iterations                  # subgradient steps, the sampled ones included (100: the same nodes,
+    #                                 6-10% more work)
     int64_t max_routes              # per list; past this (a full map with a D train) the nested search is faster
     int64_t max_routes_many         # the same from three trains on, where nested rounds are far slower
     int64_t dive_nodes              # the nested search's first answers, before listing routes

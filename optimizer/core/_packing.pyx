@@ -33,8 +33,8 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from ._search cimport (Kernel, best_segs, best_stops, call_improve, check_limits, clear_best, init_level,
-                       keep_route, next_route, price_route, proven_bound, route_stops, run, solve)
-from ._state cimport ERR_MEMORY, STOP_NODES, Ctx, Level
+                       keep_route, next_route, price_route, route_stops, run, solve)
+from ._state cimport ERR_MEMORY, STOP_NODES, Ctx, Level, same_train_as_above
 
 cdef extern from *:
     """
@@ -103,7 +103,7 @@ cdef struct Pack:
     int n_token_stops
     uint64_t* dir_bits  # [n_dirs * W]: each dir's track (its segment's), in dir order
     int32_t* queue      # [n_stops]: scratch
-    uint8_t* token_from # [K + 1]: every train from this level on needs a token
+    uint8_t* token_from  # [K + 1]: every train from this level on needs a token
     int64_t reach_at    # from this many nodes on, the usable track is what a token reaches
     int64_t* mu         # [W * 64]: prices tuned for levels 1.. alone (once mu_on)
     int64_t mu_total
@@ -149,8 +149,17 @@ cdef int grow(Routes* R, int W, int64_t need_pool) noexcept nogil:
 
 
 cdef void free_routes(Routes* R) noexcept nogil:
-    free(R.val); free(R.red); free(R.res); free(R.off); free(R.nstops); free(R.pool); free(R.mred); free(R.mres); free(R.mpr)
-    free(R.by_word); free(R.mby_word)
+    free(R.val)
+    free(R.red)
+    free(R.res)
+    free(R.off)
+    free(R.nstops)
+    free(R.pool)
+    free(R.mred)
+    free(R.mres)
+    free(R.mpr)
+    free(R.by_word)
+    free(R.mby_word)
     memset(R, 0, sizeof(Routes))
 
 
@@ -275,7 +284,8 @@ cdef int keep_richest_per_track(Routes* R, int W) noexcept nogil:
     cdef int64_t* table = track_table(R, W, &size)
     cdef uint8_t* keep = <uint8_t*>malloc(R.n + 1)
     if table == NULL or keep == NULL:
-        free(table); free(keep)
+        free(table)
+        free(keep)
         return ERR_MEMORY
     for i in range(R.n):
         slot = track_slot(table, size, R, R.res + i * W, W)
@@ -285,7 +295,8 @@ cdef int keep_richest_per_track(Routes* R, int W) noexcept nogil:
                 keep[slot[0]] = 0
             slot[0] = i
     keep_only(R, W, keep)
-    free(table); free(keep)
+    free(table)
+    free(keep)
     return 0
 
 
@@ -318,7 +329,8 @@ cdef int radix_sort(int64_t n, uint64_t* key, int64_t* idx) noexcept nogil:
     cdef int64_t q, at, m
     cdef int shift, x
     if k2 == NULL or i2 == NULL:
-        free(k2); free(i2)
+        free(k2)
+        free(i2)
         return ERR_MEMORY
     for shift in range(0, 64, 8):
         memset(count, 0, sizeof(count))
@@ -336,12 +348,17 @@ cdef int radix_sort(int64_t n, uint64_t* key, int64_t* idx) noexcept nogil:
             kb[count[x]] = ka[q]
             ib[count[x]] = ia[q]
             count[x] += 1
-        kt = ka; ka = kb; kb = kt
-        it = ia; ia = ib; ib = it
+        kt = ka
+        ka = kb
+        kb = kt
+        it = ia
+        ia = ib
+        ib = it
     if ka != key:
         memcpy(key, ka, n * sizeof(uint64_t))
         memcpy(idx, ia, n * sizeof(int64_t))
-    free(k2); free(i2)
+    free(k2)
+    free(i2)
     return 0
 
 
@@ -354,7 +371,9 @@ cdef int64_t* ranked(int64_t n, const int64_t* first, const int64_t* second) noe
     cdef uint64_t* key = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
     cdef int64_t* idx = <int64_t*>malloc((n + 1) * sizeof(int64_t))
     if keys == NULL or key == NULL or idx == NULL:
-        free(keys); free(key); free(idx)
+        free(keys)
+        free(key)
+        free(idx)
         return NULL
     for i in range(n):  # stable sorts, the first key last: ties keep the order before
         idx[i] = i
@@ -366,14 +385,17 @@ cdef int64_t* ranked(int64_t n, const int64_t* first, const int64_t* second) noe
             key[q] = falling(first[idx[q]])
         code = radix_sort(n, key, idx)
     if code:
-        free(keys); free(key); free(idx)
+        free(keys)
+        free(key)
+        free(idx)
         return NULL
     for q in range(n):
         i = idx[q]
         keys[3 * q] = first[i]
         keys[3 * q + 1] = second[i] if second != NULL else 0
         keys[3 * q + 2] = i
-    free(key); free(idx)
+    free(key)
+    free(idx)
     return keys
 
 
@@ -387,7 +409,12 @@ cdef int sort_routes(Routes* R, int W) noexcept nogil:
     cdef int32_t* ns = <int32_t*>malloc((R.n + 1) * sizeof(int32_t))
     cdef uint64_t* res = <uint64_t*>malloc((R.n * W + 1) * sizeof(uint64_t))
     if not (keys and val and red and off and ns and res):
-        free(keys); free(val); free(red); free(off); free(ns); free(res)
+        free(keys)
+        free(val)
+        free(red)
+        free(off)
+        free(ns)
+        free(res)
         return ERR_MEMORY
     for i in range(R.n):
         j = keys[3 * i + 2]
@@ -396,7 +423,12 @@ cdef int sort_routes(Routes* R, int W) noexcept nogil:
         off[i] = R.off[j]
         ns[i] = R.nstops[j]
         memcpy(res + i * W, R.res + j * W, W * sizeof(uint64_t))
-    free(keys); free(R.val); free(R.red); free(R.off); free(R.nstops); free(R.res)
+    free(keys)
+    free(R.val)
+    free(R.red)
+    free(R.off)
+    free(R.nstops)
+    free(R.res)
     R.val = val
     R.red = red
     R.off = off
@@ -529,14 +561,16 @@ cdef int set_reference(Scan* S, const Routes* R, const int64_t* ord, int W, cons
     cdef uint64_t* key = <uint64_t*>malloc((R.n + 1) * sizeof(uint64_t))
     cdef double* red = <double*>malloc((R.n + 1) * sizeof(double))
     if key == NULL or red == NULL:
-        free(key); free(red)
+        free(key)
+        free(red)
         return ERR_MEMORY
     if S.at == NULL:
         S.at = <int64_t*>malloc((R.n + 1) * sizeof(int64_t))
         S.red = <double*>malloc((R.n + 1) * sizeof(double))
         S.lref = <double*>malloc(nb * sizeof(double))
         if S.at == NULL or S.red == NULL or S.lref == NULL:
-            free(key); free(red)
+            free(key)
+            free(red)
             return ERR_MEMORY
         S.most_bits = 0
         for ii in range(R.n):
@@ -551,12 +585,14 @@ cdef int set_reference(Scan* S, const Routes* R, const int64_t* ord, int W, cons
         key[q] = falling_d(red[q])
         S.at[q] = q
     if radix_sort(R.n, key, S.at):
-        free(key); free(red)
+        free(key)
+        free(red)
         return ERR_MEMORY
     for q in range(R.n):
         S.red[q] = red[S.at[q]]
     memcpy(S.lref, lam, nb * sizeof(double))
-    free(key); free(red)
+    free(key)
+    free(red)
     S.on = 1
     return 0
 
@@ -668,7 +704,16 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
         tab = <double*>malloc(n_bytes * 256 * sizeof(double))
     if not (lam and keep and cnt and best_of and first and scans and drops) or (tables and tab == NULL) \
             or (not tables and bit_lists(p, &bits, &ptr)):
-        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab); free(scans); free(drops)
+        free(lam)
+        free(keep)
+        free(cnt)
+        free(best_of)
+        free(first)
+        free(bits)
+        free(ptr)
+        free(tab)
+        free(scans)
+        free(drops)
         return ERR_MEMORY
     for g in range(K):  # where each list's routes start in ptr
         first[g + 1] = first[g] + p.lists[g].n
@@ -690,7 +735,8 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
                 ord = order[p.list_of[j]] if order != NULL else NULL
                 bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
                 S = &scans[p.list_of[j]]
-                stride = p.s.sample_stride if it < p.s.sample_steps and R.n >= p.s.reference_routes else 1  # (no reference yet)
+                # (no reference yet)
+                stride = p.s.sample_stride if it < p.s.sample_steps and R.n >= p.s.reference_routes else 1
                 sampled |= stride > 1
                 arg = best_reduced(S, R, ord, W, tab, bits, bp, lam, nb, drops, stride)
                 if not S.on and it >= p.s.reference_after and it >= p.s.sample_steps and R.n >= p.s.reference_routes \
@@ -743,8 +789,19 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
         out[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
         out_total[0] += out[b]
     for g in range(K):
-        free(scans[g].at); free(scans[g].red); free(scans[g].lref)
-    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab); free(scans); free(drops)
+        free(scans[g].at)
+        free(scans[g].red)
+        free(scans[g].lref)
+    free(lam)
+    free(keep)
+    free(cnt)
+    free(best_of)
+    free(first)
+    free(bits)
+    free(ptr)
+    free(tab)
+    free(scans)
+    free(drops)
     if code:
         return code
     if c.lim.stop_code:
@@ -967,7 +1024,7 @@ cdef int mu_cut(Pack* p, int k, int64_t base, const uint64_t* usable) noexcept n
     >= 0 give a bound). Scans as dfs does, from where the parent left each level. ``usable``: the
     usable free track where dfs has it (else NULL)."""
     cdef int K = p.K, W = p.W, j
-    cdef int64_t bound, top, i, free_mu
+    cdef int64_t bound, top, free_mu
     cdef int64_t best = p.c.best.value
     cdef Routes* R
     free_mu = p.mu_total
@@ -1076,7 +1133,8 @@ cdef int mu_start(Pack* p) noexcept nogil:
     for g in range(K):
         if order:
             free(order[g])
-    free(order); free(need)
+    free(order)
+    free(need)
     if code == 0:
         p.mu_on = 1
         return 0
@@ -1171,9 +1229,13 @@ cdef void alloc_memo(Pack* p, int64_t size) noexcept nogil:
     cdef uint64_t* key = <uint64_t*>malloc(size * p.W * sizeof(uint64_t))
     cdef int64_t* val = <int64_t*>malloc(size * sizeof(int64_t))
     if k == NULL or key == NULL or val == NULL:
-        free(k); free(key); free(val)
+        free(k)
+        free(key)
+        free(val)
         return
-    free(p.memo_k); free(p.memo_key); free(p.memo_val)
+    free(p.memo_k)
+    free(p.memo_key)
+    free(p.memo_val)
     memset(k, 0xff, size * sizeof(int32_t))
     p.memo_k = k
     p.memo_key = key
@@ -1308,7 +1370,7 @@ cdef int pack_run(Ctx* c, const void* settings) noexcept nogil:
     if c.inp.pullman_cap > 0:
         return run(c)  # the Pullman's and best-route bonuses span trains: the nested search prices them
     for li in range(K):
-        if li > 0 and c.inp.group_by_train[c.inp.train_by_level[li]] == c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
+        if li > 0 and same_train_as_above(&c.inp, li):
             c.bounds.alone_by_level[li] = c.bounds.alone_by_level[li - 1]
             continue
         v = solve(c, li, li + 1, 0, 0)
@@ -1360,7 +1422,7 @@ cdef int pack_run(Ctx* c, const void* settings) noexcept nogil:
                     others += c.bounds.alone_by_level[j]
             tau = c.best.value - others + 1
             tau_of[li] = tau if tau > 1 else 1
-            if li == 0 or c.inp.group_by_train[c.inp.train_by_level[li]] != c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
+            if li == 0 or not same_train_as_above(&c.inp, li):
                 g += 1
             p.list_of[li] = g
         for j in range(c.inp.n_stops):  # the token walk's inputs (usable_mask)
@@ -1388,9 +1450,26 @@ cdef int pack_run(Ctx* c, const void* settings) noexcept nogil:
     for li in range(K):
         if p.lists:
             free_routes(&p.lists[li])
-    free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
-    free(p.mask); free(p.keys); free(p.seen_at); free(p.token_stops); free(p.dir_bits); free(p.queue); free(p.token_from)
-    free(p.memo_k); free(p.memo_key); free(p.memo_val); free(p.mu); free(p.mfc)
+    free(p.lists)
+    free(p.list_of)
+    free(p.chosen)
+    free(p.fc)
+    free(p.buf)
+    free(p.lam)
+    free(p.vstack)
+    free(tau_of)
+    free(p.mask)
+    free(p.keys)
+    free(p.seen_at)
+    free(p.token_stops)
+    free(p.dir_bits)
+    free(p.queue)
+    free(p.token_from)
+    free(p.memo_k)
+    free(p.memo_key)
+    free(p.memo_val)
+    free(p.mu)
+    free(p.mfc)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
         c.bounds.bound = -1
         return nested_rest(c)

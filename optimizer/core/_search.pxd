@@ -22,7 +22,8 @@ cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil
 # ---- pricing
 cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil
 cdef int route_segs(Ctx* c, Level* L, int32_t* out) noexcept nogil
-cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, const int32_t* paid, int n_paid) noexcept nogil
+cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, const int32_t* paid,
+                      int n_paid) noexcept nogil
 cdef void express_split(Ctx* c, int t, const int32_t* visited, int nv, Express* E) noexcept nogil
 cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil
 cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best) noexcept nogil

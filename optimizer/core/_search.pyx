@@ -15,7 +15,7 @@ The state is declared in ``_state.pxd``; the input's checks and derivation are `
 the packing kernel, built from these functions, is ``_packing.pyx``.
 """
 cimport numpy as cnp
-from libc.stdlib cimport calloc, free, qsort
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
@@ -444,7 +444,8 @@ cdef int route_segs(Ctx* c, Level* L, int32_t* out) noexcept nogil:
     return n
 
 
-cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, const int32_t* paid, int n_paid) noexcept nogil:
+cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, const int32_t* paid,
+                      int n_paid) noexcept nogil:
     """Pair, largest-stop and red-to-red bonuses of a route, given its paid stops (a pair counts
     when both its stops are paid or, for a visited pair, both on the route)."""
     cdef const Input* g = &c.inp
@@ -527,7 +528,7 @@ cdef void express_split(Ctx* c, int t, const int32_t* visited, int nv, Express* 
     """Split a route's stops: the interesting ones, then the others by class, richest first."""
     cdef const Input* g = &c.inp
     cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
-    cdef int i, s, other
+    cdef int i, s
     E.m = 0
     E.nb = 0
     E.ns = 0
@@ -1299,14 +1300,25 @@ cdef void teardown(Ctx* c) noexcept nogil:
         for li in range(c.inp.n_trains):
             L = &w.levels[li]
             for k in range(2):
-                free(L.half[k].stop); free(L.half[k].pos); free(L.half[k].dseg); free(L.half[k].pen)
+                free(L.half[k].stop)
+                free(L.half[k].pos)
+                free(L.half[k].dseg)
+                free(L.half[k].pen)
                 free(L.half[k].later)
             free(L.locs)
         free(w.levels)
-    free(w.used); free(w.mark); free(w.reach_mark); free(w.stops)
-    free(c.bounds.alone_by_level); free(c.bounds.from_level)
-    free(b.n_stops_by_level); free(b.stops_by_level); free(b.segs_by_level); free(b.revenue_by_level)
-    free(b.paid_by_level); free(b.n_paid_by_level)
+    free(w.used)
+    free(w.mark)
+    free(w.reach_mark)
+    free(w.stops)
+    free(c.bounds.alone_by_level)
+    free(c.bounds.from_level)
+    free(b.n_stops_by_level)
+    free(b.stops_by_level)
+    free(b.segs_by_level)
+    free(b.revenue_by_level)
+    free(b.paid_by_level)
+    free(b.n_paid_by_level)
 
 
 # ---- Python entry point ---------------------------------------------------------------------
@@ -1369,4 +1381,3 @@ def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_imp
                             c.bounds.stage, proven_bound(&c))
     finally:
         teardown(&c)
-

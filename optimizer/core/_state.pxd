@@ -209,3 +209,8 @@ cdef struct Ctx:
     Limits lim
     Best best
     Solve run
+
+
+cdef inline int same_train_as_above(const Input* g, int li) noexcept nogil:
+    """Level li (>= 1) places a train identical to level li - 1's."""
+    return g.group_by_train[g.train_by_level[li]] == g.group_by_train[g.train_by_level[li - 1]]

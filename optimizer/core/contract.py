@@ -16,9 +16,12 @@ element, so the kernel always has an address to borrow.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..graph.problem import Problem
 
 REACH_FROM = 3  # bound a train by the stops it can still reach while it may count this many more
 
@@ -27,7 +30,7 @@ REACH_FROM = 3  # bound a train by the stops it can still reach while it may cou
 class KernelInput:
     """The problem, and what the compiled search derives from it."""
 
-    problem: object  # the Problem (optimizer.graph.problem): sizes and arrays, borrowed as they are
+    problem: Problem  # sizes and arrays, borrowed as they are
     interesting_by_stop: np.ndarray  # uint8: an end of a pair bonus that pays paid stops, or a largest-stop trigger
     # ---- per train
     max_bonus_by_train: np.ndarray  # int64: the most bonuses can add to one route

@@ -212,7 +212,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     # Directed segments by source, richest target first (good answers early): sorted as tuples
     # (minus the target's best value, segment), each segment once per source.
     best = values.max(axis=0).tolist() if K else [s.value for s in stops]
-    out = [[] for _ in range(n)]
+    out: list[list[tuple]] = [[] for _ in range(n)]
     for k, seg in enumerate(segments):
         a, b = seg.a, seg.b
         out[a].append((-best[b], k, b, seg.a_terminal, seg.b_terminal))

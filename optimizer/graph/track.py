@@ -209,4 +209,3 @@ def reachable_part(graph: TrackGraph) -> TrackGraph:
         if s.a in renumber and s.b in renumber
     ]
     return TrackGraph(stops, segments, graph.side_names, graph.inner_names)
-

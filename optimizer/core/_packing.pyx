@@ -32,8 +32,9 @@ from libc.math cimport floor
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+from ._pricing cimport price_route, route_stops
 from ._search cimport (Kernel, best_segs, best_stops, call_improve, check_limits, clear_best, init_level,
-                       keep_route, next_route, price_route, route_stops, run, solve)
+                       keep_route, next_route, run, solve)
 from ._state cimport ERR_MEMORY, STOP_NODES, Ctx, Level, same_train_as_above
 
 cdef extern from *:

@@ -1,5 +1,5 @@
-# The compiled branch-and-bound search's functions, declared once (the state: _state.pxd); the
-# packing kernel (_packing.pyx) is built from them.
+# The compiled branch-and-bound search's functions, declared once (the state: _state.pxd; what a
+# route earns: _pricing.pxd); the packing kernel (_packing.pyx) is built from them.
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
@@ -19,18 +19,6 @@ cdef int64_t proven_bound(Ctx* c) noexcept nogil
 cdef int64_t later_bound(Ctx* c, int li, int64_t rest, int64_t useful) noexcept nogil
 cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil
 cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil
-# ---- pricing
-cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil
-cdef int route_segs(Ctx* c, Level* L, int32_t* out) noexcept nogil
-cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, const int32_t* paid,
-                      int n_paid) noexcept nogil
-cdef void express_split(Ctx* c, int t, const int32_t* visited, int nv, Express* E) noexcept nogil
-cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil
-cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best) noexcept nogil
-cdef void express_take(Express* E, int kl_best, int ks_best) noexcept nogil
-cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large,
-                           int32_t* out_paid, int32_t* n_out) noexcept nogil
-cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil
 # ---- one level: the routes of one train
 cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above, int above_ran) noexcept nogil
 cdef int next_anchor(Ctx* c, int li) noexcept nogil

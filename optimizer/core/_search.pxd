@@ -1,5 +1,6 @@
 # The compiled branch-and-bound search's functions, declared once (the state: _state.pxd; what a
-# route earns: _pricing.pxd); the packing kernel (_packing.pyx) is built from them.
+# route earns: _pricing.pxd; its bounds: _bounds.pxd); the packing kernel (_packing.pyx) is built
+# from them.
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
@@ -8,17 +9,6 @@ from ._state cimport Ctx, Express, Half, Level, TopK
 # ---- limits
 cdef int check_limits(Ctx* c) noexcept nogil
 cdef int tick(Ctx* c) noexcept nogil
-# ---- bounds
-cdef int64_t rem_bound(Ctx* c, int t, int r_large, int r_small, int r_total) noexcept nogil
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from, int64_t enough,
-                         TopK* best=*) noexcept nogil
-cdef void route_top(Ctx* c, Level* L, int t, int k, TopK* top) noexcept nogil
-cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from,
-                                 int64_t enough) noexcept nogil
-cdef int64_t proven_bound(Ctx* c) noexcept nogil
-cdef int64_t later_bound(Ctx* c, int li, int64_t rest, int64_t useful) noexcept nogil
-cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil
-cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil
 # ---- one level: the routes of one train
 cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above, int above_ran) noexcept nogil
 cdef int next_anchor(Ctx* c, int li) noexcept nogil
@@ -30,6 +20,7 @@ cdef void step_back(Ctx* c, Level* L, Half* H) noexcept nogil
 cdef int next_route(Ctx* c, int li) noexcept nogil
 cdef void unwind_level(Ctx* c, int li) noexcept nogil
 # ---- the search over levels
+cdef int64_t proven_bound(Ctx* c) noexcept nogil
 cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil
 cdef void clear_best(Ctx* c, int64_t value) noexcept nogil
 cdef void keep_route(Ctx* c, int li, int t, int n, int64_t revenue) noexcept nogil

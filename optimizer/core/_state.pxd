@@ -214,3 +214,29 @@ cdef struct Ctx:
 cdef inline int same_train_as_above(const Input* g, int li) noexcept nogil:
     """Level li (>= 1) places a train identical to level li - 1's."""
     return g.group_by_train[g.train_by_level[li]] == g.group_by_train[g.train_by_level[li - 1]]
+
+
+# ---- track and locations in use (shared by the search and its bounds)
+
+cdef inline int res_free(Ctx* c, int seg) noexcept nogil:
+    cdef const uint64_t* r = c.inp.track_bits_by_seg + <int64_t>seg * c.inp.n_track_words
+    cdef int w
+    for w in range(c.inp.n_track_words):
+        if r[w] & c.work.used[w]:
+            return 0
+    return 1
+
+
+cdef inline void res_flip(Ctx* c, int seg) noexcept nogil:
+    cdef const uint64_t* r = c.inp.track_bits_by_seg + <int64_t>seg * c.inp.n_track_words
+    cdef int w
+    for w in range(c.inp.n_track_words):
+        c.work.used[w] ^= r[w]
+
+
+cdef inline int loc_has(Level* L, int loc) noexcept nogil:
+    return (L.locs[loc >> 6] >> (loc & 63)) & 1
+
+
+cdef inline void loc_flip(Level* L, int loc) noexcept nogil:
+    L.locs[loc >> 6] ^= (<uint64_t>1) << (loc & 63)

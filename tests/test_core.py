@@ -713,6 +713,31 @@ def test_the_memo_keys_on_the_track_reached_from_tokens_only_where_every_later_t
     _assert_sound(problem, fast)
 
 
+def test_packing_settings_belong_to_each_search():
+    """Searches with different packing settings, side by side on threads without the GIL: each
+    searches as it does alone, node for node (settings that were process-wide globals would leak
+    from one search into the other)."""
+    from optimizer.bench.suites import TRAINS
+    from optimizer.bench.synthetic import synthetic_board
+
+    problem = build_problem(synthetic_board(0, track=0.4, trains=TRAINS[3]))
+    settings = [None, {"iterations": 0}, {"iterations": 5, "dive_nodes": 1}]
+    alone = [compiled.search(problem, strategy="packing", packing=s) for s in settings]
+    assert len({r.nodes for r in alone}) == len(settings)  # the settings change the search
+
+    def run(i, together):
+        together[i] = compiled.search(problem, strategy="packing", packing=settings[i])
+
+    for _ in range(3):
+        together: list = [None] * len(settings)
+        threads = [threading.Thread(target=run, args=(i, together)) for i in range(len(settings))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert [(r.revenue, r.nodes) for r in together] == [(r.revenue, r.nodes) for r in alone]
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("trains", [("D", "8E"), ("D", "8E", "6"), ("D", "8E", "6", "6E")], ids="-".join)
 def test_packing_hands_over_past_its_list_limit(trains, seed):

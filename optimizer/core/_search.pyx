@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Branch and bound over a company's routes, compiled, with the GIL released.
 
-See ``_search.pxd`` for the state. The search runs in rounds that each prove a bound for the
+See ``_state.pxd`` for the state. The search runs in rounds that each prove a bound for the
 next: every train alone, then the trains from the last one backwards (the optimum of the later
 trains is the bound for them while the earlier ones are placed), then all of them. Every route is
 generated once, identical trains are placed in increasing order, and a node is cut when the
@@ -11,8 +11,9 @@ errors are codes, raised once outside.
 
 The only entry is :func:`search`, which takes a :class:`~optimizer.core.contract.KernelInput`
 (checked by ``_input.borrow``) and returns a :class:`~optimizer.core.contract.KernelResult`.
-The state is declared in ``_state.pxd``; the input's checks and derivation are ``_input.pyx``;
-the packing kernel, built from these functions, is ``_packing.pyx``.
+Beside it: the input's checks and derivation (``_input.pyx``), what a route earns
+(``_pricing.pyx``), the bounds (``_bounds.pyx``); the packing kernel, built from these functions,
+is ``_packing.pyx``.
 """
 cimport numpy as cnp
 from libc.stdlib cimport calloc, free

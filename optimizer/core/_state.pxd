@@ -1,5 +1,5 @@
-# The compiled search's state and constants, declared once for every kernel (_search, _packing) and
-# for the input's checks (_input). Declarations only: no module of its own.
+# The compiled search's state and constants, declared once for every part of the kernel (_input,
+# _pricing, _bounds, _search, _packing). Declarations and inline helpers only: no module of its own.
 #
 # A company's trains are searched as nested levels, one train per level. Each level walks its
 # train's routes depth-first on explicit stacks: a route grows out of an anchor (the anchor of

@@ -142,7 +142,12 @@ def build_listeners(config: ServeConfig, serving=lambda: True) -> list:
             limits=http.Limits(config.max_message_mb, config.limits.threads),
         )
         listeners.append(
-            http.HttpListener(app, [http.listen(config.host, config.http_port, reuse_port=config.reuse_port)])
+            http.HttpListener(
+                app,
+                [http.listen(config.host, config.http_port, reuse_port=config.reuse_port)],
+                max_connections=config.http_max_connections,
+                header_timeout_s=config.http_header_timeout_s,
+            )
         )
     return listeners
 

@@ -40,7 +40,7 @@ from starlette.routing import Route
 
 from optimizer.errors import OptimizerError
 
-from . import jsonform, web
+from . import httpconn, jsonform, web
 from .errors import invalid_argument_status
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
 from .httpcontext import Aborted, HttpContext
@@ -262,9 +262,20 @@ class HttpListener:
     name = "HTTP"
     tls = False
 
-    def __init__(self, app, sockets: list):
+    def __init__(self, app, sockets: list, *, max_connections: int = 1000, header_timeout_s: float = 10.0):
         self.sockets = sockets
-        self.server = uvicorn.Server(uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning"))
+        protocol = httpconn.bounded_protocol(httpconn.connection_limit(max_connections), header_timeout_s)
+        config = uvicorn.Config(
+            app,
+            http=protocol,
+            h11_max_incomplete_event_size=httpconn.MAX_HEAD_BYTES,
+            timeout_keep_alive=httpconn.KEEP_ALIVE_S,
+            backlog=httpconn.ACCEPT_BURST,
+            lifespan="off",
+            access_log=False,
+            log_level="warning",
+        )
+        self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": sockets}, name="http", daemon=True)
 
     @property

@@ -80,6 +80,31 @@ class Admission:
             self._slots.release()
 
 
+class MemoryBudget:
+    """At most ``budget`` bytes of requests held at once (a request's bytes stand for the memory its
+    reading takes); one request alone is always let in, however large."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.held_bytes = 0
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def held(self, nbytes: int):
+        with self._lock:
+            if self.held_bytes and self.held_bytes + nbytes > self.budget:
+                raise Overloaded(
+                    f"server busy: {self.held_bytes / 2**20:.1f} MiB of requests in flight "
+                    f"(at most {self.budget / 2**20:g} MiB); retry later"
+                )
+            self.held_bytes += nbytes
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.held_bytes -= nbytes
+
+
 def _set_async_exc(thread_id: int, exc) -> None:
     """Raise ``exc`` in that thread at its next bytecode; None clears one not yet raised."""
     ctypes.pythonapi.PyThreadState_SetAsyncExc(

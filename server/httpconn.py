@@ -28,7 +28,7 @@ FD_SHARE = 0.5  # of the file descriptors left when the server starts, the most 
 # Connections asyncio accepts in one go (uvicorn's ``backlog``, also the listen queue) before any is
 # handed to a protocol that may close it: the limit leaves room for one such burst.
 ACCEPT_BURST = 128
-_BUSY_BODY = b'{"code": 14, "message": "server busy: too many open connections; retry later"}\n'
+_BUSY_BODY = b'{"code": 8, "message": "server busy: too many open connections; retry later"}\n'
 BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: application/json\r\n"
     b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(_BUSY_BODY), _BUSY_BODY)

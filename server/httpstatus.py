@@ -6,10 +6,11 @@ from google.protobuf import json_format
 from google.rpc import code_pb2, status_pb2
 from starlette.responses import JSONResponse
 
+from .errors import RETRY_AFTER_S, is_busy
 from .httpcontext import Aborted
 
 # google.rpc.Code -> HTTP status (google/rpc/code.proto), except RESOURCE_EXHAUSTED: here it
-# means "request too large", 413.
+# means "request too large", 413; a busy server (ErrorInfo reason SERVER_BUSY) is 503 with Retry-After.
 HTTP_STATUS = {
     code_pb2.OK: 200,
     code_pb2.CANCELLED: 499,
@@ -36,6 +37,8 @@ def status_json(status: status_pb2.Status) -> dict:
 
 
 def error_response(status: status_pb2.Status) -> JSONResponse:
+    if status.code == code_pb2.RESOURCE_EXHAUSTED and is_busy(status):
+        return JSONResponse(status_json(status), status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)})
     return JSONResponse(status_json(status), status_code=HTTP_STATUS.get(status.code, 500))
 
 

@@ -229,7 +229,7 @@ class Limits:
     """What HTTP calls may take: the body size, the threads they run on (as gRPC's pool), and the
     bytes of bodies in flight at once (a board costs some 30 times its JSON while it is read)."""
 
-    def __init__(self, max_body_mb: float = 4, max_workers: int = 16, max_inflight_mb: float = 4):
+    def __init__(self, max_body_mb: float = 4, max_workers: int = 16, max_inflight_mb: float = 8):
         self.max_body = int(max_body_mb * 1024 * 1024)
         self.threads = anyio.CapacityLimiter(max_workers)
         self.memory = MemoryBudget(int(max_inflight_mb * 1024 * 1024))

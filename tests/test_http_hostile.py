@@ -271,32 +271,45 @@ def cpu_after(server, stop, settle_s: float = 0.5, window_s: float = 0.5) -> tup
     return busy, server.cpu_s() - before
 
 
-def test_a_disconnected_http_call_stops_its_search(one_worker, easy):
+@pytest.fixture(scope="module")
+def one_slot(tmp_path_factory):
+    """One work call at a time and none waiting: a call that outlives its client blocks every other."""
+    srv = ServerProcess(
+        tmp_path_factory.mktemp("slot"), "--workers", "1", "--max-concurrent", "1", "--max-queue", "0", "--grace-s", "1"
+    )
+    yield srv
+    srv.stop()
+
+
+def test_a_disconnected_http_call_stops_its_search(one_slot, easy):
     body = json.dumps({"board": hard_board()}).encode()
-    sock = raw(one_worker)
+    sock = raw(one_slot)
     sock.sendall(
         b"POST /v1/optimize HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Deadline-Ms: 30000\r\n"
         + f"Content-Length: {len(body)}\r\n\r\n".encode()
         + body
     )
     time.sleep(0.7)
-    busy, idle = cpu_after(one_worker, sock.close)  # before: searched on to its 30 s deadline
-    print(f"/v1/optimize, client gone: server CPU {busy:.2f} s in 0.5 s before, {idle:.2f} s from 0.5 s after")
-    assert busy > 0.1, "the search should have kept a core busy"
-    assert idle < 0.05
-    status, _, _ = post_raw(one_worker, "/v1/optimize", json.dumps({"stateJson": easy}).encode())
-    assert status == 200  # its slot is free again
+    busy, idle = cpu_after(one_slot, sock.close)  # before: searched on to its 30 s deadline
+    status, _, _ = post_raw(one_slot, "/v1/optimize", json.dumps({"stateJson": easy}).encode())
+    print(
+        f"/v1/optimize, client gone: server CPU {busy:.2f} s in 0.5 s before, {idle:.2f} s from 0.5 s after; "
+        f"the next call {status}"
+    )
+    assert status == 200  # its slot free within 0.5 s (before: 413, busy for the rest of the 30 s)
+    assert busy > 0.05 and idle < 0.05
+    assert "HTTP Optimize CANCELLED" in one_slot.log()
 
 
-def test_a_cancelled_grpc_call_stops_its_search(one_worker):
-    with grpc.insecure_channel(one_worker.target) as channel:
-        call = pb_grpc.RouteOptimizerStub(channel).Optimize.future(
-            pb.OptimizeRequest(state_json=json.dumps(hard_board())), timeout=30
-        )
+def test_a_cancelled_grpc_call_stops_its_search(one_slot, easy):
+    with grpc.insecure_channel(one_slot.target) as channel:
+        stub = pb_grpc.RouteOptimizerStub(channel)
+        call = stub.Optimize.future(pb.OptimizeRequest(state_json=json.dumps(hard_board())), timeout=30)
         time.sleep(0.7)
-        busy, idle = cpu_after(one_worker, call.cancel)
+        busy, idle = cpu_after(one_slot, call.cancel)
+        answer = stub.Optimize(pb.OptimizeRequest(state_json=easy), timeout=10)
     print(f"gRPC Optimize cancelled: server CPU {busy:.2f} s in 0.5 s before, {idle:.2f} s from 0.5 s after")
-    assert busy > 0.1 and idle < 0.05
+    assert answer.solution.revenue > 0 and busy > 0.05 and idle < 0.05
 
 
 # --- 5: the render endpoint has the optimiser's limits, admission and deadline ----------------
@@ -330,8 +343,18 @@ def test_render_keeps_its_deadline(one_worker):
 # --- 6: memory per worker bounded under many large boards at once -------------------------------
 
 
-def test_many_large_boards_at_once_stay_within_a_pod(one_worker):
-    board = hostile.huge_board(4900)  # ~2 MiB of state JSON
+def large_board(hexes: int) -> str:
+    """A real board and ``hexes`` blank hexes, each with a long location name: ~400 bytes a hex."""
+    doc = json.loads(hostile.huge_board(hexes))
+    for h in doc["hexes"][-hexes:]:
+        h["location_name"] = "x" * 300
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize("names", [False, True], ids=["0.5MiB", "1.9MiB"])
+def test_many_large_boards_at_once_stay_within_a_pod(one_worker, names):
+    # 4,900 hexes; with long location names ~1.9 MiB of state JSON, as the issue's
+    board = large_board(4900) if names else hostile.huge_board(4900)
     body = json.dumps({"stateJson": board}).encode()
     pid = worker_pid(one_worker)
     reset_peak(pid)
@@ -349,7 +372,7 @@ def test_many_large_boards_at_once_stay_within_a_pod(one_worker):
         f"statuses {statistics.multimode(statuses)} {[(s, statuses.count(s)) for s in sorted(set(statuses))]}"
     )
     assert set(statuses) <= {200, 503}, statuses
-    assert statuses.count(200) >= 4 and all("retry-after" in {k.lower() for k in a[1]} for a in busy)
+    assert statuses.count(200) >= 2 and all("retry-after" in {k.lower() for k in a[1]} for a in busy)
     assert peak < 256
 
 
@@ -410,20 +433,16 @@ def test_out_of_range_numbers_over_grpc_and_http(one_worker, kind):
 # --- 10: busy is 503 with Retry-After -----------------------------------------------------------
 
 
-def test_busy_is_503_with_retry_after(tmp_path):
-    srv = ServerProcess(tmp_path, "--workers", "1", "--max-concurrent", "1", "--max-queue", "0", "--grace-s", "1")
-    try:
-        hard = json.dumps({"stateJson": json.dumps(hard_board())}).encode()
-        first = threading.Thread(target=post_raw, args=(srv, "/v1/optimize", hard, {"X-Deadline-Ms": "2000"}))
-        first.start()
-        time.sleep(0.5)
-        status, headers, text = post_raw(srv, "/v1/optimize", hard, {"X-Deadline-Ms": "2000"})
-        first.join()
-        print(f"busy over HTTP: {status}, Retry-After {headers.get('retry-after')}")
-        assert status in (429, 503) and int(headers["retry-after"]) >= 1  # before: 413, "too large"
-        assert json.loads(text)["code"] == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
-    finally:
-        srv.stop()
+def test_busy_is_503_with_retry_after(one_slot):
+    hard = json.dumps({"stateJson": json.dumps(hard_board())}).encode()
+    first = threading.Thread(target=post_raw, args=(one_slot, "/v1/optimize", hard, {"X-Deadline-Ms": "2000"}))
+    first.start()
+    time.sleep(0.5)
+    status, headers, text = post_raw(one_slot, "/v1/optimize", hard, {"X-Deadline-Ms": "2000"})
+    first.join()
+    print(f"busy over HTTP: {status}, Retry-After {headers.get('retry-after')}")
+    assert status in (429, 503) and int(headers["retry-after"]) >= 1  # before: 413, "too large"
+    assert json.loads(text)["code"] == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
 
 
 # --- 11: small mismatches -----------------------------------------------------------------------

@@ -13,6 +13,11 @@ import pytest
 from . import hostile
 
 CLI = [sys.executable, "-m", "optimizer"]
+# runs the command given, then prints its peak RSS in KiB on stderr
+PEAK_RSS_OF = (
+    "import resource, subprocess, sys; subprocess.run(sys.argv[1:]); "
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)"
+)
 
 
 def run(*args, stdin: bytes | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -104,7 +109,7 @@ def test_a_batch_holds_one_line_at_a_time(tmp_path):
         batch = tmp_path / f"{n}.jsonl"
         batch.write_bytes((b"{}" + b" " * 400 + b"\n") * n)
         done = subprocess.run(
-            ["/usr/bin/time", "-f", "%M", *CLI, "solve", "--batch", str(batch), "--json"],
+            [sys.executable, "-c", PEAK_RSS_OF, *CLI, "solve", "--batch", str(batch), "--json"],
             capture_output=True,
             timeout=120,
         )

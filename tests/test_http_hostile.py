@@ -1,8 +1,8 @@
 """Issue 31 replayed: hostile clients of the HTTP gateway, the page and the workers, on real servers.
 
 Each test replays one finding against a real ``route18xx serve`` process on 127.0.0.1 and shows
-it fixed (the figure each prints is the one the issue quotes before the fix). Connections are raw
-sockets where a well-behaved client library would not misbehave as a hostile client does.
+it fixed: each prints its figures, and a comment gives the figure before the fix. Connections are
+raw sockets where a well-behaved client library would not misbehave as a hostile client does.
 """
 
 from __future__ import annotations

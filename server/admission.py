@@ -82,7 +82,7 @@ class Admission:
 
 class MemoryBudget:
     """At most ``budget`` bytes of requests held at once (a request's bytes stand for the memory its
-    reading takes); one request alone is always let in, however large."""
+    reading takes), counted as they arrive; a request alone is always let in, however large."""
 
     def __init__(self, budget: int):
         self.budget = budget
@@ -90,19 +90,38 @@ class MemoryBudget:
         self._lock = threading.Lock()
 
     @contextlib.contextmanager
-    def held(self, nbytes: int):
+    def held(self):
+        """A :class:`Hold` for one request: what it adds is held until the block ends."""
+        hold = Hold(self)
+        try:
+            yield hold
+        finally:
+            with self._lock:
+                self.held_bytes -= hold.nbytes
+
+    def _add(self, hold: Hold, nbytes: int) -> None:
         with self._lock:
-            if self.held_bytes and self.held_bytes + nbytes > self.budget:
+            others = self.held_bytes - hold.nbytes
+            if others and self.held_bytes + nbytes > self.budget:
                 raise Overloaded(
                     f"server busy: {self.held_bytes / 2**20:.1f} MiB of requests in flight "
                     f"(at most {self.budget / 2**20:g} MiB); retry later"
                 )
             self.held_bytes += nbytes
-        try:
-            yield
-        finally:
-            with self._lock:
-                self.held_bytes -= nbytes
+            hold.nbytes += nbytes
+
+
+class Hold:
+    """The bytes one request holds of a :class:`MemoryBudget`."""
+
+    __slots__ = ("budget", "nbytes")
+
+    def __init__(self, budget: MemoryBudget):
+        self.budget, self.nbytes = budget, 0
+
+    def add(self, nbytes: int) -> None:
+        """Hold ``nbytes`` more, or raise :class:`Overloaded` (and hold nothing more)."""
+        self.budget._add(self, nbytes)
 
 
 def _set_async_exc(thread_id: int, exc) -> None:

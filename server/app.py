@@ -139,7 +139,7 @@ def build_listeners(config: ServeConfig, serving=lambda: True) -> list:
             servicer,
             cors_origins=config.cors_origins,
             serving=serving,
-            limits=http.Limits(config.max_message_mb, config.limits.threads),
+            limits=http.Limits(config.max_message_mb, config.limits.threads, body_timeout_s=config.http_body_timeout_s),
         )
         listeners.append(
             http.HttpListener(

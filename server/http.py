@@ -84,9 +84,9 @@ def call_context(request) -> HttpContext:
     )
 
 
-async def read_message(request, message_class, limit: int):
+async def read_message(request, message_class, limits: Limits, hold):
     """The RPC's request message from the JSON body (an empty body: an empty message)."""
-    body = await read_body(request, limit)
+    body = await read_body(request, limits.max_body, hold, limits.body_timeout_s)
     if not body.strip():
         return message_class()
     try:
@@ -143,8 +143,8 @@ def unary_endpoint(name, method, message_class, limits):
         start, context, code = time.monotonic(), None, code_pb2.INTERNAL
         try:
             context = call_context(request)
-            with limits.memory.held(request_bytes(request, limits.max_body)):
-                message = await read_message(request, message_class, limits.max_body)
+            with limits.memory.held() as hold:
+                message = await read_message(request, message_class, limits, hold)
                 answer = await in_thread(functools.partial(method, message, context), context, limits.threads, request)
             code = code_pb2.OK
             return JSONResponse(jsonform.to_json(answer))
@@ -167,8 +167,8 @@ def stream_endpoint(name, method, message_class, limits):
         start, context = time.monotonic(), None
         try:
             context = call_context(request)
-            with limits.memory.held(request_bytes(request, limits.max_body)):  # the board is read by now
-                message = await read_message(request, message_class, limits.max_body)
+            with limits.memory.held() as hold:  # the board is read by the first step
+                message = await read_message(request, message_class, limits, hold)
                 answers = method(message, context)  # a generator: nothing has run yet
                 step = functools.partial(next, answers, None)
                 first = await in_thread(step, context, limits.threads)  # a bad board fails here, as a status
@@ -226,19 +226,17 @@ def rpc_routes(service, limits: Limits) -> list:
 
 
 class Limits:
-    """What HTTP calls may take: the body size, the threads they run on (as gRPC's pool), and the
-    bytes of bodies in flight at once (a board costs some 30 times its JSON while it is read)."""
+    """What HTTP calls may take: the body size and the time to send it, the threads they run on (as
+    gRPC's pool), and the bytes of bodies in flight at once (a board costs some 10 to 30 times its
+    JSON while it is read)."""
 
-    def __init__(self, max_body_mb: float = 4, max_workers: int = 16, max_inflight_mb: float = 8):
+    def __init__(
+        self, max_body_mb: float = 4, max_workers: int = 16, max_inflight_mb: float = 8, body_timeout_s: float = 30
+    ):
         self.max_body = int(max_body_mb * 1024 * 1024)
+        self.body_timeout_s = body_timeout_s
         self.threads = anyio.CapacityLimiter(max_workers)
         self.memory = MemoryBudget(int(max_inflight_mb * 1024 * 1024))
-
-
-def request_bytes(request, limit: int) -> int:
-    """What a request's body will hold: its Content-Length, else (chunked) the most it may."""
-    length = request.headers.get("content-length", "")
-    return min(int(length), limit) if length.isdigit() else limit
 
 
 def render_endpoint(service, limits: Limits):
@@ -248,8 +246,8 @@ def render_endpoint(service, limits: Limits):
         start, context, code = time.monotonic(), None, code_pb2.INTERNAL
         try:
             context = call_context(request)
-            with limits.memory.held(request_bytes(request, limits.max_body)):
-                body = await read_body(request, limits.max_body)
+            with limits.memory.held() as hold:
+                body = await read_body(request, limits.max_body, hold, limits.body_timeout_s)
                 svg = await in_thread(
                     functools.partial(service.render_json, body, context), context, limits.threads, request
                 )

@@ -167,8 +167,10 @@ def test_idle_connections_at_the_fd_limit_starve_nobody(tmp_path):
         srv.stop()
 
 
-def test_idle_and_trickling_connections_are_closed(tmp_path):
-    srv = ServerProcess(tmp_path, "--workers", "1", "--grace-s", "1", "--http-header-timeout-s", "1")
+def test_idle_trickling_and_stalled_connections_are_closed(tmp_path):
+    srv = ServerProcess(
+        tmp_path, "--workers", "1", "--grace-s", "1", "--http-header-timeout-s", "1", "--http-body-timeout-s", "1"
+    )
     try:
         silent = raw(srv)
         trickle = raw(srv)
@@ -184,6 +186,15 @@ def test_idle_and_trickling_connections_are_closed(tmp_path):
         assert closed_by_server(silent, 1.0), "an idle connection should be closed after its header timeout"
         assert closed or closed_by_server(trickle, 0.5), "a trickled header should be cut at the timeout"
         print(f"silent connection closed, trickling one after {trickle_s:.1f} s (header timeout 1 s)")
+        stalled = raw(srv)  # a body that stops coming: before, held (and its call waited) for ever
+        stalled.sendall(b"POST /v1/optimize HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n{")
+        start = time.monotonic()
+        stalled.settimeout(5)
+        answer = stalled.recv(4096)
+        stalled_s = time.monotonic() - start
+        stalled.close()
+        print(f"a stalled body answered {answer[:12]!r} after {stalled_s:.1f} s (body timeout 1 s)")
+        assert answer.startswith(b"HTTP/1.1 504") and stalled_s < 2.5
         conn = http.client.HTTPConnection(HOST, http_port(srv), timeout=5)  # keep-alive still works
         for _ in range(2):
             conn.request("GET", "/healthz")

@@ -55,6 +55,13 @@ def add_parser(sub):
         help="seconds a client has to send a request's headers, from connecting or from its last answer (default: 10)",
     )
     p.add_argument(
+        "--http-body-timeout-s",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds a client has to send a request's body once its headers have come (default: 30)",
+    )
+    p.add_argument(
         "--workers",
         type=int,
         metavar="N",
@@ -164,6 +171,7 @@ def config_of(args):
         "--max-trains": args.max_trains,
         "--http-max-connections": args.http_max_connections,
         "--http-header-timeout-s": args.http_header_timeout_s,
+        "--http-body-timeout-s": args.http_body_timeout_s,
     }
     for option, value in positive.items():
         if not value > 0:
@@ -194,6 +202,7 @@ def config_of(args):
         cors_origins=tuple(args.cors_origins),
         http_max_connections=args.http_max_connections,
         http_header_timeout_s=args.http_header_timeout_s,
+        http_body_timeout_s=args.http_body_timeout_s,
     )
 
 

@@ -51,6 +51,18 @@ def test_out_of_range_numbers_are_one_line_and_exit_2(tmp_path, kind):
         assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("kind", ["revenue", "multiplier"])
+def test_out_of_range_numbers_are_the_same_error_in_the_api(kind):
+    from optimizer import api
+    from optimizer.errors import OptimizerError
+
+    doc, field, named = out_of_range(kind)
+    for source in (doc, json.dumps(doc)):  # a dict and JSON text take different readers
+        with pytest.raises(OptimizerError) as caught:
+            api.solve(source)
+        assert caught.value.field == field and named in str(caught.value)
+
+
 def test_a_batch_answers_every_good_line_whatever_the_bad_ones_hold(tmp_path):
     good = json.dumps(hostile.base()).encode()
     revenue = out_of_range("revenue")[0]

@@ -349,6 +349,13 @@ def test_render_keeps_its_deadline(one_worker):
     assert status == 504 and took < 1.0
     status, headers, svg = post_raw(one_worker, "/page/render", json.dumps({"board": hostile.base()}).encode())
     assert status == 200 and svg.startswith(b"<svg") and headers["content-type"].startswith("image/svg+xml")
+    body = json.dumps({"board": board}).encode()
+    sock = raw(one_worker)  # a render whose client leaves: before, it ran on 12 s after
+    sock.sendall(b"POST /page/render HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+    time.sleep(0.3)
+    sock.close()
+    time.sleep(0.5)
+    assert one_worker.log().count("HTTP Render CANCELLED") == 1
 
 
 # --- 6: memory per worker bounded under many large boards at once -------------------------------

@@ -181,7 +181,8 @@ def _no_route_in_time(context, result: dict, call: Call) -> None:
 
 
 def _render(board: dict, routes) -> str:
-    from optimizer.render import render_svg
+    """The SVG of a board and its routes; what does not fit a board or routes is INVALID_ARGUMENT."""
+    from optimizer.render import render_svg  # the renderer only when the page asks for it
 
     state = load_state(board, "board")
     try:

@@ -80,6 +80,50 @@ class Admission:
             self._slots.release()
 
 
+class MemoryBudget:
+    """At most ``budget`` bytes of requests held at once (a request's bytes stand for the memory its
+    reading takes), counted as they arrive; a request alone is always let in, however large."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.held_bytes = 0
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def held(self):
+        """A :class:`Hold` for one request: what it adds is held until the block ends."""
+        hold = Hold(self)
+        try:
+            yield hold
+        finally:
+            with self._lock:
+                self.held_bytes -= hold.nbytes
+
+    def _add(self, hold: Hold, nbytes: int) -> None:
+        with self._lock:
+            others = self.held_bytes - hold.nbytes
+            if others and self.held_bytes + nbytes > self.budget:
+                raise Overloaded(
+                    f"server busy: {self.held_bytes / 2**20:.1f} MiB of requests in flight "
+                    f"(at most {self.budget / 2**20:g} MiB); retry later"
+                )
+            self.held_bytes += nbytes
+            hold.nbytes += nbytes
+
+
+class Hold:
+    """The bytes one request holds of a :class:`MemoryBudget`."""
+
+    __slots__ = ("budget", "nbytes")
+
+    def __init__(self, budget: MemoryBudget):
+        self.budget, self.nbytes = budget, 0
+
+    def add(self, nbytes: int) -> None:
+        """Hold ``nbytes`` more, or raise :class:`Overloaded` (and hold nothing more)."""
+        self.budget._add(self, nbytes)
+
+
 def _set_async_exc(thread_id: int, exc) -> None:
     """Raise ``exc`` in that thread at its next bytecode; None clears one not yet raised."""
     ctypes.pythonapi.PyThreadState_SetAsyncExc(

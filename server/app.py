@@ -139,10 +139,15 @@ def build_listeners(config: ServeConfig, serving=lambda: True) -> list:
             servicer,
             cors_origins=config.cors_origins,
             serving=serving,
-            limits=http.Limits(config.max_message_mb, config.limits.threads),
+            limits=http.Limits(config.max_message_mb, config.limits.threads, body_timeout_s=config.http_body_timeout_s),
         )
         listeners.append(
-            http.HttpListener(app, [http.listen(config.host, config.http_port, reuse_port=config.reuse_port)])
+            http.HttpListener(
+                app,
+                [http.listen(config.host, config.http_port, reuse_port=config.reuse_port)],
+                max_connections=config.http_max_connections,
+                header_timeout_s=config.http_header_timeout_s,
+            )
         )
     return listeners
 

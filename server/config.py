@@ -29,6 +29,9 @@ class ServeConfig:
     grace_s: float = 10.0
     http_port: int | None = None  # HTTP/JSON and the page beside gRPC (None: none)
     cors_origins: tuple = ()
+    http_max_connections: int = 1000  # open HTTP connections per process (fewer under a low fd limit)
+    http_header_timeout_s: float = 10.0  # a request's head must come within this
+    http_body_timeout_s: float = 30.0  # and its body within this
     reuse_port: bool = False  # True in worker processes, which share the ports
 
     @property

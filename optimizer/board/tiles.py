@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import BoardError
+from .limits import MAX_NUMBER
 
 NODE_KINDS = ("city", "town", "offboard", "junction")
 # Engine aliases: a pass is a kind of city, a halt a kind of town.
@@ -143,6 +144,14 @@ def _rotate_end(end, rotation):
 
 
 def _parse_revenue(text: str, part: str) -> tuple:
+    entries = _revenue_entries(text, part)
+    for _, value in entries:
+        if abs(value) > MAX_NUMBER:
+            raise TileCodeError(f"revenue {value} is too large (at most {MAX_NUMBER}) in part {part!r}", part=part)
+    return entries
+
+
+def _revenue_entries(text: str, part: str) -> tuple:
     try:
         if "_" not in text:
             return ((None, int(text)),)

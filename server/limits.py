@@ -64,7 +64,7 @@ def call_deadline(limits: Limits, remaining_s: float | None) -> tuple:
 
 # --- messages -----------------------------------------------------------------------------------
 
-_LONG_WORD = re.compile(r"\S{%d,}" % (QUOTE_CHARS + 1))
+_LONG_WORD = re.compile(rf"\S{{{QUOTE_CHARS + 1},}}")
 
 
 def quote(text, limit: int = QUOTE_CHARS) -> str:

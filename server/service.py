@@ -259,7 +259,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
                             request, call, node_budget, on_improve=lambda partial: updates.put(("partial", partial))
                         )
                     updates.put(("final", result))
-                except BaseException as err:  # handed to the caller's thread, raised there
+                except BaseException as err:  # noqa: BLE001 - handed to the caller's thread, raised there
                     updates.put(("error", err))
 
             self.work_pool.submit(run)

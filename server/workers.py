@@ -107,7 +107,7 @@ def _worker(config: ServeConfig, ready, holders: list) -> None:
     except OptimizerError as err:
         ready.send(("error", str(err)))
         os._exit(2)
-    except BaseException as err:  # noqa: BLE001 - reported to the supervisor, which logs it
+    except BaseException as err:  # reported to the supervisor, which logs it
         log.exception("worker failed")
         ready.send(("error", f"worker failed: {type(err).__name__}: {err}"))
         os._exit(1)

@@ -256,18 +256,20 @@ def _resolve(board, routes: list) -> None:
                     route.ends.append(stop)
                 continue
 
-            def score(seg):
-                ends = (graph.stops[seg.a].id, graph.stops[seg.b].id)
-                return (frozenset(ends) in pairs, set(ends) <= on_route, not (seg.resources & used))
-
             found = by_chain.get(tuple(chain))
             if not found:
                 route.loose.append(chain)
                 continue
-            seg = graph.segments[max(found, key=lambda j: score(graph.segments[j]))]
+            seg = graph.segments[max(found, key=lambda j: _score(graph, graph.segments[j], pairs, on_route, used))]
             used |= seg.resources
             route.pieces += seg.paths
             route.ends += [graph.stops[seg.a].id, graph.stops[seg.b].id]
+
+
+def _score(graph, seg, pairs: set, on_route: set, used: set) -> tuple:
+    """How well a segment fits a route: between consecutive stops, between stops it visits, on free track."""
+    ends = (graph.stops[seg.a].id, graph.stops[seg.b].id)
+    return (frozenset(ends) in pairs, set(ends) <= on_route, not (seg.resources & used))
 
 
 def _local_stop(board, route: DrawnRoute, hex_id: str) -> str:

@@ -250,7 +250,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
     def OptimizeStream(self, request, context):
         with guard(context, _source(request)), self._admitted(context) as call:
             node_budget = self._node_budget(request)
-            updates = queue.Queue()
+            updates: queue.Queue = queue.Queue()
 
             def run():  # reading and search, on their own thread, so that this one can send as it goes
                 try:

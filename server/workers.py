@@ -119,8 +119,8 @@ class Supervisor:
     def __init__(self, config: ServeConfig, workers: int, holders: list):
         self.config, self.count, self.holders = config, workers, holders
         self._context = multiprocessing.get_context("fork")
-        self.processes = [None] * workers
-        self._restarts = []
+        self.processes: list = [None] * workers
+        self._restarts: list = []
 
     def start(self, slot: int):
         receive, send = self._context.Pipe(duplex=False)

@@ -137,6 +137,7 @@ def run_batch(args) -> int:
             )
         from .. import cluster
 
+        bar: Progress  # made once the partitions are counted, before the first finishes
         with cluster.connect(args.scheduler) as client:
             parts, answers = cluster.solve_batch(client, args.batch, limits, on_partition=lambda _: bar.step())
             bar = Progress(parts, "solving (partitions)")  # stepped as partitions finish; answers print in order
@@ -149,12 +150,12 @@ def run_batch(args) -> int:
         lines = [line for line in handle if line.strip()]
     bar = Progress(len(lines), "solving")
 
-    def answers():
+    def solved():
         for number, line in enumerate(lines, 1):
             yield solve_line(line, number, limits)
             bar.step()
 
-    return _print_batch(answers(), args.json, bar, start)
+    return _print_batch(solved(), args.json, bar, start)
 
 
 def _print_batch(answers, as_json: bool, bar: Progress, start: float) -> int:

@@ -88,7 +88,8 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
                 if spec.requires_token and not any(problem.token[s] for s in subset):
                     continue
                 candidates.append(list(subset))
-    best, best_key = None, None
+    best: Priced | None = None
+    best_key: tuple = ()
     for paid in candidates:
         revenue = sum(int(values[s]) for s in paid) * spec.multiplier + bonus_value(problem, t, stops, paid)
         # ties go to the richer city or off-board, the one a Pullman would double (as the compiled core)

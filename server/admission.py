@@ -151,7 +151,7 @@ class _Watch:
     def __init__(self, token, events: list, demote_after_s: float | None):
         self.thread_id, self.native_id = threading.get_ident(), threading.get_native_id()
         self.token = token
-        self.reason = None
+        self.reason: str | None = None
         self.active, self.fired = True, False
         self.events = sorted(events)  # [(time.monotonic, what)], soonest first
         self.demote_after_s = demote_after_s
@@ -161,7 +161,8 @@ class _Watch:
 
     def has_run_long(self) -> bool:
         """Has the work used ``demote_after_s`` of CPU time? (Work slowed only by a busy machine has not.)"""
-        return time.clock_gettime(self.cpu_clock) - self.cpu_start >= self.demote_after_s
+        limit = self.demote_after_s
+        return limit is not None and time.clock_gettime(self.cpu_clock) - self.cpu_start >= limit
 
 
 class Watchdog:
@@ -177,7 +178,7 @@ class Watchdog:
         self._wake_at = -math.inf  # when the watchdog will look next; -inf while it is looking
         if not getattr(sys.unraisablehook, "quiet_call_expired", False):
             sys.unraisablehook = _quiet_unraisable(sys.unraisablehook)
-            sys.unraisablehook.quiet_call_expired = True
+            sys.unraisablehook.quiet_call_expired = True  # type: ignore[attr-defined]  # installed once
         self._thread = threading.Thread(target=self._run, name="watchdog", daemon=True)
         self._thread.start()
 
@@ -252,7 +253,8 @@ class Watchdog:
                 return
         except OSError:  # the thread has just ended
             return
-        bisect.insort(entry.events, (time.monotonic() + entry.demote_after_s, "demote"))
+        if entry.demote_after_s is not None:
+            bisect.insort(entry.events, (time.monotonic() + entry.demote_after_s, "demote"))
 
     def _run(self) -> None:
         while True:

@@ -65,7 +65,7 @@ def tls_files(config: ServeConfig) -> tuple | None:
                 context.load_verify_locations(cafile=path)
             except (ssl.SSLError, ValueError) as err:
                 raise OptimizerError(
-                    f"{option}: {path} holds no PEM certificate ({err.reason or err})", field=option
+                    f"{option}: {path} holds no PEM certificate ({getattr(err, 'reason', None) or err})", field=option
                 ) from None
     try:
         context.load_cert_chain(config.tls_cert, config.tls_key)

@@ -292,7 +292,7 @@ def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving
                 max_age=600,
             )
         )
-    app = Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})  # type: ignore[dict-item]  # for HTTPException only
     # no redirect from /static to /static/: it names the Host the client sent, whatever it is
     app.router.redirect_slashes = False
     return app
@@ -361,7 +361,7 @@ class HttpListener:
 
     def drain(self, grace_s: float) -> threading.Event:
         """Stop accepting; calls in flight get ``grace_s`` seconds, then are cancelled (which ends their work)."""
-        self.server.config.timeout_graceful_shutdown = grace_s
+        self.server.config.timeout_graceful_shutdown = grace_s  # type: ignore[assignment]  # annotated int; asyncio.wait_for takes a float
         self.server.should_exit = True
         stopped = threading.Event()
 

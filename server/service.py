@@ -265,7 +265,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
     def OptimizeStream(self, request, context):
         with guard(context, _source(request)), self._admitted(context) as call:
             node_budget = self._node_budget(request)
-            updates = queue.Queue()
+            updates: queue.Queue = queue.Queue()
 
             def run():  # reading and search, on their own thread, so that this one can send as it goes
                 try:
@@ -274,7 +274,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
                             request, call, node_budget, on_improve=lambda partial: updates.put(("partial", partial))
                         )
                     updates.put(("final", result))
-                except BaseException as err:  # handed to the caller's thread, raised there
+                except BaseException as err:  # noqa: BLE001 - handed to the caller's thread, raised there
                     updates.put(("error", err))
 
             self.work_pool.submit(run)

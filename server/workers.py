@@ -128,7 +128,7 @@ def _worker(config: ServeConfig, ready, heart, holders: list) -> None:
     except OptimizerError as err:
         ready.send(("error", str(err)))
         os._exit(2)
-    except BaseException as err:  # noqa: BLE001 - reported to the supervisor, which logs it
+    except BaseException as err:  # reported to the supervisor, which logs it
         log.exception("worker failed")
         ready.send(("error", f"worker failed: {type(err).__name__}: {err}"))
         os._exit(1)
@@ -140,10 +140,10 @@ class Supervisor:
     def __init__(self, config: ServeConfig, workers: int, holders: list):
         self.config, self.count, self.holders = config, workers, holders
         self._context = multiprocessing.get_context("fork")
-        self.processes = [None] * workers
-        self.hearts = [None] * workers  # each worker's heartbeat pipe, and when it last beat
+        self.processes: list = [None] * workers
+        self.hearts: list = [None] * workers  # each worker's heartbeat pipe, and when it last beat
         self.last_beat = [0.0] * workers
-        self._restarts = []
+        self._restarts: list = []
 
     def start(self, slot: int):
         receive, send = self._context.Pipe(duplex=False)

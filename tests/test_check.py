@@ -104,9 +104,11 @@ def test_pass_through_a_blocked_city():
         from optimizer.games import rules_for
 
         rules = rules_of.setdefault(doc["id"], rules_for(b))
-        stops = _through(
-            doc, lambda s, g: s.kind == "city" and rules.blocks(b.hexes[s.hex], b.hexes[s.hex].tile.nodes[s.node])
-        )
+
+        def blocked(s, g, rules=rules, b=b):
+            return s.kind == "city" and rules.blocks(b.hexes[s.hex], b.hexes[s.hex].tile.nodes[s.node])
+
+        stops = _through(doc, blocked)
         if stops:
             errors = _errors(doc, [{"train": doc["trains"][0]["id"], "stops": stops}])
             assert "passes through" in errors and "other companies' tokens" in errors
@@ -252,7 +254,7 @@ def test_reference_reaches_the_router_and_its_routes_are_legal():
         routes = []
         for r in result.routes:
             chains = []
-            for a, d in zip(r.stops, r.dsegs):
+            for _stop, d in zip(r.stops, r.dsegs):
                 seg = problem.graph.segments[problem.adj_seg[d]]
                 chains.append(list(seg.hexes))
             routes.append({"train": problem.trains[r.train].id, "hexes": chains})

@@ -644,6 +644,28 @@ def test_18eu_red_to_red_bonus_per_token_up_to_five(core):
     assert solve(doc)["revenue"] == 50 + 5 * 20 + 50 + 5 * 20
 
 
+def test_18eu_red_to_red_bonus_stops_at_five_tokens(core):
+    """Rulebook: the Red-to-Red bonus table ends at five stations (brown £20 each, £100): a run
+    through six of the company's tokens earns £100, not £120. (The test above has exactly five,
+    so it cannot see the cap.) Searched by both cores, and priced by the checker."""
+    red = "offboard=revenue:yellow_30|brown_50;path=a:1,b:_0;path=a:4,b:_0"
+    cells = {"R1": (red, 0, "red")}
+    order = ["R1"]
+    for k in range(6):
+        cells[f"Z{k}"] = (CITY_20, 1, "yellow", ["US"])
+        order.append(f"Z{k}")
+    cells["R2"] = (red, 0, "red")
+    order.append("R2")
+    links = [(a, 4, b) for a, b in zip(order, order[1:])]
+    doc = board("18EU", cells, links, [eu_train(8)], phase=["yellow", "green", "brown"])
+    want = 50 + 6 * 20 + 50 + 5 * 20
+    result = solve(doc)
+    assert result["revenue"] == want and len(result["routes"][0]["stops"]) == 8
+    stops = [f"{h}._0" for h in order]
+    verdict = check_routes(read_board(doc), [{"train": result["routes"][0]["train"], "stops": stops}])
+    assert verdict["legal"] and verdict["revenue"] == want, verdict
+
+
 def test_18eu_four_way_brown_junction_may_be_passed_twice(core):
     """Rulebook: "A train can't reuse its own track (except four-way junctions on brown plain
     tiles)." One route crosses the junction twice on different track."""

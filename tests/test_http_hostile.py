@@ -28,7 +28,7 @@ from server.generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 
 from . import hostile
 from .test_cli_hostile import out_of_range
-from .test_grpc_e2e import ServerProcess, children, hard_board
+from .servers import ServerProcess, children, hard_board
 
 HOST = "127.0.0.1"
 
@@ -429,7 +429,7 @@ def test_a_stopped_worker_is_replaced(tmp_path):
 
 @pytest.mark.parametrize("kind", ["revenue", "multiplier"])
 def test_out_of_range_numbers_over_grpc_and_http(one_worker, kind):
-    from .test_grpc_e2e import details
+    from .servers import details
 
     doc, field, named = out_of_range(kind)
     with grpc.insecure_channel(one_worker.target) as channel:

@@ -175,7 +175,7 @@ def _parse_end(text: str, part: str):
 
 
 def _props(body: str, kind: str, part: str) -> dict:
-    props = {}
+    props: dict = {}
     if not body:
         return props
     for item in body.split(","):
@@ -208,7 +208,8 @@ def parse_code(code: str) -> Tile:
     """Parse a tile code (unrotated). Raises :class:`TileCodeError` naming the part at fault."""
     if not isinstance(code, str):
         raise TileCodeError(f"tile code must be a string, not {type(code).__name__}")
-    nodes, paths, borders, labels, cosmetic = [], [], [], [], []
+    nodes: list = []
+    paths, borders, labels, cosmetic = [], [], [], []
     for part in code.split(";"):
         if not part:
             continue

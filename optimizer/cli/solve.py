@@ -138,6 +138,7 @@ def run_batch(args) -> int:
             )
         from .. import cluster
 
+        bar: Progress  # made once the partitions are counted, before the first finishes
         with cluster.connect(args.scheduler) as client:
             parts, answers = cluster.solve_batch(client, args.batch, limits, on_partition=lambda _: bar.step())
             bar = Progress(parts, "solving (partitions)")  # stepped as partitions finish; answers print in order
@@ -148,13 +149,13 @@ def run_batch(args) -> int:
         raise OptimizerError(f"cannot read {args.batch}: {err.strerror}", field="--batch") from None
     bar = Progress(_count_lines(args.batch), "solving")
 
-    def answers():
+    def solved():
         with handle:
             for answer in answer_lines(read_lines(handle), limits):
                 yield answer
                 bar.step()
 
-    return _print_batch(answers(), args.json, bar, start)
+    return _print_batch(solved(), args.json, bar, start)
 
 
 def _count_lines(path: str) -> int:

@@ -18,7 +18,7 @@ MAX_INTERESTING = 12  # _search.pyx's: bonus stops an express tries in and out o
 
 def _kernel():
     try:
-        from . import _search
+        from . import _search  # type: ignore[attr-defined]  # Cython: no .pyi for mypy to read yet
     except ImportError:  # a source tree without the built extension shadows the installed package
         raise ImportError(
             "the compiled search core is not built here: run `pip install -e .` in the project "
@@ -35,7 +35,7 @@ def kernel_for(problem, strategy: str = "auto"):
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     if strategy == "nested" or (strategy == "auto" and len(problem.trains) < PACKING_FROM):
         return None
-    from . import _packing
+    from . import _packing  # type: ignore[attr-defined]  # Cython: no .pyi for mypy to read yet
 
     return _packing.KERNEL
 

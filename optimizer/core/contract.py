@@ -141,7 +141,7 @@ def _padding(shape: tuple, dtype) -> np.ndarray:
     return found
 
 
-_KERNEL = []
+_KERNEL: list = []
 
 
 def _kernel():

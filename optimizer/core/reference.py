@@ -113,7 +113,7 @@ def search(
     start = time.monotonic()
     limits = _Limits(start, deadline_ms, node_budget, cancel)
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
-    per_train = []
+    per_train: list = []
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
     def combine(t, used, chosen, total):

@@ -74,7 +74,7 @@ class Rules:
 
     def has_token(self, hx, node) -> bool:
         city = hx.cities.get(node.index) if node.kind == "city" else None
-        return bool(city) and self.company.id in city.tokens
+        return city is not None and self.company.id in city.tokens
 
     def make_stop(self, hx, node) -> Stop:
         return Stop(
@@ -104,7 +104,7 @@ class Rules:
     def stops_keyed(cls) -> bool:
         """Every stop hook of this game is covered by its :meth:`stop_context` (defined in the class
         that last overrides one of them, or below it)."""
-        return _stops_keyed(cls)
+        return _stops_keyed(cls)  # type: ignore[arg-type]  # a class is hashable; mypy's protocol check says not
 
     # ---- trains ----------------------------------------------------------------------------
     def train_spec(self, train, where: str) -> TrainSpec | None:

@@ -15,6 +15,7 @@ import numpy as np
 from ..board.state import Board, is_shared, read_board
 from ..errors import BoardError
 from ..games import rules_for
+from ..games.base import Rules
 from ..model import Bonuses
 from .track import TrackGraph, build_track_graph
 
@@ -27,7 +28,7 @@ class Problem:
     """One company's routing problem, ready for a search."""
 
     board: Board
-    rules: object
+    rules: Rules
     graph: TrackGraph
     trains: list  # board Train objects that run a route
     specs: list  # their TrainSpec
@@ -194,7 +195,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     # Directed segments by source, richest target first (good answers early): sorted as tuples
     # (minus the target's best value, segment), each segment once per source.
     best = values.max(axis=0).tolist() if K else [s.value for s in stops]
-    out = [[] for _ in range(n)]
+    out: list[list] = [[] for _ in range(n)]
     for k, seg in enumerate(segments):
         a, b = seg.a, seg.b
         out[a].append((-best[b], k, b, seg.a_terminal, seg.b_terminal))

@@ -95,7 +95,7 @@ def _forbidden_reason(problem, route) -> str | None:
 def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     graph = problem.graph
     out_routes = []
-    used = {}  # resource -> route number that used it
+    used: dict = {}  # resource -> route number that used it
     priced_routes = []
     pullmen = []
     for (i, train, _), reading in zip(parsed, combo):
@@ -171,7 +171,7 @@ def _walk(problem, reading):
                 errors.append(_used_twice(graph, r))
             resources.append(r)
         pen |= int(problem.seg_pen[j])
-    seen = {}
+    seen: dict = {}
     for s in stops:
         loc = int(problem.loc[s])
         if loc in seen:

@@ -173,7 +173,8 @@ def stream_endpoint(name, method, message_class, limits):
                 step = functools.partial(next, answers, None)
                 first = await in_thread(step, context, limits.threads)  # a bad board fails here, as a status
         except Overloaded as err:
-            context.end()
+            if context is not None:
+                context.end()
             _log(name, code_pb2.RESOURCE_EXHAUSTED, start)
             return error_response(busy_status(str(err)))
         except Aborted as err:

@@ -16,6 +16,7 @@ closes a keep-alive connection idle after an answer. What uvicorn has no knob fo
 
 from __future__ import annotations
 
+import asyncio
 import os
 import resource
 import time
@@ -74,7 +75,7 @@ class BoundedH11Protocol(H11Protocol):
     header_timeout_s = 10.0
 
     def connection_made(self, transport) -> None:
-        self._header_timer = None
+        self._header_timer: asyncio.TimerHandle | None = None
         self.idle_since = time.monotonic()
         super().connection_made(transport)
         if len(self.connections) > self.max_connections and not self._close_idlest():

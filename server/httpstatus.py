@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import anyio
 from google.protobuf import json_format
 from google.rpc import code_pb2, status_pb2
@@ -43,7 +45,7 @@ def error_response(status: status_pb2.Status) -> JSONResponse:
     return JSONResponse(status_json(status), status_code=HTTP_STATUS.get(status.code, 500))
 
 
-def abort(code: int, message: str):
+def abort(code: int, message: str) -> NoReturn:
     """End the call with this status (the gateway answers it as :func:`error_response`)."""
     raise Aborted(status_pb2.Status(code=code, message=message))
 

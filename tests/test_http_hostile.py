@@ -27,8 +27,8 @@ from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 from server.generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 
 from . import hostile
-from .test_cli_hostile import out_of_range
 from .servers import ServerProcess, children, hard_board
+from .test_cli_hostile import out_of_range
 
 HOST = "127.0.0.1"
 

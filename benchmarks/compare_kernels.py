@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from optimizer.bench.suites import HARD_BOARDS, KNOWN_BEST, TRAINS  # noqa: E402
-from optimizer.bench.synthetic import synthetic_board  # noqa: E402
-from optimizer.core import compiled  # noqa: E402
-from optimizer.graph.problem import build_problem  # noqa: E402
+from optimizer.bench.suites import HARD_BOARDS, KNOWN_BEST, TRAINS
+from optimizer.bench.synthetic import synthetic_board
+from optimizer.core import compiled
+from optimizer.graph.problem import build_problem
 
 WORKER = """
 import json, sys, time

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import overload
 
 from .board.state import Board, read_board, read_board_text
 from .core import CancelToken, SearchResult
@@ -21,6 +22,10 @@ from .rules.check import check_routes
 from .rules.routes import routes_document
 
 
+@overload
+def load_state(source: Board) -> Board: ...
+@overload
+def load_state(source: dict | str | bytes | bytearray) -> dict: ...
 def load_state(source) -> dict | Board:
     """A board state from a dict, a :class:`Board` or JSON text; never a file (the CLI reads those).
 
@@ -41,7 +46,7 @@ def load_state(source) -> dict | Board:
             f"a board state is a dict, a Board or JSON text, not {type(source).__name__} (read files first)",
             field="(document)",
         )
-    return board_from_tile_lays(doc) if is_tile_lays(doc) else doc
+    return board_from_tile_lays(doc) if isinstance(doc, dict) and is_tile_lays(doc) else doc
 
 
 def load_routes(source, field: str = "routes") -> list:

@@ -95,12 +95,13 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
                 if spec.requires_token and not any(problem.token_by_stop[s] for s in subset):
                     continue
                 candidates.append(list(subset))
-    best, best_key = None, None
+    best: Priced | None = None
+    best_key: tuple = ()
     for paid in candidates:
         revenue = sum(int(values[s]) for s in paid) * spec.multiplier + bonus_value(problem, t, stops, paid)
         # ties go to the richer city or off-board, the one a Pullman would double (as the compiled core)
         key = (revenue, max([0] + [int(values[s]) for s in paid if problem.large_by_stop[s]]))
-        if best_key is None or key > best_key:
+        if best is None or key > best_key:
             best, best_key = Priced(revenue, paid, []), key
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])

@@ -80,6 +80,50 @@ class Admission:
             self._slots.release()
 
 
+class MemoryBudget:
+    """At most ``budget`` bytes of requests held at once (a request's bytes stand for the memory its
+    reading takes), counted as they arrive; a request alone is always let in, however large."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.held_bytes = 0
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def held(self):
+        """A :class:`Hold` for one request: what it adds is held until the block ends."""
+        hold = Hold(self)
+        try:
+            yield hold
+        finally:
+            with self._lock:
+                self.held_bytes -= hold.nbytes
+
+    def _add(self, hold: Hold, nbytes: int) -> None:
+        with self._lock:
+            others = self.held_bytes - hold.nbytes
+            if others and self.held_bytes + nbytes > self.budget:
+                raise Overloaded(
+                    f"server busy: {self.held_bytes / 2**20:.1f} MiB of requests in flight "
+                    f"(at most {self.budget / 2**20:g} MiB); retry later"
+                )
+            self.held_bytes += nbytes
+            hold.nbytes += nbytes
+
+
+class Hold:
+    """The bytes one request holds of a :class:`MemoryBudget`."""
+
+    __slots__ = ("budget", "nbytes")
+
+    def __init__(self, budget: MemoryBudget):
+        self.budget, self.nbytes = budget, 0
+
+    def add(self, nbytes: int) -> None:
+        """Hold ``nbytes`` more, or raise :class:`Overloaded` (and hold nothing more)."""
+        self.budget._add(self, nbytes)
+
+
 def _set_async_exc(thread_id: int, exc) -> None:
     """Raise ``exc`` in that thread at its next bytecode; None clears one not yet raised."""
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
@@ -107,7 +151,7 @@ class _Watch:
     def __init__(self, token, events: list, demote_after_s: float | None):
         self.thread_id, self.native_id = threading.get_ident(), threading.get_native_id()
         self.token = token
-        self.reason = None
+        self.reason: str | None = None
         self.active, self.fired = True, False
         self.events = sorted(events)  # [(time.monotonic, what)], soonest first
         self.demote_after_s = demote_after_s
@@ -117,7 +161,8 @@ class _Watch:
 
     def has_run_long(self) -> bool:
         """Has the work used ``demote_after_s`` of CPU time? (Work slowed only by a busy machine has not.)"""
-        return time.clock_gettime(self.cpu_clock) - self.cpu_start >= self.demote_after_s
+        limit = self.demote_after_s
+        return limit is not None and time.clock_gettime(self.cpu_clock) - self.cpu_start >= limit
 
 
 class Watchdog:
@@ -133,7 +178,7 @@ class Watchdog:
         self._wake_at = -math.inf  # when the watchdog will look next; -inf while it is looking
         if not getattr(sys.unraisablehook, "quiet_call_expired", False):
             sys.unraisablehook = _quiet_unraisable(sys.unraisablehook)
-            sys.unraisablehook.quiet_call_expired = True
+            sys.unraisablehook.quiet_call_expired = True  # type: ignore[attr-defined]  # installed once
         self._thread = threading.Thread(target=self._run, name="watchdog", daemon=True)
         self._thread.start()
 
@@ -208,7 +253,8 @@ class Watchdog:
                 return
         except OSError:  # the thread has just ended
             return
-        bisect.insort(entry.events, (time.monotonic() + entry.demote_after_s, "demote"))
+        if entry.demote_after_s is not None:
+            bisect.insort(entry.events, (time.monotonic() + entry.demote_after_s, "demote"))
 
     def _run(self) -> None:
         while True:

@@ -46,6 +46,8 @@ class HealthServicer(health.HealthServicer):
     until killed). Sending to a watcher that has just closed is a no-op in grpc.
     """
 
+    _gracefully_shutting_down: bool  # grpc_health's own flag, read under its lock
+
     def set(self, service, status):
         with self._lock:
             if self._gracefully_shutting_down:
@@ -131,7 +133,7 @@ def build_listeners(config: ServeConfig, serving=lambda: True) -> list:
     (NOT_SERVING at once, stopped when the event is set): gRPC, and HTTP/JSON when it has a port.
     """
     servicer = RouteOptimizerService(config.limits)
-    listeners = [GrpcListener(config, servicer)]
+    listeners: list = [GrpcListener(config, servicer)]
     if config.http_port is not None:
         from . import http  # starlette and uvicorn only when serving HTTP
 
@@ -139,10 +141,15 @@ def build_listeners(config: ServeConfig, serving=lambda: True) -> list:
             servicer,
             cors_origins=config.cors_origins,
             serving=serving,
-            limits=http.Limits(config.max_message_mb, config.limits.threads),
+            limits=http.Limits(config.max_message_mb, config.limits.threads, body_timeout_s=config.http_body_timeout_s),
         )
         listeners.append(
-            http.HttpListener(app, [http.listen(config.host, config.http_port, reuse_port=config.reuse_port)])
+            http.HttpListener(
+                app,
+                [http.listen(config.host, config.http_port, reuse_port=config.reuse_port)],
+                max_connections=config.http_max_connections,
+                header_timeout_s=config.http_header_timeout_s,
+            )
         )
     return listeners
 

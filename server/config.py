@@ -29,6 +29,9 @@ class ServeConfig:
     grace_s: float = 10.0
     http_port: int | None = None  # HTTP/JSON and the page beside gRPC (None: none)
     cors_origins: tuple = ()
+    http_max_connections: int = 1000  # open HTTP connections per process (fewer under a low fd limit)
+    http_header_timeout_s: float = 10.0  # a request's head must come within this
+    http_body_timeout_s: float = 30.0  # and its body within this
     reuse_port: bool = False  # True in worker processes, which share the ports
 
     @property
@@ -62,7 +65,7 @@ def tls_files(config: ServeConfig) -> tuple | None:
                 context.load_verify_locations(cafile=path)
             except (ssl.SSLError, ValueError) as err:
                 raise OptimizerError(
-                    f"{option}: {path} holds no PEM certificate ({err.reason or err})", field=option
+                    f"{option}: {path} holds no PEM certificate ({getattr(err, 'reason', None) or err})", field=option
                 ) from None
     try:
         context.load_cert_chain(config.tls_cert, config.tls_key)

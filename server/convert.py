@@ -100,7 +100,7 @@ def board_to_state(board: pb.Board) -> dict:
 
 def _rest_of(board: pb.Board) -> dict:
     """The document less its hexes: id, game, layout, phase, company and trains."""
-    doc = {}
+    doc: dict = {}
     _optional(board, "id", doc)
     doc["game"] = board.game
     doc["layout"] = board.layout
@@ -111,7 +111,7 @@ def _rest_of(board: pb.Board) -> dict:
 
 
 def corporation_to_json(c: pb.Corporation) -> dict:
-    out = {"id": c.id}
+    out: dict = {"id": c.id}
     for name in ("name", "type", "minor", "owner"):
         _optional(c, name, out)
     out["companies"] = list(c.companies)
@@ -124,7 +124,7 @@ def corporation_to_json(c: pb.Corporation) -> dict:
 
 
 def ability_to_json(a: pb.Ability) -> dict:
-    out = {"type": a.type}
+    out: dict = {"type": a.type}
     _optional(a, "description", out)
     _optional(a, "owner", out)
     if a.hexes:
@@ -134,7 +134,7 @@ def ability_to_json(a: pb.Ability) -> dict:
 
 
 def train_to_json(t: pb.Train, index: int) -> dict:
-    out = {}
+    out: dict = {}
     _optional(t, "id", out)
     out["name"] = t.name
     if t.distance.stops and t.distance.rows:
@@ -168,7 +168,7 @@ def distance_to_json(d: pb.Distance):
 
 
 def hex_to_json(h: pb.Hex, with_neighbors: bool) -> dict:
-    out = {"id": h.id}
+    out: dict = {"id": h.id}
     _optional(h, "tile", out)
     _optional(h, "color", out)
     out["rotation"] = h.rotation
@@ -187,14 +187,14 @@ def hex_to_json(h: pb.Hex, with_neighbors: bool) -> dict:
 
 
 def border_to_json(b: pb.Border) -> dict:
-    out = {"edge": b.edge}
+    out: dict = {"edge": b.edge}
     _optional(b, "type", out)
     _optional(b, "cost", out, convert=_number)
     return out
 
 
 def city_to_json(c: pb.City) -> dict:
-    out = {}
+    out: dict = {}
     _optional(c, "index", out)
     _optional(c, "slots", out)
     out["tokens"] = [t or None for t in c.tokens]
@@ -208,7 +208,7 @@ def city_to_json(c: pb.City) -> dict:
 
 def route_input_to_json(r: pb.RouteInput) -> dict:
     """A route to check, as the checker's routes document has it."""
-    out = {"train": r.train}
+    out: dict = {"train": r.train}
     if r.stops and not r.hexes:
         out["stops"] = list(r.stops)
     else:
@@ -375,7 +375,7 @@ def games_to_proto(games: list, train_kinds) -> pb.ListGamesResponse:
 
 def solution_to_json(s: pb.Solution) -> dict:
     """The :func:`optimizer.api.solve` dict of a ``Solution`` (``id`` None when empty)."""
-    out = {
+    out: dict = {
         "id": s.id or None,
         "revenue": s.revenue,
         "optimal": s.optimal,
@@ -413,7 +413,7 @@ def solution_to_json(s: pb.Solution) -> dict:
 
 def check_to_json(response: pb.CheckRoutesResponse) -> dict:
     """The :func:`optimizer.api.check` dict of a ``CheckRoutesResponse``."""
-    out = {
+    out: dict = {
         "legal": response.legal,
         "revenue": response.revenue,
         "routes": [

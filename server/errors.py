@@ -63,6 +63,29 @@ def invalid_argument_status(err: OptimizerError, source: str = "") -> status_pb2
     )
 
 
+BUSY_REASON = "SERVER_BUSY"
+RETRY_AFTER_S = 1
+
+
+def busy_status(message: str) -> status_pb2.Status:
+    """RESOURCE_EXHAUSTED for a busy server (not a request too large): ErrorInfo reason SERVER_BUSY,
+    which HTTP answers 503 with ``Retry-After``."""
+    info = error_details_pb2.ErrorInfo(
+        reason=BUSY_REASON, domain=DOMAIN, metadata={"retry_after_s": str(RETRY_AFTER_S)}
+    )
+    return status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=capped(message), details=[_packed(info)])
+
+
+def is_busy(status: status_pb2.Status) -> bool:
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            if info.reason == BUSY_REASON:
+                return True
+    return False
+
+
 @contextlib.contextmanager
 def guard(context, source: str = ""):
     """Turn what a handler raises into a status: a user's mistake, or INTERNAL (logged)."""
@@ -71,7 +94,7 @@ def guard(context, source: str = ""):
     except OptimizerError as err:
         context.abort_with_status(invalid_argument(err, source))
     except Overloaded as err:
-        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(err))
+        context.abort_with_status(rpc_status.to_status(busy_status(str(err))))
     except CallExpired as err:
         context.abort(
             grpc.StatusCode.DEADLINE_EXCEEDED if context.is_active() else grpc.StatusCode.CANCELLED, f"stopped: {err}"

@@ -35,16 +35,18 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.responses import JSONResponse, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from optimizer.errors import OptimizerError
 
-from . import jsonform, web
-from .errors import invalid_argument_status
+from . import httpconn, jsonform, web
+from .admission import MemoryBudget, Overloaded
+from .errors import busy_status, invalid_argument_status
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
 from .httpcontext import Aborted, HttpContext
 from .httpstatus import abort, error_response, read_body, status_json
+from .limits import NO_DEADLINE_S
 
 log = logging.getLogger("server.calls")
 
@@ -72,7 +74,8 @@ def call_context(request) -> HttpContext:
                     )
                 )
             )
-        deadline = time.monotonic() + ms / 1000
+        # a deadline past any the server grants is its maximum (not "no deadline", as gRPC reports one)
+        deadline = time.monotonic() + min(ms / 1000, NO_DEADLINE_S / 2)
     client = request.client
     return HttpContext(
         deadline=deadline,
@@ -81,9 +84,9 @@ def call_context(request) -> HttpContext:
     )
 
 
-async def read_message(request, message_class, limit: int):
+async def read_message(request, message_class, limits: Limits, hold):
     """The RPC's request message from the JSON body (an empty body: an empty message)."""
-    body = await read_body(request, limit)
+    body = await read_body(request, limits.max_body, hold, limits.body_timeout_s)
     if not body.strip():
         return message_class()
     try:
@@ -101,13 +104,34 @@ async def read_message(request, message_class, limit: int):
 # --- calling the servicer -----------------------------------------------------------------------
 
 
-async def in_thread(fn, context: HttpContext, limiter):
-    """``fn()`` on a worker thread, ended like a gRPC call at the context's deadline."""
+async def in_thread(fn, context: HttpContext, limiter, request=None):
+    """``fn()`` on a worker thread, ended like a gRPC call at the context's deadline, or (given the
+    ``request``) as soon as its client goes away: ending the context stops the work at once."""
     remaining = context.time_remaining()
-    with anyio.move_on_after(remaining):
-        return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True, limiter=limiter)
+    result, error, done = None, None, False
+    async with anyio.create_task_group() as group:
+        if request is not None:
+            group.start_soon(_end_when_gone, request, context)
+        with anyio.move_on_after(remaining):
+            try:
+                result = await anyio.to_thread.run_sync(fn, abandon_on_cancel=True, limiter=limiter)
+                done = True
+            except Exception as err:  # noqa: BLE001 - raised below, outside the task group
+                error = err
+        group.cancel_scope.cancel()
+    if error is not None:
+        raise error
+    if done:
+        return result
     context.end()  # trips the search's cancel token
     abort(code_pb2.DEADLINE_EXCEEDED, "deadline exceeded")
+
+
+async def _end_when_gone(request, context: HttpContext) -> None:
+    """End the call when its client disconnects (the body is read by now: only that can come)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+    context.end()
 
 
 def _log(name: str, code: int, start: float) -> None:
@@ -119,10 +143,14 @@ def unary_endpoint(name, method, message_class, limits):
         start, context, code = time.monotonic(), None, code_pb2.INTERNAL
         try:
             context = call_context(request)
-            message = await read_message(request, message_class, limits.max_body)
-            answer = await in_thread(functools.partial(method, message, context), context, limits.threads)
+            with limits.memory.held() as hold:
+                message = await read_message(request, message_class, limits, hold)
+                answer = await in_thread(functools.partial(method, message, context), context, limits.threads, request)
             code = code_pb2.OK
             return JSONResponse(jsonform.to_json(answer))
+        except Overloaded as err:
+            code = code_pb2.RESOURCE_EXHAUSTED
+            return error_response(busy_status(str(err)))
         except Aborted as err:
             code = err.status.code
             return error_response(err.status)
@@ -139,10 +167,16 @@ def stream_endpoint(name, method, message_class, limits):
         start, context = time.monotonic(), None
         try:
             context = call_context(request)
-            message = await read_message(request, message_class, limits.max_body)
-            answers = method(message, context)  # a generator: nothing has run yet
-            step = functools.partial(next, answers, None)
-            first = await in_thread(step, context, limits.threads)  # a bad board fails here, as a status
+            with limits.memory.held() as hold:  # the board is read by the first step
+                message = await read_message(request, message_class, limits, hold)
+                answers = method(message, context)  # a generator: nothing has run yet
+                step = functools.partial(next, answers, None)
+                first = await in_thread(step, context, limits.threads)  # a bad board fails here, as a status
+        except Overloaded as err:
+            if context is not None:
+                context.end()
+            _log(name, code_pb2.RESOURCE_EXHAUSTED, start)
+            return error_response(busy_status(str(err)))
         except Aborted as err:
             if context is not None:
                 context.end()
@@ -194,11 +228,45 @@ def rpc_routes(service, limits: Limits) -> list:
 
 
 class Limits:
-    """What HTTP calls may take: the body size, and the threads they run on (as gRPC's pool)."""
+    """What HTTP calls may take: the body size and the time to send it, the threads they run on (as
+    gRPC's pool), and the bytes of bodies in flight at once (a board costs some 10 to 30 times its
+    JSON while it is read)."""
 
-    def __init__(self, max_body_mb: float = 16, max_workers: int = 16):
+    def __init__(
+        self, max_body_mb: float = 4, max_workers: int = 16, max_inflight_mb: float = 8, body_timeout_s: float = 30
+    ):
         self.max_body = int(max_body_mb * 1024 * 1024)
+        self.body_timeout_s = body_timeout_s
         self.threads = anyio.CapacityLimiter(max_workers)
+        self.memory = MemoryBudget(int(max_inflight_mb * 1024 * 1024))
+
+
+def render_endpoint(service, limits: Limits):
+    """``POST /page/render``: the page's picture, bounded as a work call (see :mod:`server.web`)."""
+
+    async def endpoint(request):
+        start, context, code = time.monotonic(), None, code_pb2.INTERNAL
+        try:
+            context = call_context(request)
+            with limits.memory.held() as hold:
+                body = await read_body(request, limits.max_body, hold, limits.body_timeout_s)
+                svg = await in_thread(
+                    functools.partial(service.render_json, body, context), context, limits.threads, request
+                )
+            code = code_pb2.OK
+            return Response(svg, media_type="image/svg+xml")
+        except Overloaded as err:
+            code = code_pb2.RESOURCE_EXHAUSTED
+            return error_response(busy_status(str(err)))
+        except Aborted as err:
+            code = err.status.code
+            return error_response(err.status)
+        finally:
+            if context is not None:
+                context.end()
+            _log("Render", code, start)
+
+    return endpoint
 
 
 def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving=lambda: True) -> Starlette:
@@ -209,7 +277,11 @@ def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving
         ok = serving()
         return JSONResponse({"status": "SERVING" if ok else "NOT_SERVING"}, status_code=200 if ok else 503)
 
-    routes = rpc_routes(service, limits) + [Route("/healthz", healthz, methods=["GET"])] + web.routes()
+    routes = (
+        rpc_routes(service, limits)
+        + [Route("/healthz", healthz, methods=["GET"])]
+        + web.routes(render_endpoint(service, limits))
+    )
     middleware = []
     if cors_origins:
         middleware.append(
@@ -221,7 +293,10 @@ def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving
                 max_age=600,
             )
         )
-    return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})  # type: ignore[dict-item]  # for HTTPException only
+    # no redirect from /static to /static/: it names the Host the client sent, whatever it is
+    app.router.redirect_slashes = False
+    return app
 
 
 async def http_error(request, err: HTTPException):
@@ -262,9 +337,20 @@ class HttpListener:
     name = "HTTP"
     tls = False
 
-    def __init__(self, app, sockets: list):
+    def __init__(self, app, sockets: list, *, max_connections: int = 1000, header_timeout_s: float = 10.0):
         self.sockets = sockets
-        self.server = uvicorn.Server(uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning"))
+        protocol = httpconn.bounded_protocol(httpconn.connection_limit(max_connections), header_timeout_s)
+        config = uvicorn.Config(
+            app,
+            http=protocol,
+            h11_max_incomplete_event_size=httpconn.MAX_HEAD_BYTES,
+            timeout_keep_alive=httpconn.KEEP_ALIVE_S,
+            backlog=httpconn.ACCEPT_BURST,
+            lifespan="off",
+            access_log=False,
+            log_level="warning",
+        )
+        self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": sockets}, name="http", daemon=True)
 
     @property
@@ -276,7 +362,7 @@ class HttpListener:
 
     def drain(self, grace_s: float) -> threading.Event:
         """Stop accepting; calls in flight get ``grace_s`` seconds, then are cancelled (which ends their work)."""
-        self.server.config.timeout_graceful_shutdown = grace_s
+        self.server.config.timeout_graceful_shutdown = grace_s  # type: ignore[assignment]  # annotated int; asyncio.wait_for takes a float
         self.server.should_exit = True
         stopped = threading.Event()
 

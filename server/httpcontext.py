@@ -32,11 +32,11 @@ class HttpContext:
         self._deadline = deadline
         self._metadata = tuple(metadata)
         self._peer = peer
-        self._callbacks = []
+        self._callbacks: list = []
         self._ended = False
         self._lock = threading.Lock()
         self._code = None
-        self._details = None
+        self._details: str | None = None
 
     # --- the call's life --------------------------------------------------------------------
 

@@ -161,7 +161,7 @@ class LoggingInterceptor(grpc.ServerInterceptor):
 
     def __init__(self, max_streams: int = 64):
         self._streams = _StreamCap(max_streams)
-        self._wrapped = {}  # (method, its handler) -> the handler wrapped: built once, not per call
+        self._wrapped: dict = {}  # (method, its handler) -> the handler wrapped: built once, not per call
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)

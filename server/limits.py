@@ -10,11 +10,12 @@ more than the server's maximum (:func:`call_deadline`). Error messages quote lit
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from optimizer.board import limits as board_limits
+from optimizer.board.tiles import parse_code
 from optimizer.errors import OptimizerError
 
 INT64_MAX = 2**63 - 1
@@ -37,8 +38,8 @@ class Limits:
     max_state_mb: float = 2.0  # state_json, or a structured board's encoded size
     max_hexes: int = 5000
     max_trains: int = 32  # also the most routes a CheckRoutes may check (one per train)
-    max_number: int = 100_000  # any count, distance or revenue in a board ...
-    max_multiplier: int = 100  # ... and any multiplier: value x multiplier fits the search's int32
+    max_number: int = board_limits.MAX_NUMBER  # any count, distance or revenue in a board ...
+    max_multiplier: int = board_limits.MAX_MULTIPLIER  # ... and any multiplier (the board reader's bounds)
 
     @property
     def threads(self) -> int:
@@ -64,7 +65,7 @@ def call_deadline(limits: Limits, remaining_s: float | None) -> tuple:
 
 # --- messages -----------------------------------------------------------------------------------
 
-_LONG_WORD = re.compile(r"\S{%d,}" % (QUOTE_CHARS + 1))
+_LONG_WORD = re.compile(rf"\S{{{QUOTE_CHARS + 1},}}")
 
 
 def quote(text, limit: int = QUOTE_CHARS) -> str:
@@ -117,36 +118,9 @@ _NUMBER = re.compile(r"\d{6,}")  # only numbers of 6 digits or more can exceed m
 
 
 def check_numbers(doc: dict, limits: Limits) -> None:
-    """Numbers the search would overflow on (counts, revenues, multipliers) refused, naming the field."""
-
-    def number(value, field: str, most: int = limits.max_number) -> None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return  # wrong types are the schema's to report
-        if isinstance(value, float) and not math.isfinite(value):
-            raise OptimizerError(f"{field}: {value} is not a finite number", field=field)
-        if abs(value) > most:
-            raise OptimizerError(f"{field}: {quote(value)} is too large (at most {most})", field=field)
-
-    trains = doc.get("trains")
-    for i, t in enumerate(trains if isinstance(trains, list) else ()):
-        if not isinstance(t, dict):
-            continue
-        number(t.get("multiplier"), f"trains[{i}].multiplier", limits.max_multiplier)
-        number(t.get("price"), f"trains[{i}].price")
-        distance = t.get("distance")
-        if isinstance(distance, list):
-            for k, row in enumerate(distance):
-                if isinstance(row, dict):
-                    for name in ("pay", "visit"):
-                        number(row.get(name), f"trains[{i}].distance[{k}].{name}")
-                    number(row.get("multiplier"), f"trains[{i}].distance[{k}].multiplier", limits.max_multiplier)
-        else:
-            number(distance, f"trains[{i}].distance")
-    corporation = doc.get("corporation")
-    abilities = corporation.get("abilities") if isinstance(corporation, dict) else None
-    for i, a in enumerate(abilities if isinstance(abilities, list) else ()):
-        if isinstance(a, dict):
-            number(a.get("amount"), f"corporation.abilities[{i}].amount")
+    """Numbers the search would overflow on (counts, revenues, multipliers) refused, naming the field:
+    the board reader's own check (:mod:`optimizer.board.limits`), made before the board is read."""
+    board_limits.check_numbers(doc, limits.max_number, limits.max_multiplier)
     hexes = doc.get("hexes")
     for i, h in enumerate(hexes if isinstance(hexes, list) else ()):
         _check_hex_code(i, h, limits)
@@ -157,10 +131,15 @@ def _check_hex_code(i: int, h, limits: Limits) -> None:
     if isinstance(code, str):
         for match in _NUMBER.finditer(code):
             if int(match.group(0)) > limits.max_number:
+                hex_id = quote(h.get("id"), 20)
+                try:
+                    parse_code(code)  # an out-of-range revenue: the reader's own error
+                except OptimizerError as err:
+                    raise err.located(field=f"hexes[{i}].code", hex=hex_id) from None
                 raise OptimizerError(
                     f"hexes[{i}].code: {quote(match.group(0))} is too large (at most {limits.max_number})",
                     field=f"hexes[{i}].code",
-                    hex=quote(h.get("id"), 20),
+                    hex=hex_id,
                 )
 
 

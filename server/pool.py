@@ -32,10 +32,10 @@ class RetiringPool(futures.Executor):
     def __init__(self, max_workers: int, thread_name_prefix: str = "pool"):
         self.max_workers = max_workers
         self._prefix = thread_name_prefix
-        self._tasks = queue.SimpleQueue()
+        self._tasks: queue.SimpleQueue = queue.SimpleQueue()
         self._idle = threading.Semaphore(0)  # one per thread waiting for a task
         self._lock = threading.Lock()
-        self._live = set()  # the threads running _work
+        self._live: set = set()  # the threads running _work
         self._started = 0
         self._shutdown = False
 
@@ -43,7 +43,7 @@ class RetiringPool(futures.Executor):
         with self._lock:
             if self._shutdown:
                 raise RuntimeError("cannot submit to a pool that was shut down")
-            future = futures.Future()
+            future: futures.Future = futures.Future()
             self._tasks.put((future, fn, args, kwargs))
             if not self._idle.acquire(blocking=False) and len(self._live) < self.max_workers:
                 self._start()
@@ -80,7 +80,7 @@ class RetiringPool(futures.Executor):
                     thread.join()
 
     def _work(self) -> None:
-        threading.current_thread().retires_when_demoted = True
+        threading.current_thread().retires_when_demoted = True  # type: ignore[attr-defined]  # a mark admission reads
         base = niceness()
         while True:
             task = self._tasks.get()

@@ -180,6 +180,21 @@ def _no_route_in_time(context, result: dict, call: Call) -> None:
         )
 
 
+def _render(board: dict, routes) -> str:
+    """The SVG of a board and its routes; what does not fit a board or routes is INVALID_ARGUMENT."""
+    from optimizer.render import render_svg  # the renderer only when the page asks for it
+
+    state = load_state(board, "board")
+    try:
+        return render_svg(state, routes or None)
+    except OptimizerError:
+        raise
+    except (TypeError, KeyError, ValueError, AttributeError) as err:
+        raise OptimizerError(
+            f"malformed board or routes ({type(err).__name__}: {limits.quote(err)})", field="board"
+        ) from None
+
+
 class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
     """Each method translates; the work is :func:`optimizer.api.solve` / ``check`` / ``games``.
 
@@ -250,7 +265,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
     def OptimizeStream(self, request, context):
         with guard(context, _source(request)), self._admitted(context) as call:
             node_budget = self._node_budget(request)
-            updates = queue.Queue()
+            updates: queue.Queue = queue.Queue()
 
             def run():  # reading and search, on their own thread, so that this one can send as it goes
                 try:
@@ -259,7 +274,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
                             request, call, node_budget, on_improve=lambda partial: updates.put(("partial", partial))
                         )
                     updates.put(("final", result))
-                except BaseException as err:  # handed to the caller's thread, raised there
+                except BaseException as err:  # noqa: BLE001 - handed to the caller's thread, raised there
                     updates.put(("error", err))
 
             self.work_pool.submit(run)
@@ -289,6 +304,25 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
             if request.with_optimum:
                 call.stamp(response.optimum)
             return response
+
+    def render_json(self, body: bytes, context) -> str:
+        """``{"board": <board-state document>, "routes": [...]}`` drawn as SVG (the page's picture),
+        bounded as a work call: the board within the limits, a running slot, the call's deadline."""
+        with guard(context, "board"):
+            limits.check_state_size(len(body), self.limits, "board")
+            try:
+                obj = json.loads(body)
+                board, routes = obj["board"], obj.get("routes")
+                if not isinstance(board, dict):
+                    raise TypeError(type(board).__name__)
+            except (ValueError, TypeError, KeyError, RecursionError):
+                raise OptimizerError(
+                    'the body must be {"board": <board-state document>, "routes": [...]}', field="(body)"
+                ) from None
+            limits.check_counts(board, self.limits)
+            limits.check_numbers(board, self.limits)
+            with self._admitted(context) as call:
+                return self._on_work_thread(context, call, lambda: _render(board, routes))
 
     def ListGames(self, request, context):
         with guard(context):

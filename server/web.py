@@ -4,7 +4,8 @@ The page (``server/static``: plain HTML, CSS and JS modules, no build step, noth
 talks to the same HTTP/JSON RPCs as any client. The only routes of its own are the example boards
 (one real state per game from those the package ships; the 1830 one is the embedded default board)
 and ``POST /page/render``: the board and routes drawn by :mod:`optimizer.render`, as ``route18xx
-render`` draws them.
+render`` draws them, within the limits, admission and deadline of the optimiser's calls
+(:meth:`server.service.RouteOptimizerService.render_json`).
 """
 
 from __future__ import annotations
@@ -14,22 +15,13 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-import anyio
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from optimizer import api
-from optimizer.errors import OptimizerError
-from optimizer.render import render_svg
-
-from .errors import invalid_argument_status
-from .httpcontext import Aborted
-from .httpstatus import error_response, read_body
 from .jsonform import ANSWER_FIELDS
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_RENDER_BYTES = 16 * 1024 * 1024
 # name -> a real state of the states shipped in optimizer/boards/states.jsonl, one per game;
 # "default" is the embedded default board (optimizer/boards/default.json).
 EXAMPLES = {
@@ -77,33 +69,13 @@ async def example_board(request):
     return JSONResponse(example(name))
 
 
-async def render(request):
-    """``{"board": <board-state document>, "routes": [{"train", "hexes"}, ...]}`` -> the SVG picture."""
-    try:
-        body = await read_body(request, MAX_RENDER_BYTES)
-        try:
-            obj = json.loads(body)
-            board, routes = obj["board"], obj.get("routes")
-        except (ValueError, TypeError, KeyError, RecursionError):
-            raise OptimizerError(
-                'the body must be {"board": <board-state document>, "routes": [...]}', field="(body)"
-            ) from None
-        try:
-            svg = await anyio.to_thread.run_sync(lambda: render_svg(api.load_state(board), routes or None))
-        except (TypeError, KeyError, ValueError, AttributeError) as err:
-            raise OptimizerError(f"malformed board ({type(err).__name__}: {err})", field="board") from None
-    except OptimizerError as err:
-        return error_response(invalid_argument_status(err, "board"))
-    except Aborted as err:
-        return error_response(err.status)
-    return Response(svg, media_type="image/svg+xml")
-
-
 async def index(request):
     return FileResponse(STATIC / "index.html")
 
 
-def routes() -> list:
+def routes(render) -> list:
+    """The page's routes; ``render`` is the endpoint of ``POST /page/render`` (:func:`server.http.render_endpoint`:
+    bounded as a work call is, by the optimiser's limits, admission and deadline)."""
     return [
         Route("/", index, methods=["GET"]),
         Route("/page/examples", examples, methods=["GET"]),

@@ -8,7 +8,10 @@ The supervisor loads the optimiser first, so the workers share its pages until t
 
 It announces ``listening on HOST:PORT`` once every worker listens; forwards SIGTERM, SIGINT and
 SIGHUP to the workers and exits when they are done (killing any still there 0.7 s after the
-grace period); and starts a new worker in place of one that dies unasked.
+grace period); and starts a new worker in place of one that dies unasked, or that stops
+answering: each worker sends a heartbeat every ``HEARTBEAT_S`` from a thread of its own (which
+needs the GIL, so a worker stopped, or stuck in C holding the GIL, falls silent), and one silent
+for ``HEARTBEAT_TIMEOUT_S`` is killed and replaced (the kernel would go on giving it connections).
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 START_TIMEOUT_S = 60
 EXIT_MARGIN_S = 0.7  # after the grace period, workers still running are killed
 RESTARTS_PER_MINUTE = 10  # more than this and the supervisor gives up (a worker that cannot live)
+HEARTBEAT_S = 0.5
+HEARTBEAT_TIMEOUT_S = 3.0  # a worker silent this long is killed and replaced
 
 
 def default_workers() -> int:
@@ -93,8 +98,24 @@ def _die_with_parent() -> None:
         pass
 
 
-def _worker(config: ServeConfig, ready, holders: list) -> None:
-    """A worker process: the whole server on the shared ports; tells the supervisor when it listens."""
+def _beat(heart) -> None:
+    """The worker's heartbeat, until the process ends (or the supervisor is gone)."""
+    try:
+        while True:
+            heart.send_bytes(b".")
+            time.sleep(HEARTBEAT_S)
+    except OSError:
+        pass
+
+
+def _ready(ready, heart, ports) -> None:
+    ready.send(("ready", ports))
+    threading.Thread(target=_beat, args=(heart,), name="heartbeat", daemon=True).start()
+
+
+def _worker(config: ServeConfig, ready, heart, holders: list) -> None:
+    """A worker process: the whole server on the shared ports; tells the supervisor when it listens,
+    then beats."""
     for holder in holders:
         holder.close()
     _die_with_parent()
@@ -103,11 +124,11 @@ def _worker(config: ServeConfig, ready, holders: list) -> None:
     from .app import serve  # grpc, first imported here, after the fork
 
     try:
-        serve(config, on_ready=lambda ports: ready.send(("ready", ports)))
+        serve(config, on_ready=lambda ports: _ready(ready, heart, ports))
     except OptimizerError as err:
         ready.send(("error", str(err)))
         os._exit(2)
-    except BaseException as err:  # noqa: BLE001 - reported to the supervisor, which logs it
+    except BaseException as err:  # reported to the supervisor, which logs it
         log.exception("worker failed")
         ready.send(("error", f"worker failed: {type(err).__name__}: {err}"))
         os._exit(1)
@@ -119,17 +140,26 @@ class Supervisor:
     def __init__(self, config: ServeConfig, workers: int, holders: list):
         self.config, self.count, self.holders = config, workers, holders
         self._context = multiprocessing.get_context("fork")
-        self.processes = [None] * workers
-        self._restarts = []
+        self.processes: list = [None] * workers
+        self.hearts: list = [None] * workers  # each worker's heartbeat pipe, and when it last beat
+        self.last_beat = [0.0] * workers
+        self._restarts: list = []
 
     def start(self, slot: int):
         receive, send = self._context.Pipe(duplex=False)
+        heart, beat = self._context.Pipe(duplex=False)
         process = self._context.Process(
-            target=_worker, args=(self.config, send, self.holders), name=f"route18xx-worker-{slot}", daemon=False
+            target=_worker,
+            args=(self.config, send, beat, self.holders),
+            name=f"route18xx-worker-{slot}",
+            daemon=False,
         )
         process.start()
         send.close()
-        self.processes[slot] = process
+        beat.close()
+        if self.hearts[slot] is not None:
+            self.hearts[slot].close()
+        self.processes[slot], self.hearts[slot] = process, heart
         return receive
 
     def start_all(self) -> None:
@@ -149,7 +179,29 @@ class Supervisor:
         if message[0] != "ready":
             self.kill_all()
             raise OptimizerError(message[1], field="--port")
+        self.last_beat[slot] = time.monotonic()
         log.info("worker %d listening (pid %d)", slot, self.processes[slot].pid)
+
+    def kill_silent(self) -> None:
+        """Kill each worker whose heartbeat has not come for HEARTBEAT_TIMEOUT_S (replace_dead replaces it)."""
+        now = time.monotonic()
+        for slot, (process, heart) in enumerate(zip(self.processes, self.hearts)):
+            try:
+                while heart.poll(0):
+                    heart.recv_bytes()
+                    self.last_beat[slot] = now
+            except (EOFError, OSError):
+                continue  # it has exited: replace_dead sees to it
+            silent = now - self.last_beat[slot]
+            if silent > HEARTBEAT_TIMEOUT_S and process.exitcode is None:
+                log.warning(
+                    "worker %d (pid %d) stopped answering (no heartbeat for %.1f s); killing it",
+                    slot,
+                    process.pid,
+                    silent,
+                )
+                process.kill()
+                process.join(5)
 
     def replace_dead(self) -> None:
         """Start a new worker for each that died; give up if they keep dying."""
@@ -205,6 +257,7 @@ def serve_workers(config: ServeConfig, workers: int, *, announce=print) -> int:
         supervisor.start_all()
         announce(announcement(config, port, http_port) + f" ({workers} workers)")
         while not stop.wait(0.2):
+            supervisor.kill_silent()
             supervisor.replace_dead()
         log.info("stopping %d workers (grace %.1f s)", workers, config.grace_s)
         supervisor.stop_all(config.grace_s)

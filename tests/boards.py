@@ -157,9 +157,9 @@ def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int
             cities=[{"index": 0, "slots": 1, "tokens": [None]}],
         )
         cities = [(h, h["cities"][0])]
-    for h, c in draw(st.lists(st.sampled_from(cities), min_size=1, max_size=2, unique_by=lambda hc: id(hc[1]))):
+    for _h, c in draw(st.lists(st.sampled_from(cities), min_size=1, max_size=2, unique_by=lambda hc: id(hc[1]))):
         c["tokens"][0] = "US"
-    for h, c in cities:
+    for _h, c in cities:
         if "US" not in c["tokens"] and draw(st.integers(0, 3)) == 0:
             c["tokens"] = ["THEM"] * c["slots"]
     trains = draw(st.lists(TRAINS, min_size=min_trains, max_size=max_trains))

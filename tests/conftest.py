@@ -4,6 +4,10 @@ import pytest
 
 from .corpus import require_corpus
 
+# The server processes and their fixtures (server, client, stub, states, cli_answers), shared by the
+# end-to-end modules without importing fixtures into each.
+pytest_plugins = ["tests.servers"]
+
 
 def pytest_configure(config):
     # Fail early and loudly in CI when the corpus is missing (never skip corpus tests there).

@@ -300,8 +300,8 @@ def test_a_board_that_differs_anywhere_is_read_again(change):
     change(other)
     assert read_board_fast(copy.deepcopy(other)) is not first
     assert_same(other)
-    for given in (copy.deepcopy(other), json.dumps(other)):
-        assert api.solve(given)["routes"] == api.solve(read_board_reference(copy.deepcopy(other)))["routes"]
+    for form in (copy.deepcopy(other), json.dumps(other)):
+        assert api.solve(form)["routes"] == api.solve(read_board_reference(copy.deepcopy(other)))["routes"]
 
 
 def test_json_text_of_a_tile_lay_board_or_not_an_object_takes_the_long_way():

@@ -107,6 +107,22 @@ def test_1830_canada_counts_once_per_route(core):
     assert not verdict["legal"] and "one location" in verdict["routes"][0]["errors"][0]
 
 
+def test_1830_gulf_counts_once_per_route(core):
+    """1830 map: the Gulf is one off-board area of two hexes, I1 and J2, reached once per route as
+    Canada is (the engine marks only I1 with the Gulf group, so it would pay both)."""
+    cells = {
+        "I1": (map_code("1830", "I1"), 5, "red"),
+        "Z1": (CITY_20, 0, "yellow", ["US"]),
+        "J2": (map_code("1830", "J2"), 3, "red"),
+    }
+    doc = board("1830", cells, [("I1", 3, "Z1"), ("Z1", 3, "J2")], [{"name": "3", "distance": 3}])
+    result = solve(doc)
+    assert result["revenue"] == 60 + 20
+    assert all(not ({"I1._0", "J2._0"} <= set(s)) for s in stops_of(result))
+    verdict = check_routes(read_board(doc), [{"train": "3-0", "stops": ["I1._0", "Z1._0", "J2._0"]}])
+    assert not verdict["legal"] and "one location" in verdict["routes"][0]["errors"][0]
+
+
 def test_1830_altoona_bypass_is_track_without_a_stop():
     """Altoona (H12) carries a node-less bypass path: a route may cross H12 without stopping."""
     doc = state("1830/26855@553")
@@ -469,10 +485,9 @@ def test_1894_no_london_without_a_ferry_marker(core):
     result = solve(no_ferry)
     assert not any("A10._0" in s for s in stops_of(result))
     routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["router"]["routes"]]
-    from optimizer.errors import RoutesError
-
-    with pytest.raises(RoutesError, match="London"):
-        check_routes(read_board(no_ferry), routes)
+    verdict = check_routes(read_board(no_ferry), routes)  # an illegal run, not an unreadable document
+    assert not verdict["legal"]
+    assert any("London (A10): it has no ferry marker" in e for r in verdict["routes"] for e in r["errors"])
 
 
 def test_1894_london_shipping_adds_the_largest_centre_bar_london(core):
@@ -627,6 +642,28 @@ def test_18eu_red_to_red_bonus_per_token_up_to_five(core):
     links = [(a, 4, b) for a, b in zip(order, order[1:])]
     doc = board("18EU", cells, links, [eu_train(8)], phase=["yellow", "green", "brown"])
     assert solve(doc)["revenue"] == 50 + 5 * 20 + 50 + 5 * 20
+
+
+def test_18eu_red_to_red_bonus_stops_at_five_tokens(core):
+    """Rulebook: the Red-to-Red bonus table ends at five stations (brown £20 each, £100): a run
+    through six of the company's tokens earns £100, not £120. (The test above has exactly five,
+    so it cannot see the cap.) Searched by both cores, and priced by the checker."""
+    red = "offboard=revenue:yellow_30|brown_50;path=a:1,b:_0;path=a:4,b:_0"
+    cells = {"R1": (red, 0, "red")}
+    order = ["R1"]
+    for k in range(6):
+        cells[f"Z{k}"] = (CITY_20, 1, "yellow", ["US"])
+        order.append(f"Z{k}")
+    cells["R2"] = (red, 0, "red")
+    order.append("R2")
+    links = [(a, 4, b) for a, b in zip(order, order[1:])]
+    doc = board("18EU", cells, links, [eu_train(8)], phase=["yellow", "green", "brown"])
+    want = 50 + 6 * 20 + 50 + 5 * 20
+    result = solve(doc)
+    assert result["revenue"] == want and len(result["routes"][0]["stops"]) == 8
+    stops = [f"{h}._0" for h in order]
+    verdict = check_routes(read_board(doc), [{"train": result["routes"][0]["train"], "stops": stops}])
+    assert verdict["legal"] and verdict["revenue"] == want, verdict
 
 
 def test_18eu_four_way_brown_junction_may_be_passed_twice(core):

@@ -1,191 +1,39 @@
 """The gRPC service end to end: the real server in its own process, real corpus boards.
 
-One server (``python -m optimizer serve --port 0``) serves most tests; shutdown and TLS get their
-own. Answers are compared with the CLI's (``python -m optimizer solve --batch --json``) on the same
-states. The hard board is a real 1894 state given eight D trains: about 4 s to solve exactly on
-one core, so a 600 ms deadline must cut it, and a stream on it keeps a core busy until cancelled.
+One server (``python -m optimizer serve --port 0``, the ``server`` fixture of ``tests/servers.py``)
+serves most tests; shutdown and TLS get their own. Answers are compared with the CLI's
+(``python -m optimizer solve --batch --json``) on the same states. The hard board (``hard_board``)
+takes far longer to solve exactly than any deadline here, so a 600 ms deadline must cut it, and a
+stream on it keeps a core busy until cancelled.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import select
 import shutil
 import signal
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
-from grpc_status import rpc_status
 
 from optimizer import api
 from server import convert
 from server.client import OptimizerClient, ServiceError
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
-from server.generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 
 from .corpus import state
+from .servers import ServerProcess, cpu_before_and_after, details, hard_board
 
-# Real states of each game (in the corpus, and vendored in optimizer/boards/states.jsonl).
-STATE_IDS = [
-    "1830/26855@553",
-    "1830/26855@584",
-    "1880/1@349",
-    "1880/1@835",
-    "1880Romania/1880_romania_game_end_final_phase@200",
-    "1894/green_city_upgrades@125",
-    "1894/green_city_upgrades@146",
-    "1894/green_city_upgrades@1086",
-    "18EU/74045@467",
-    "18EU/74045@591",
-    "18EU/74045@779",
-]
 SERVICE = "route18xx.v1.RouteOptimizer"
-START_TIMEOUT_S = 30
-
-
-# --- the server process -----------------------------------------------------------------------
-
-
-class ServerProcess:
-    """``python -m optimizer serve --port 0 ...`` in a child process; stderr (the call log) to a file."""
-
-    def __init__(self, tmp_path: Path, *args, argv: list | None = None):
-        """``argv`` replaces the whole command: another program that announces itself the same way."""
-        self.log_path = tmp_path / f"server-{time.monotonic_ns()}.log"
-        self._log = open(self.log_path, "w")
-        argv = argv or [sys.executable, "-m", "optimizer", "serve", "--port", "0", "--http-port", "0", *args]
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self._log, text=True)
-        ready, _, _ = select.select([self.proc.stdout], [], [], START_TIMEOUT_S)
-        line = self.proc.stdout.readline() if ready else ""
-        match = re.match(r"listening on (\S+):(\d+)", line)
-        if not match:
-            self.stop()
-            raise RuntimeError(f"server did not start: {line!r}\n{self.log()}")
-        self.host, self.port = match.group(1), int(match.group(2))
-        self.target = f"{self.host}:{self.port}"
-        http = re.search(r"HTTP on (http://\S+:\d+)/", line)
-        self.http_url = http.group(1) if http else None  # None with --http-port off
-
-    def log(self) -> str:
-        if not self._log.closed:
-            self._log.flush()
-        return self.log_path.read_text()
-
-    def pids(self) -> list:
-        """The server's processes: the supervisor and its workers (or the one process)."""
-        return [self.proc.pid] + children(self.proc.pid)
-
-    def cpu_s(self) -> float:
-        """CPU time the server's processes have used (user + system), from /proc."""
-        return sum(cpu_s(pid) for pid in self.pids())
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc.stdout.close()
-        self._log.close()
-
-
-def children(pid: int) -> list:
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-def cpu_s(pid: int) -> float:
-    """CPU seconds (user + system) of one process, 0 once it is gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = ServerProcess(tmp_path_factory.mktemp("grpc"), "--max-message-mb", "1", "--grace-s", "2")
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with OptimizerClient(server.target) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def stub(server):
-    channel = grpc.insecure_channel(server.target)
-    yield pb_grpc.RouteOptimizerStub(channel)
-    channel.close()
-
-
-@pytest.fixture(scope="module")
-def states():
-    return {i: state(i) for i in STATE_IDS}
-
-
-@pytest.fixture(scope="module")
-def cli_answers(states, tmp_path_factory):
-    """What ``python -m optimizer solve --json`` answers for each state (one --batch run)."""
-    batch = tmp_path_factory.mktemp("cli") / "states.jsonl"
-    batch.write_text("".join(json.dumps(s) + "\n" for s in states.values()))
-    run = subprocess.run(
-        [sys.executable, "-m", "optimizer", "solve", "--batch", str(batch), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    answers = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
-    return {a["id"]: a for a in answers}
-
-
-def hard_board() -> dict:
-    """A dense synthetic 1830 board (seed 5, 60% of the map laid) given six long trains: about
-    20 s of exact search on one core, far beyond the deadlines these tests set. (A real late 1894
-    board given 8 D trains served until the search proved it in 0.8 s; the same board with five
-    trains until it was proven in 3.4 s.)"""
-    from optimizer.bench.suites import TRAINS
-    from optimizer.bench.synthetic import synthetic_board
-
-    return synthetic_board(5, track=0.6, trains=TRAINS[5] + ("D",))
 
 
 def human_routes(doc: dict) -> list:
     return [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["human"]["routes"]]
-
-
-def details(err: grpc.RpcError) -> tuple:
-    """(field violations [(field, description)], ErrorInfo metadata) of a failed call."""
-    status = rpc_status.from_call(err)
-    violations, metadata = [], {}
-    for detail in status.details if status else ():
-        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-            bad = error_details_pb2.BadRequest()
-            detail.Unpack(bad)
-            violations += [(v.field, v.description) for v in bad.field_violations]
-        elif detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-            info = error_details_pb2.ErrorInfo()
-            detail.Unpack(info)
-            metadata = dict(info.metadata)
-    return violations, metadata
 
 
 # --- answers the same as the CLI ----------------------------------------------------------------
@@ -280,18 +128,6 @@ def test_deadline_answers_best_so_far(client):
     assert answer["routes"] and answer["revenue"] > 0 and answer["bound"] >= answer["revenue"]
     final = list(client.optimize_stream_json(json.dumps(hard_board()), deadline_ms=600))[-1]
     assert final["final"] and not final["optimal"] and final["revenue"] > 0
-
-
-def cpu_before_and_after(server, stop, settle_s: float) -> tuple:
-    """The server's CPU seconds in 0.5 s before ``stop()``, and in 0.5 s from ``settle_s`` after it."""
-    before = server.cpu_s()
-    time.sleep(0.5)
-    busy = server.cpu_s() - before
-    stop()
-    time.sleep(settle_s)
-    before = server.cpu_s()
-    time.sleep(0.5)
-    return busy, server.cpu_s() - before
 
 
 def test_cancelled_stream_stops_the_search(client, server):

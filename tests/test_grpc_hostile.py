@@ -29,7 +29,7 @@ from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 from server.generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 
 from . import hostile
-from .test_grpc_e2e import ServerProcess, children, details, hard_board
+from .servers import ServerProcess, children, details, hard_board
 
 MESSAGE_LIMIT = 1024  # bytes: every error message fits in 1 KB
 

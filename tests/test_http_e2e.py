@@ -21,7 +21,7 @@ from google.protobuf import json_format
 
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 
-from .test_grpc_e2e import STATE_IDS, ServerProcess, cpu_before_and_after, hard_board, states, stub  # noqa: F401 (fixtures)
+from .servers import ServerProcess, cpu_before_and_after, hard_board
 
 ORIGIN = "http://client.example"
 GAMES = {"1830", "1880", "1880 Romania", "1894", "18EU"}

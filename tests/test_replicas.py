@@ -21,7 +21,7 @@ from optimizer.cli import main
 from server.client import OptimizerClient, channel_target
 
 from .corpus import state
-from .test_grpc_e2e import ServerProcess
+from .servers import ServerProcess
 
 BOARD = "1830/26855@553"
 OPTIMIZE = re.compile(r"/route18xx\.v1\.RouteOptimizer/Optimize (\w+)")

@@ -38,6 +38,7 @@ class Outcome:
             self.error = self.error or error
             self.optimal = False
             return
+        assert result is not None, "an answer, or an error"
         self.times_ms.append(elapsed_ms)
         stats = result.get("stats") or {}
         self.search_ms.append(float(stats.get("search_ms", result.get("elapsed_ms", elapsed_ms))))
@@ -100,7 +101,7 @@ class RemoteSolver:
         self.name = target
         self._factory = OptimizerClient
         self._local = threading.local()
-        self._clients = []
+        self._clients: list = []
         self._lock = threading.Lock()
 
     def prepare(self, case: Case):
@@ -265,7 +266,7 @@ def group_stats(outcomes: list) -> dict:
 
 def summarise(run: Run) -> dict:
     """The run as plain data: per group, in total, each failure and each state (for ``--json``)."""
-    groups = {}
+    groups: dict = {}
     for o in run.outcomes:
         groups.setdefault(o.case.group, []).append(o)
     return {
@@ -308,7 +309,7 @@ def summarise(run: Run) -> dict:
 
 def scaling(summary: dict) -> dict:
     """Median search time per point of each synthetic series (``params["series"]`` of a case)."""
-    series = {"track": {}, "trains": {}}
+    series: dict[str, dict] = {"track": {}, "trains": {}}
     for s in summary["states"]:
         p = s.get("params") or {}
         for name in p.get("series", ()):
@@ -329,7 +330,7 @@ def scaling(summary: dict) -> dict:
         ]
 
     out = {"track": points(series["track"]), "trains": points(series["trains"])}
-    first = next((s["params"] for by_x in series.values() for xs in by_x.values() for s in xs), {})
+    first: dict = next((s["params"] for by_x in series.values() for xs in by_x.values() for s in xs), {})
     out["game"] = first.get("game", "")
     return out
 

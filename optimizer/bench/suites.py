@@ -69,8 +69,8 @@ def case_from_state(doc: dict, group: str | None = None) -> Case:
     known = [v for v in (router.get("revenue"), expected.get("human_recheck")) if isinstance(v, (int, float))]
     if isinstance(expected.get("best_known"), (int, float)):
         known.append(expected["best_known"])
-    times = [router.get("path_s"), router.get("combo_s")]
-    router_s = sum(times) if router and all(isinstance(t, (int, float)) for t in times) else None
+    times = [t for t in (router.get("path_s"), router.get("combo_s")) if isinstance(t, (int, float))]
+    router_s = sum(times) if router and len(times) == 2 else None
     return Case(
         id=str(doc.get("id")),
         group=group or str(doc.get("game", "?")),

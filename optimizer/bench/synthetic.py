@@ -29,6 +29,7 @@ DEFAULTS = {"tokens": 4, "rivals": 0.35, "company": None}  # left out of a board
 def train(name: str, index: int = 0) -> dict:
     """A train from its name: ``D`` (unlimited), ``8E`` (express: pays the best 8, visits any),
     ``4+4`` (plus), ``6`` (standard)."""
+    distance: int | list[dict]
     if name == "D":
         distance = 999
     elif m := re.fullmatch(r"(\d+)E", name):
@@ -78,7 +79,7 @@ class _Map:
                 continue
             want = _signature(parse_code(h["code"]))
             above = UPGRADE_ORDER.index(h.get("color") or "white")
-            by_colour = {}
+            by_colour: dict = {}
             for t, parsed in tiles:
                 if _signature(parsed) != want or UPGRADE_ORDER.index(t["color"]) <= above:
                     continue
@@ -90,7 +91,7 @@ class _Map:
 
 def _distinct_rotations(tile) -> list:
     """Rotations that lay different track (a symmetric tile repeats itself)."""
-    seen = {}
+    seen: dict = {}
     for r in range(6):
         seen.setdefault(frozenset(frozenset((p.a, p.b)) for p in tile.paths_rotated(r)), r)
     return sorted(seen.values())
@@ -146,7 +147,8 @@ def _lay(m: _Map, region: list, rng: random.Random) -> dict:
         colours = sorted(m.candidates[hid], key=UPGRADE_ORDER.index)
         late = [c for c in colours if c in COLOUR_WEIGHTS]
         colour_of[hid] = rng.choices(late, [COLOUR_WEIGHTS[c] for c in late])[0] if late else colours[-1]
-    laid, choice = {}, {}
+    laid: dict = {}
+    choice: dict = {}
     members = set(region)
     for _ in range(PASSES + 1):
         for hid in region:

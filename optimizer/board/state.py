@@ -18,6 +18,7 @@ import msgspec
 
 from ..errors import BoardError, OptimizerError
 from . import document, geometry
+from .limits import check_numbers
 from .tiles import Tile, parse_code
 
 
@@ -255,6 +256,7 @@ def board_from_document(doc: dict) -> Board:
 
 def _read_rest(doc: dict, hexes: dict) -> Board:
     """The company, its trains and the phase (a few small objects: both readers share this)."""
+    check_numbers(doc)
     corp = doc["corporation"]
     company = Company(
         id=corp["id"],

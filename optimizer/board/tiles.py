@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import BoardError
+from .limits import MAX_NUMBER
 
 NODE_KINDS = ("city", "town", "offboard", "junction")
 # Engine aliases: a pass is a kind of city, a halt a kind of town.
@@ -143,6 +144,14 @@ def _rotate_end(end, rotation):
 
 
 def _parse_revenue(text: str, part: str) -> tuple:
+    entries = _revenue_entries(text, part)
+    for _, value in entries:
+        if abs(value) > MAX_NUMBER:
+            raise TileCodeError(f"revenue {value} is too large (at most {MAX_NUMBER}) in part {part!r}", part=part)
+    return entries
+
+
+def _revenue_entries(text: str, part: str) -> tuple:
     try:
         if "_" not in text:
             return ((None, int(text)),)
@@ -166,7 +175,7 @@ def _parse_end(text: str, part: str):
 
 
 def _props(body: str, kind: str, part: str) -> dict:
-    props = {}
+    props: dict = {}
     if not body:
         return props
     for item in body.split(","):
@@ -199,7 +208,8 @@ def parse_code(code: str) -> Tile:
     """Parse a tile code (unrotated). Raises :class:`TileCodeError` naming the part at fault."""
     if not isinstance(code, str):
         raise TileCodeError(f"tile code must be a string, not {type(code).__name__}")
-    nodes, paths, borders, labels, cosmetic = [], [], [], [], []
+    nodes: list = []
+    paths, borders, labels, cosmetic = [], [], [], []
     for part in code.split(";"):
         if not part:
             continue

@@ -40,6 +40,28 @@ def add_parser(sub):
         help="let pages from ORIGIN (e.g. https://example.org, or * for any) call the HTTP API; repeatable",
     )
     p.add_argument(
+        "--http-max-connections",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="open HTTP connections per worker (default: 1000, fewer under a low open-files limit); at the "
+        "limit a new connection closes the one idle longest",
+    )
+    p.add_argument(
+        "--http-header-timeout-s",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a client has to send a request's headers, from connecting or from its last answer (default: 10)",
+    )
+    p.add_argument(
+        "--http-body-timeout-s",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds a client has to send a request's body once its headers have come (default: 30)",
+    )
+    p.add_argument(
         "--workers",
         type=int,
         metavar="N",
@@ -147,6 +169,9 @@ def config_of(args):
         "--max-state-mb": args.max_state_mb,
         "--max-hexes": args.max_hexes,
         "--max-trains": args.max_trains,
+        "--http-max-connections": args.http_max_connections,
+        "--http-header-timeout-s": args.http_header_timeout_s,
+        "--http-body-timeout-s": args.http_body_timeout_s,
     }
     for option, value in positive.items():
         if not value > 0:
@@ -175,6 +200,9 @@ def config_of(args):
         grace_s=args.grace_s,
         http_port=args.http_port,
         cors_origins=tuple(args.cors_origins),
+        http_max_connections=args.http_max_connections,
+        http_header_timeout_s=args.http_header_timeout_s,
+        http_body_timeout_s=args.http_body_timeout_s,
     )
 
 

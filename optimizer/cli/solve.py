@@ -8,7 +8,7 @@ import time
 from importlib import resources
 
 from .. import api
-from ..batch import Limits, solve_line
+from ..batch import Limits, answer_lines, read_lines
 from ..bench.stats import percentiles
 from ..errors import OptimizerError
 from .files import read_state
@@ -125,7 +125,8 @@ def table(state: dict, result: dict) -> str:
 
 
 def run_batch(args) -> int:
-    """Every line answered in input order, then a summary on stderr; exit 1 if any line failed."""
+    """Every line answered in input order as it is read (a batch streams: one line in memory at a
+    time), then a summary on stderr; exit 1 if any line failed."""
     limits = Limits(deadline_ms=args.deadline_ms, node_budget=args.node_budget, core=args.core)
     start = time.monotonic()
     if args.scheduler:
@@ -137,24 +138,32 @@ def run_batch(args) -> int:
             )
         from .. import cluster
 
+        bar: Progress  # made once the partitions are counted, before the first finishes
         with cluster.connect(args.scheduler) as client:
             parts, answers = cluster.solve_batch(client, args.batch, limits, on_partition=lambda _: bar.step())
             bar = Progress(parts, "solving (partitions)")  # stepped as partitions finish; answers print in order
             return _print_batch(answers, args.json, bar, start)
     try:
-        handle = sys.stdin if args.batch == "-" else open(args.batch)
+        handle = sys.stdin.buffer if args.batch == "-" else open(args.batch, "rb")
     except OSError as err:
         raise OptimizerError(f"cannot read {args.batch}: {err.strerror}", field="--batch") from None
-    with handle:
-        lines = [line for line in handle if line.strip()]
-    bar = Progress(len(lines), "solving")
+    bar = Progress(_count_lines(args.batch), "solving")
 
-    def answers():
-        for number, line in enumerate(lines, 1):
-            yield solve_line(line, number, limits)
-            bar.step()
+    def solved():
+        with handle:
+            for answer in answer_lines(read_lines(handle), limits):
+                yield answer
+                bar.step()
 
-    return _print_batch(answers(), args.json, bar, start)
+    return _print_batch(solved(), args.json, bar, start)
+
+
+def _count_lines(path: str) -> int:
+    """Lines in a batch file, for the progress bar (0: unknown, standard input); counted in chunks."""
+    if path == "-" or not sys.stderr.isatty():
+        return 0
+    with open(path, "rb") as handle:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(2**20), b""))
 
 
 def _print_batch(answers, as_json: bool, bar: Progress, start: float) -> int:

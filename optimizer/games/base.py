@@ -52,8 +52,14 @@ class Rules:
         """Off-boards and blocked cities may start or end a route but not be passed through."""
         return node.kind == "offboard" or self.blocks(hx, node)
 
+    # hex id -> the off-board area it belongs to, where the map data does not say so itself
+    areas: dict[str, str] = {}
+
     def location(self, hx, node) -> str:
-        """Stops sharing a location may not both be on one route (groups such as 1830's Canada)."""
+        """Stops sharing a location may not both be on one route (groups such as 1830's Canada, and the
+        hexes of one off-board area in :attr:`areas`)."""
+        if hx.id in self.areas:
+            return "group:" + self.areas[hx.id]
         return "group:" + "|".join(node.groups) if node.groups else hx.node_id(node.index)
 
     def value(self, hx, node) -> int:
@@ -68,7 +74,7 @@ class Rules:
 
     def has_token(self, hx, node) -> bool:
         city = hx.cities.get(node.index) if node.kind == "city" else None
-        return bool(city) and self.company.id in city.tokens
+        return city is not None and self.company.id in city.tokens
 
     def make_stop(self, hx, node) -> Stop:
         return Stop(
@@ -98,7 +104,7 @@ class Rules:
     def stops_keyed(cls) -> bool:
         """Every stop hook of this game is covered by its :meth:`stop_context` (defined in the class
         that last overrides one of them, or below it)."""
-        return _stops_keyed(cls)
+        return _stops_keyed(cls)  # type: ignore[arg-type]  # a class is hashable; mypy's protocol check says not
 
     # ---- trains ----------------------------------------------------------------------------
     def train_spec(self, train, where: str) -> TrainSpec | None:

@@ -50,6 +50,8 @@ class Rules18EU(Rules):
         if self.is_pullman(train):
             return None
         spec = super().train_spec(train, where)
+        if spec is None:
+            return None
         return replace(spec, visit_small=UNLIMITED, visit_total=UNLIMITED, pay_small=UNLIMITED, pay_total=UNLIMITED)
 
     def bonuses(self) -> Bonuses:

@@ -30,7 +30,7 @@ def board_from_tile_lays(doc: dict) -> dict:
     if not isinstance(doc.get("game"), str):
         raise BoardError("game: a built-in game name is needed (1830, 1880, 1880 Romania, 1894, 18EU)", field="game")
     data = game_data(doc["game"])
-    title = canonical_name(doc["game"])
+    title = canonical_name(doc["game"]) or doc["game"]
     hexes = {h["id"]: preprinted_hex(h) for h in data["hexes"]}
     _lay_tiles(hexes, doc.get("lays", []), {t["name"]: t for t in data["tiles"]}, title)
     _place_tokens(hexes, doc.get("tokens", []) or [])
@@ -52,7 +52,7 @@ def _lay_tiles(hexes: dict, lays, tiles: dict, title: str) -> None:
     """Put each laid tile on its hex, within the supply; its cities start with empty slots."""
     if not isinstance(lays, list):
         raise BoardError("lays must be a list of {hex, tile, rotation}", field="lays")
-    used = Counter()
+    used: Counter = Counter()
     for i, lay in enumerate(lays):
         where = f"lays[{i}]"
         if not isinstance(lay, dict):

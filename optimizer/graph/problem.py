@@ -15,6 +15,7 @@ import numpy as np
 from ..board.state import Board, is_shared, read_board
 from ..errors import BoardError
 from ..games import rules_for
+from ..games.base import Rules
 from ..model import Bonuses
 from .track import TrackGraph
 from .walks import build_track_graph
@@ -36,7 +37,7 @@ class Problem:
     """
 
     board: Board
-    rules: object
+    rules: Rules
     graph: TrackGraph
     trains: list  # board Train objects that run a route
     specs: list  # their TrainSpec

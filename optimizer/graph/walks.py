@@ -20,7 +20,7 @@ from ..board.tiles import placed
 from ..games.base import Rules
 from .track import Segment, TrackGraph, build_track_graph_reference
 
-EMPTY = frozenset()
+EMPTY: frozenset = frozenset()
 _SIDES_MET: dict = {}  # side key -> the one object for it, so that walks' keys compare by identity
 _SIDES_MET_MAX = 100_000  # ~1,500 for the whole public corpus
 

@@ -77,7 +77,7 @@ def spec_from_rows(
 ) -> TrainSpec:
     v = {"L": 0, "S": 0, "A": 0}
     p = {"L": 0, "S": 0, "A": 0}
-    row_mult = {"L": set(), "S": set(), "A": set()}
+    row_mult: dict[str, set] = {"L": set(), "S": set(), "A": set()}
     for row in rows:
         types = set(row["nodes"])
         large, small = bool(types & LARGE_TYPES), bool(types & SMALL_TYPES)

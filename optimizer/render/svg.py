@@ -238,7 +238,7 @@ def _candidates(hx, node, paths, frame: _Frame, unexited: list) -> list:
     if node.loc is not None:
         return [_Place(_along(c, frame.towards(node.loc + hx.rotation), d))]
     if node.kind == "town" and len(exits) == 2 == degree and exits[0] != exits[1]:
-        return [_Place(frame.curve_point(c, *exits, t), tuple(exits)) for t in (0.5, 0.3, 0.7)]
+        return [_Place(frame.curve_point(c, exits[0], exits[1], t), tuple(exits)) for t in (0.5, 0.3, 0.7)]
     if len(hx.tile.nodes) == 1:
         return [_Place(c)]
     if node.index in unexited:  # printed but not yet joined to track: spread round the centre
@@ -700,7 +700,7 @@ def _legend(board, routes: list, title: str | None, x: float, y: float) -> tuple
     right = x + PANEL - MARGIN
     if not routes:
         out.append(_el("text", "no routes drawn", x=x, y=y, fill="#333"))
-    total = 0
+    total: float = 0
     for r in routes:
         out.append(
             f'<g class="legend-route" data-route="route-{r.index + 1}">'

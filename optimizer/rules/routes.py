@@ -99,7 +99,7 @@ def readings(problem, route: dict, where: str) -> list:
             reason = _why_no_track(problem, chain)
             raise RoutesError(f"{where}.hexes[{k}]: {reason}", field=f"{where}.hexes[{k}]", hex=chain[0])
         candidates.append(found)
-    walks = []
+    walks: list = []
 
     def extend(k, at, walk):
         if len(walks) >= MAX_READINGS:
@@ -161,7 +161,7 @@ class DrawnRoute:
     index: int
     train: str
     name: str
-    revenue: object
+    revenue: int | float | None  # as given, if given
     chains: list
     visited: list  # stop ids in route order (may be empty)
     paid: list | None  # stop ids it counts, when given
@@ -172,7 +172,7 @@ class DrawnRoute:
 
     @property
     def hexes(self) -> list:
-        seen = {}
+        seen: dict = {}
         for chain in self.chains:
             for h in chain[1:] if chain[0] == "local" else chain:
                 seen.setdefault(h, None)
@@ -191,7 +191,7 @@ def _read_drawn(board, routes) -> list:
         return []
     if not isinstance(routes, list):
         raise RoutesError("routes must be a list of {train, hexes} objects", field="routes")
-    out = []
+    out: list = []
     for i, r in enumerate(routes):
         where = f"routes[{i}]"
         if not isinstance(r, dict) or not isinstance(r.get("hexes"), list):
@@ -256,18 +256,20 @@ def _resolve(board, routes: list) -> None:
                     route.ends.append(stop)
                 continue
 
-            def score(seg):
-                ends = (graph.stops[seg.a].id, graph.stops[seg.b].id)
-                return (frozenset(ends) in pairs, set(ends) <= on_route, not (seg.resources & used))
-
             found = by_chain.get(tuple(chain))
             if not found:
                 route.loose.append(chain)
                 continue
-            seg = graph.segments[max(found, key=lambda j: score(graph.segments[j]))]
+            seg = graph.segments[max(found, key=lambda j: _score(graph, graph.segments[j], pairs, on_route, used))]
             used |= seg.resources
             route.pieces += seg.paths
             route.ends += [graph.stops[seg.a].id, graph.stops[seg.b].id]
+
+
+def _score(graph, seg, pairs: set, on_route: set, used: set) -> tuple:
+    """How well a segment fits a route: between consecutive stops, between stops it visits, on free track."""
+    ends = (graph.stops[seg.a].id, graph.stops[seg.b].id)
+    return (frozenset(ends) in pairs, set(ends) <= on_route, not (seg.resources & used))
 
 
 def _local_stop(board, route: DrawnRoute, hex_id: str) -> str:

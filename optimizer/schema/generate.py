@@ -22,7 +22,10 @@ HEADER = (
 def generated_code() -> str:
     schema = json.loads((HERE / "board.schema.json").read_text())
     code = fastjsonschema.compile_to_code(schema)
-    entry = re.search(r"^def (validate_\w+)\(", code, re.M).group(1)
+    found = re.search(r"^def (validate_\w+)\(", code, re.M)
+    if found is None:
+        raise RuntimeError("fastjsonschema generated no validate_ function")
+    entry = found.group(1)
     return HEADER + code + f"\n\nvalidate = {entry}\n"
 
 

@@ -18,6 +18,30 @@ module Route18xx
       define_require_all
       quietly_stub_backticks { require 'engine' }
       LOGGER.level = ::Logger::FATAL # the engine logs every action to stdout at DEBUG
+      relax_arities
+    end
+
+    # Methods the engine calls with more arguments than a game's override takes: Opal (the site)
+    # ignores the extra ones, MRI raises ArgumentError, which would end a replay where the site goes on
+    # (G1880#stop_type(stop) is called as stop_type(stop, train) by Game::Base#check_distance).
+    ARITY_RELAXED = %i[stop_type check_distance].freeze
+
+    def relax_arities
+      ::Engine::Game.constants.each do |name|
+        mod = ::Engine::Game.const_get(name)
+        klass = mod.is_a?(Module) && mod.const_defined?(:Game, false) ? mod.const_get(:Game, false) : nil
+        next unless klass.is_a?(Class) && klass < ::Engine::Game::Base
+
+        ARITY_RELAXED.each { |method| relax_arity(klass, method) }
+      end
+    end
+
+    def relax_arity(klass, method)
+      own = klass.instance_method(method)
+      base = ::Engine::Game::Base.instance_method(method)
+      return unless own.owner == klass && own.arity >= 0 && own.arity < base.parameters.size
+
+      klass.send(:define_method, method) { |*args, &blk| own.bind_call(self, *args.first(own.arity), &blk) }
     end
 
     def define_require_all
@@ -53,22 +77,71 @@ module Route18xx
     end
 
     # Recorded games replayed to just before an action, one game kept: requests for one fixture in
-    # increasing action order continue the same replay instead of starting over.
+    # increasing order continue the same replay instead of starting over. "Before" is by position in
+    # the recorded list, not by id: after an undo, ids are not increasing (1880/1.json records 775
+    # before 772), and the engine's process_to_action(id) would stop at the first larger id.
     class Replays
+      attr_reader :game
+
       def initialize
         @fixture = nil
         @game = nil
       end
 
       def before(fixture, action_id)
-        if @fixture != fixture || @game.last_processed_action.to_i >= action_id
-          @game = ::Engine::Game.load(JSON.parse(File.read(fixture)), at_action: 0, strict: false)
-          @fixture = fixture
+        data = recorded(fixture)
+        stop = position(action_id)
+        if @game.nil? || @fixture != fixture || @done > stop
+          @game = ::Engine::Game.load(data, at_action: 0, strict: false)
+          @done = 0
         end
-        @game.process_to_action(action_id - 1)
+        @fixture = fixture
+        process_until(stop)
         raise ::Engine::GameError, "replay failed: #{@game.exception}" if @game.exception
 
         @game
+      end
+
+      # The recorded action with this id that counts (not undone): the last such, ids can repeat.
+      def action(fixture, action_id)
+        recorded(fixture)['actions'][position(action_id)]
+      end
+
+      private
+
+      def recorded(fixture)
+        return @data if @data_fixture == fixture
+
+        @data = JSON.parse(File.read(fixture))
+        @filtered, = ::Engine::Game::Base.filtered_actions(@data['actions'])
+        @data_fixture = fixture
+        @data
+      end
+
+      def position(action_id)
+        index = @data['actions'].each_index.select do |i|
+          @filtered[i] && @data['actions'][i]['id'] == action_id
+        end.last
+        raise ::Engine::GameError, "no action #{action_id} in #{@data_fixture} (or it was undone)" unless index
+
+        index
+      end
+
+      # The game's own process_to_action loop, bounded by position instead of id.
+      def process_until(stop)
+        game = @game
+        while @done < stop && !game.exception
+          action = @data['actions'][@done]
+          if @filtered[@done]
+            game.process_action(action)
+            raw = game.instance_variable_get(:@raw_actions)
+            raw.last['id'] = action['id'] unless raw.empty? # keep the recorded ids, as the engine does
+            game.instance_variable_set(:@last_processed_action, action['id'])
+          else
+            game.instance_variable_get(:@raw_actions) << action
+          end
+          @done += 1
+        end
       end
     end
 

@@ -21,27 +21,37 @@ module Route18xx
       relax_arities
     end
 
-    # Methods the engine calls with more arguments than a game's override takes: Opal (the site)
-    # ignores the extra ones, MRI raises ArgumentError, which would end a replay where the site goes on
-    # (G1880#stop_type(stop) is called as stop_type(stop, train) by Game::Base#check_distance).
+    # Methods called with more or fewer arguments than the definition takes: Opal (the site) pads the
+    # missing ones with nil and drops the extra ones, MRI raises ArgumentError, which would end a
+    # replay or a pricing where the site goes on. G1880#stop_type(stop) is called as
+    # stop_type(stop, train) by Game::Base#check_distance, and its `super` calls Base's with one.
     ARITY_RELAXED = %i[stop_type check_distance].freeze
 
     def relax_arities
-      ::Engine::Game.constants.each do |name|
+      games = ::Engine::Game.constants.filter_map do |name|
         mod = ::Engine::Game.const_get(name)
         klass = mod.is_a?(Module) && mod.const_defined?(:Game, false) ? mod.const_get(:Game, false) : nil
-        next unless klass.is_a?(Class) && klass < ::Engine::Game::Base
-
-        ARITY_RELAXED.each { |method| relax_arity(klass, method) }
+        klass if klass.is_a?(Class) && klass < ::Engine::Game::Base
+      end
+      ARITY_RELAXED.each do |method|
+        games.each { |klass| relax_arity(klass, method) }
+        relax_arity(::Engine::Game::Base, method)
       end
     end
 
+    # The class's own definition of +method+ called Opal's way: extra arguments dropped, missing ones nil.
     def relax_arity(klass, method)
       own = klass.instance_method(method)
-      base = ::Engine::Game::Base.instance_method(method)
-      return unless own.owner == klass && own.arity >= 0 && own.arity < base.parameters.size
+      return unless own.owner == klass
+      return if own.parameters.any? { |kind, _| %i[rest keyrest].include?(kind) }
 
-      klass.send(:define_method, method) { |*args, &blk| own.bind_call(self, *args.first(own.arity), &blk) }
+      size = own.parameters.count { |kind, _| %i[req opt].include?(kind) }
+      required = own.parameters.count { |kind, _| kind == :req }
+      klass.send(:define_method, method) do |*args, &blk|
+        args = args.first(size)
+        args += [nil] * (required - args.size) if args.size < required
+        own.bind_call(self, *args, &blk)
+      end
     end
 
     def define_require_all

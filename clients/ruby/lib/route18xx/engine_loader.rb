@@ -88,8 +88,9 @@ module Route18xx
 
     # Recorded games replayed to just before an action, one game kept: requests for one fixture in
     # increasing order continue the same replay instead of starting over. "Before" is by position in
-    # the recorded list, not by id: after an undo, ids are not increasing (1880/1.json records 775
-    # before 772), and the engine's process_to_action(id) would stop at the first larger id.
+    # the record, not by id: after an undo ids are not increasing (1880/1.json records 775 before 772,
+    # and the engine's process_to_action(id) stops at the first larger id), and an id may even be
+    # recorded twice (1880/1.json: a run_routes and a pass are both 663).
     class Replays
       attr_reader :game
 
@@ -98,9 +99,15 @@ module Route18xx
         @game = nil
       end
 
-      def before(fixture, action_id)
+      # The game just before the recorded action with this id (of type +prefer+ where the id is
+      # recorded more than once).
+      def before(fixture, action_id, prefer: 'run_routes')
+        before_position(fixture, position(fixture, action_id, prefer: prefer))
+      end
+
+      # The game just before the action at this position of the record (0-based).
+      def before_position(fixture, stop)
         data = recorded(fixture)
-        stop = position(action_id)
         if @game.nil? || @fixture != fixture || @done > stop
           @game = ::Engine::Game.load(data, at_action: 0, strict: false)
           @done = 0
@@ -112,9 +119,24 @@ module Route18xx
         @game
       end
 
-      # The recorded action with this id that counts (not undone): the last such, ids can repeat.
-      def action(fixture, action_id)
-        recorded(fixture)['actions'][position(action_id)]
+      # Where the action with this id is: the last that counts (not undone), of type +prefer+ if
+      # one such is.
+      def position(fixture, action_id, prefer: nil)
+        actions = recorded(fixture)['actions']
+        found = actions.each_index.select { |i| @filtered[i] && actions[i]['id'] == action_id }
+        raise ::Engine::GameError, "no action #{action_id} in #{fixture} (or it was undone)" if found.empty?
+
+        found.select { |i| actions[i]['type'] == prefer }.last || found.last
+      end
+
+      # The positions of the actions of a type that count (not undone), in record order.
+      def positions(fixture, type)
+        actions = recorded(fixture)['actions']
+        actions.each_index.select { |i| @filtered[i] && actions[i]['type'] == type }
+      end
+
+      def action_at(fixture, index)
+        recorded(fixture)['actions'][index]
       end
 
       private
@@ -126,15 +148,6 @@ module Route18xx
         @filtered, = ::Engine::Game::Base.filtered_actions(@data['actions'])
         @data_fixture = fixture
         @data
-      end
-
-      def position(action_id)
-        index = @data['actions'].each_index.select do |i|
-          @filtered[i] && @data['actions'][i]['id'] == action_id
-        end.last
-        raise ::Engine::GameError, "no action #{action_id} in #{@data_fixture} (or it was undone)" unless index
-
-        index
       end
 
       # The game's own process_to_action loop, bounded by position instead of id.

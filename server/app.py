@@ -140,6 +140,7 @@ def build_listeners(config: ServeConfig, serving=lambda: True) -> list:
             cors_origins=config.cors_origins,
             serving=serving,
             limits=http.Limits(config.max_message_mb, config.limits.threads),
+            engine=config.engine,
         )
         listeners.append(
             http.HttpListener(app, [http.listen(config.host, config.http_port, reuse_port=config.reuse_port)])

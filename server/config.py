@@ -29,6 +29,7 @@ class ServeConfig:
     grace_s: float = 10.0
     http_port: int | None = None  # HTTP/JSON and the page beside gRPC (None: none)
     cors_origins: tuple = ()
+    engine: str | None = None  # an 18xx.games engine checkout: the page reviews whole games (server/review.py)
     reuse_port: bool = False  # True in worker processes, which share the ports
 
     @property

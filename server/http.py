@@ -40,7 +40,7 @@ from starlette.routing import Route
 
 from optimizer.errors import OptimizerError
 
-from . import httprules, jsonform, web
+from . import httprules, jsonform, review, web
 from .errors import invalid_argument_status
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
 from .httpcontext import Aborted, HttpContext
@@ -203,8 +203,11 @@ class Limits:
         self.threads = anyio.CapacityLimiter(max_workers)
 
 
-def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving=lambda: True) -> Starlette:
-    """The ASGI app: the RPCs, ``/healthz``, the page; ``serving()`` False makes health answer 503."""
+def build_app(
+    service, *, cors_origins=(), limits: Limits | None = None, serving=lambda: True, engine: str | None = None
+) -> Starlette:
+    """The ASGI app: the RPCs, ``/healthz``, the page; ``serving()`` False makes health answer 503;
+    with an ``engine`` checkout the page reviews whole games (:mod:`server.review`)."""
     limits = limits or Limits()
 
     async def healthz(request):
@@ -212,6 +215,7 @@ def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving
         return JSONResponse({"status": "SERVING" if ok else "NOT_SERVING"}, status_code=200 if ok else 503)
 
     routes = rpc_routes(service, limits) + [Route("/healthz", healthz, methods=["GET"])] + web.routes()
+    routes += review.routes(engine)
     middleware = []
     if cors_origins:
         middleware.append(

@@ -40,6 +40,12 @@ def add_parser(sub):
         help="let pages from ORIGIN (e.g. https://example.org, or * for any) call the HTTP API; repeatable",
     )
     p.add_argument(
+        "--engine",
+        metavar="DIR",
+        help="an 18xx.games engine checkout (Ruby needed): the page then reviews a whole game's export "
+        "(POST /page/review, the page at /review)",
+    )
+    p.add_argument(
         "--workers",
         type=int,
         metavar="N",
@@ -175,7 +181,19 @@ def config_of(args):
         grace_s=args.grace_s,
         http_port=args.http_port,
         cors_origins=tuple(args.cors_origins),
+        engine=review_engine(args.engine),
     )
+
+
+def review_engine(given: str | None) -> str | None:
+    """``--engine``, checked before anything listens (the engine, Ruby and the Ruby client are there)."""
+    if not given:
+        return None
+    from ..review import replay
+
+    replay.ruby()
+    replay.client_dir()
+    return str(replay.engine_dir(given))
 
 
 def run(args) -> int:

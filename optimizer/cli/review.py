@@ -61,7 +61,8 @@ def run(args) -> int:
             rows.append(r)
             if args.json:
                 print(json.dumps(r), flush=True)
-            progress.step()
+            if progress is not None:
+                progress.step()
     finally:
         if progress:
             progress.close()

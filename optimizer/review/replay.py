@@ -63,13 +63,19 @@ class Replay:
         argv = [ruby(), str(client_dir() / "bin" / "run-boards"), "--engine", str(engine), "--count", str(game)]
         self._stderr = tempfile.TemporaryFile(mode="w+")  # a file, not a pipe: nothing waits on it
         self._proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self._stderr, text=True)
-        header = self._proc.stdout.readline()
-        if not header:
-            self._fail()
-        self.action_ids = json.loads(header)["action_ids"]
+        assert self._proc.stdout is not None  # stdout=PIPE
+        self._stdout = self._proc.stdout
+        try:
+            header = self._stdout.readline()
+            if not header:
+                self._fail()
+            self.action_ids = json.loads(header)["action_ids"]
+        except BaseException:
+            self.close()
+            raise
 
     def lines(self) -> Iterator[dict]:
-        for line in self._proc.stdout:
+        for line in self._stdout:
             if line.strip():
                 yield json.loads(line)
         self._fail()
@@ -80,12 +86,15 @@ class Replay:
         if code != 0:
             self._stderr.seek(0)
             message = self._stderr.read().strip().splitlines()
-            text = message[-1] if message else f"run-boards exited with status {code}"
-            raise ReviewError(text.removeprefix("error: "))
+            if not message:
+                raise ReviewError(f"run-boards exited with status {code}")
+            if code == 2:  # its one-line error: a missing engine, a file that is no game
+                raise ReviewError(message[-1].removeprefix("error: "))
+            raise ReviewError(f"the engine's replay failed: {message[0][:300]}")  # Ruby's own: the first line
 
     def close(self) -> None:
         if self._proc.poll() is None:
             self._proc.kill()
             self._proc.wait()
-        self._proc.stdout.close()
+        self._stdout.close()
         self._stderr.close()

@@ -266,7 +266,8 @@ def test_games_list_where_rules_come_from():
     assert games["1846"]["rules"] == "data"
     assert set(games["1846"]["revenue_rules"]) == {"assigned_stop_bonuses", "group_pairs", "best_route_bonuses"}
     assert games["1889"]["revenue_rules"] == ["train_values"]
-    assert games["18Chesapeake"]["rules"] == "generic" and games["1830"]["rules"] == "generic"
+    assert games["18Chesapeake"]["rules"] == "generic"
+    assert games["1830"]["rules"] == "module"  # the Gulf as one off-board area
     assert games["18EU"]["rules"] == "module"
 
 

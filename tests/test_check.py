@@ -2,6 +2,9 @@
 and the reference optimiser against the router on the corpus."""
 
 import copy
+import json
+import subprocess
+import sys
 
 import pytest
 
@@ -258,3 +261,29 @@ def test_reference_reaches_the_router_and_its_routes_are_legal():
         if not problem.bonus_trains:
             assert verdict["revenue"] == result.revenue
     assert finished >= 0.9 * len(STATES)
+
+
+@pytest.mark.parametrize(
+    "route",
+    [{"train": "2-1", "stops": ["A10._0", "B9._0"]}, {"train": "2-1", "hexes": [["A10", "B9"]]}],
+    ids=["stops", "hexes"],
+)
+def test_1894_london_without_a_ferry_marker_is_illegal_not_unreadable(route, tmp_path):
+    """Rulebook (1894): without a ferry marker a company "may not build toward, token toward, or run to
+    or through London". A route there is an illegal route with that reason (exit 1), not an input error."""
+    doc = state("1894/green_city_upgrades@146")
+    assert doc["corporation"]["ferry_marker"] is False
+    verdict = check_routes(read_board(doc), [route])
+    assert not verdict["legal"] and verdict["revenue"] == 0
+    assert verdict["routes"][0]["errors"] == [
+        "the company may not run to or through London (A10): it has no ferry marker"
+    ]
+    (tmp_path / "s.json").write_text(json.dumps(doc))
+    out = subprocess.run(
+        [sys.executable, "-m", "optimizer", "check", str(tmp_path / "s.json"), "--routes", json.dumps([route])],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 1, out.stderr
+    assert "London (A10): it has no ferry marker" in out.stdout

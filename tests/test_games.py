@@ -107,6 +107,22 @@ def test_1830_canada_counts_once_per_route(core):
     assert not verdict["legal"] and "one location" in verdict["routes"][0]["errors"][0]
 
 
+def test_1830_gulf_counts_once_per_route(core):
+    """1830 map: the Gulf is one off-board area of two hexes, I1 and J2, reached once per route as
+    Canada is (the engine marks only I1 with the Gulf group, so it would pay both)."""
+    cells = {
+        "I1": (map_code("1830", "I1"), 5, "red"),
+        "Z1": (CITY_20, 0, "yellow", ["US"]),
+        "J2": (map_code("1830", "J2"), 3, "red"),
+    }
+    doc = board("1830", cells, [("I1", 3, "Z1"), ("Z1", 3, "J2")], [{"name": "3", "distance": 3}])
+    result = solve(doc)
+    assert result["revenue"] == 60 + 20
+    assert all(not ({"I1._0", "J2._0"} <= set(s)) for s in stops_of(result))
+    verdict = check_routes(read_board(doc), [{"train": "3-0", "stops": ["I1._0", "Z1._0", "J2._0"]}])
+    assert not verdict["legal"] and "one location" in verdict["routes"][0]["errors"][0]
+
+
 def test_1830_altoona_bypass_is_track_without_a_stop():
     """Altoona (H12) carries a node-less bypass path: a route may cross H12 without stopping."""
     doc = state("1830/26855@553")

@@ -64,7 +64,7 @@ def game_names() -> list:
 def rules_source(name: str) -> tuple:
     """Where a built-in game's rules come from, and the revenue-rule families its data declares:
     ("module", []) for a rules module of its own, ("data", families) for rules declared in its data
-    file, ("generic", []) where the generic rules suffice (1830, 18Chesapeake)."""
+    file, ("generic", []) where the generic rules suffice (18Chesapeake)."""
     cls = rules_class(name)
     if issubclass(cls, DeclaredRules):
         families = [k for k in cls.declared if k != "source"]

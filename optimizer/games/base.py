@@ -52,8 +52,14 @@ class Rules:
         """Off-boards and blocked cities may start or end a route but not be passed through."""
         return node.kind == "offboard" or self.blocks(hx, node)
 
+    # hex id -> the off-board area it belongs to, where the map data does not say so itself
+    areas: dict[str, str] = {}
+
     def location(self, hx, node) -> str:
-        """Stops sharing a location may not both be on one route (groups such as 1830's Canada)."""
+        """Stops sharing a location may not both be on one route (groups such as 1830's Canada, and the
+        hexes of one off-board area in :attr:`areas`)."""
+        if hx.id in self.areas:
+            return "group:" + self.areas[hx.id]
         return "group:" + "|".join(node.groups) if node.groups else hx.node_id(node.index)
 
     def value(self, hx, node) -> int:

@@ -41,7 +41,7 @@ def check_routes(board, routes) -> dict:
         if train in seen_trains:
             raise RoutesError(f"{where}.train: train {train} has two routes", field=f"{where}.train")
         seen_trains.add(train)
-        parsed.append((i, train, readings(problem, route, where)))
+        parsed.append((i, train, _readings_or_forbidden(problem, route, where)))
 
     best = None
     choices = [p[2] or [None] for p in parsed]
@@ -53,6 +53,40 @@ def check_routes(board, routes) -> dict:
         if best is None or key > best[0]:
             best = (key, answer)
     return best[1] if best else {"legal": True, "revenue": 0, "routes": []}
+
+
+class _Forbidden(str):
+    """A route read no further because it reaches a stop the company may not reach at all: the
+    reason, which the verdict reports."""
+
+
+def _readings_or_forbidden(problem, route, where) -> list:
+    """The route's readings; a route that cannot be read because it names a stop the company may not
+    reach (1894's London without a ferry marker: the graph leaves such stops out) is an illegal
+    route with the rules' reason, not an unreadable document."""
+    try:
+        return readings(problem, route, where)
+    except RoutesError:
+        reason = _forbidden_reason(problem, route)
+        if reason is None:
+            raise
+        return [_Forbidden(reason)]
+
+
+def _forbidden_reason(problem, route) -> str | None:
+    board, rules = problem.board, problem.rules
+    if isinstance(route.get("stops"), list):
+        hex_ids = [s.split(".")[0] for s in route["stops"] if isinstance(s, str)]
+    elif isinstance(route.get("hexes"), list):
+        hex_ids = [h for chain in route["hexes"] if isinstance(chain, list) for h in chain if isinstance(h, str)]
+    else:
+        return None
+    for hex_id in dict.fromkeys(hex_ids):
+        hx = board.hexes.get(hex_id)
+        for node in hx.tile.nodes if hx is not None else ():
+            if node.is_stop and rules.forbidden(hx, node):
+                return rules.forbidden_reason(hx, node)
+    return None
 
 
 # ---- judging one reading ------------------------------------------------------------------------
@@ -73,7 +107,9 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         if t is None and isinstance(reading, tuple):
             pullmen.append((entry, reading))
             continue
-        if t is None:
+        if isinstance(reading, _Forbidden):
+            entry["errors"].append(str(reading))
+        elif t is None:
             entry["errors"].append(f"the {bonus_trains[train].name} train does not run a route of its own")
         elif isinstance(reading, tuple):  # one city and no track: neither search runs such a route
             entry["errors"].append("a route needs at least two stops")

@@ -148,6 +148,7 @@ def with_main_corpus_gap(state: dict, board: dict) -> dict:
 
 
 @pytest.mark.corpus
+@pytest.mark.slow
 def test_the_board_built_from_the_engine_is_the_state(library_runs):
     assert len(library_runs) == len(states()) + len(beyond_states())
     for state, line in library_runs.values():
@@ -170,6 +171,7 @@ def comparable(answer: dict) -> tuple:
 
 
 @pytest.mark.corpus
+@pytest.mark.slow
 def test_the_service_answers_the_library_board_as_the_state(library_runs):
     for state, line in library_runs.values():
         want = api.solve(state)
@@ -182,6 +184,7 @@ def pullman(route: dict) -> bool:
 
 
 @pytest.mark.corpus
+@pytest.mark.slow
 def test_the_engine_accepts_our_routes_at_our_revenue(library_runs):
     """Every route the engine runs at exactly our revenue, but for one case, named: an 18EU Pullman
     whose city does not hold the company's token. The engine rebuilds a ``["local", HEX]`` run only
@@ -210,6 +213,7 @@ def tokened(board: dict, stop: str) -> bool:
 
 
 @pytest.mark.corpus
+@pytest.mark.slow
 def test_the_grpc_client_gives_the_http_clients_answers(stubs, server, library_runs):
     """The library's gRPC client (stubs generated from the proto) on one whole game."""
     group = [s for s in states() if s["id"].startswith("1830/26855@")]

@@ -64,6 +64,7 @@ def test_each_run_is_the_corpus_state_solved_and_the_players_routes_repriced(jso
         assert r["optimum"] >= state["expected"]["router"]["revenue"]
         assert r["ran"] == state["expected"]["human_recheck"], r["action_id"]
         assert r["left"] == r["optimum"] - r["ran"] >= 0
+        assert r["engine"] == r["optimum"], r["action_id"]  # the engine pays our routes what we say
         assert [x["connections"] for x in r["routes"]] == [x["hexes"] for x in want["routes"]]
         assert r["round"].startswith("OR ")
     assert sum(r["left"] for r in json_rows) > 0  # the players did not always find the optimum

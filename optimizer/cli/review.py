@@ -23,7 +23,8 @@ def add_parser(sub):
         "--json",
         action="store_true",
         help='one JSON line per run_routes action: {"action_id", "entity", "round", "ran", "optimum", "optimal", '
-        '"left", "routes", "ran_routes"} ({"action_id", "error"} where the replay fails)',
+        '"left", "routes", "ran_routes", "engine"} ("engine": what the engine pays for the optimum\'s routes; '
+        '{"action_id", "error"} where the replay fails)',
     )
     p.add_argument("--svg", metavar="FILE", help="also draw the revenue left per round and company as an SVG picture")
     p.add_argument("--deadline-ms", type=float, metavar="MS", help="bound each board's search (default: none)")
@@ -88,6 +89,8 @@ def print_table(title: str, rows: list) -> None:
         ran = "?" if r["ran"] is None else r["ran"]
         left = "?" if r["left"] is None else r["left"]
         mark = "" if r["optimal"] else "  (best found by the deadline)"
+        if r.get("engine") != r["optimum"]:
+            mark += f"  (the engine pays {r.get('engine_error') or r.get('engine')} for these routes)"
         print(f"{r['round']:<9} {r['entity']:<10} {ran:>6} {r['optimum']:>8} {left:>6}{mark}")
     totals = summary(rows)
     print()

@@ -2,7 +2,8 @@
 the optimum on that board, and the revenue left on the table.
 
 The 18xx.games engine replays the game (:mod:`.replay`, Ruby); each board is solved here by
-:func:`optimizer.api.solve`; :mod:`.chart` draws the revenue left per round and company.
+:func:`optimizer.api.solve`, and the engine prices the optimum's routes too (:mod:`.judge`);
+:mod:`.chart` draws the revenue left per round and company.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .. import api
+from .judge import Judge
 from .replay import Replay, ReviewError, engine_dir
 
 __all__ = ["ReviewError", "review", "summary"]
@@ -20,18 +22,30 @@ def review(
     game: Path, engine: str | None = None, *, deadline_ms: float | None = None, on_start: Callable | None = None
 ) -> Iterator[dict]:
     """One row per ``run_routes`` action, in game order: ``{"action_id", "entity", "round", "ran",
-    "optimum", "optimal", "left", "routes", "ran_routes"}`` (``ran``: the engine's price of what was
-    run, None with ``ran_error`` when it refuses it; ``routes``: the optimum's, as the engine's
-    connections), or ``{"action_id", "error"}`` where the replay fails. ``on_start(count)`` is told
-    how many rows will come."""
-    replay = Replay(Path(game), engine_dir(engine))
+    "optimum", "optimal", "left", "routes", "ran_routes", "engine"}`` (``ran``: the engine's price of
+    what was run, None with ``ran_error`` when it refuses it; ``routes``: the optimum's, as the
+    engine's connections; ``engine``: what the engine pays for them, None with ``engine_error`` when
+    it refuses them), or ``{"action_id", "error"}`` where the replay fails. ``on_start(count)`` is
+    told how many rows will come."""
+    engine_path = engine_dir(engine)
+    replay = Replay(Path(game), engine_path)
+    judge = None
     try:
+        judge = Judge(Path(game).resolve(), engine_path)
         if on_start:
             on_start(len(replay.action_ids))
         for line in replay.lines():
-            yield row(line, deadline_ms)
+            out = row(line, deadline_ms)
+            if "error" not in out:
+                verdict = judge.price(out["action_id"], out["routes"])
+                out["engine"] = verdict.get("revenue")
+                if "error" in verdict:
+                    out["engine_error"] = verdict["error"]
+            yield out
     finally:
         replay.close()
+        if judge is not None:
+            judge.close()
 
 
 def row(line: dict, deadline_ms: float | None) -> dict:

@@ -7,6 +7,7 @@ Needs Chromium, Ruby and the engine: skipped without them, failed under ``CI=tru
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 
@@ -115,3 +116,22 @@ def test_upload_a_game_and_read_its_review(browser, server, game, width, shot):
         page.screenshot(path=str(ROOT / "docs" / shot), full_page=True)
     context.close()
     assert not errors, errors
+
+
+def test_where_the_engine_pays_otherwise_the_page_says_so(browser, server):
+    """18EU/74045: seven optima run a Pullman on a city without the company's token; the engine pays
+    those routes less (see tests/test_ruby_client.py), and each such optimum is marked, with the
+    engine's figure in its tooltip."""
+    game = ruby.engine_dir() / "public" / "fixtures" / "18EU" / "74045.json"
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.http_url + "/review")
+    expect(page.locator("#game-file")).to_be_enabled()
+    page.locator("#game-file").set_input_files(str(game))
+    expect(page.locator("#review-status")).to_have_text(re.compile(r"114 of 114 runs reviewed"), timeout=300_000)
+    marked = page.locator("#runs td[title]")
+    expect(marked).to_have_count(7)
+    assert all(t.endswith(" *") for t in marked.all_text_contents())
+    assert marked.first.get_attribute("title") == "the 18xx.games engine pays 150 for these routes"
+    context.close()

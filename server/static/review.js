@@ -26,7 +26,11 @@ function addRun(run) {
   cell(tr, run.round);
   cell(tr, run.entity);
   cell(tr, run.ran ?? "?", "num");
-  cell(tr, run.optimum, "num");
+  const best = cell(tr, run.optimum, "num");
+  if (run.engine !== undefined && run.engine !== run.optimum) {
+    best.textContent = `${run.optimum} *`;
+    best.title = `the 18xx.games engine pays ${run.engine ?? run.engine_error} for these routes`;
+  }
   cell(tr, run.left ?? "?", run.left > 0 ? "num bad" : "num ok");
 }
 

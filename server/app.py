@@ -142,6 +142,7 @@ def build_listeners(config: ServeConfig, serving=lambda: True) -> list:
             cors_origins=config.cors_origins,
             serving=serving,
             limits=http.Limits(config.max_message_mb, config.limits.threads, body_timeout_s=config.http_body_timeout_s),
+            engine=config.engine,
         )
         listeners.append(
             http.HttpListener(

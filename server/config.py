@@ -32,6 +32,7 @@ class ServeConfig:
     http_max_connections: int = 1000  # open HTTP connections per process (fewer under a low fd limit)
     http_header_timeout_s: float = 10.0  # a request's head must come within this
     http_body_timeout_s: float = 30.0  # and its body within this
+    engine: str | None = None  # an 18xx.games engine checkout: the page reviews whole games (server/review.py)
     reuse_port: bool = False  # True in worker processes, which share the ports
 
     @property

@@ -1,9 +1,10 @@
-"""The HTTP/JSON gateway: every RPC at the path its ``google.api.http`` option names, plus the page.
+"""The HTTP/JSON gateway: every RPC at the path its HTTP rule names, plus the page.
 
 Translate only: a request body is parsed with protobuf's JSON mapping (:mod:`server.jsonform`) into
 the RPC's request message and handed to the same servicer method gRPC calls, with an
 :class:`~server.httpcontext.HttpContext` standing in for the gRPC context; so answers, errors and
-deadlines are the service's own. The routes are read from the proto's annotations, not listed here.
+deadlines are the service's own. The routes are read from the gRPC API configuration beside the proto
+(:mod:`server.httprules`), not listed here.
 
 - errors: a ``google.rpc.Status`` JSON body with the HTTP status of its code (INVALID_ARGUMENT 400,
   RESOURCE_EXHAUSTED 413, DEADLINE_EXCEEDED 504, ...);
@@ -29,7 +30,6 @@ import time
 
 import anyio
 import uvicorn
-from google.api import annotations_pb2
 from google.rpc import code_pb2, status_pb2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -40,7 +40,7 @@ from starlette.routing import Route
 
 from optimizer.errors import OptimizerError
 
-from . import httpconn, jsonform, web
+from . import httpconn, httprules, jsonform, review, web
 from .admission import MemoryBudget, Overloaded
 from .errors import busy_status, invalid_argument_status
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
@@ -204,13 +204,15 @@ def stream_endpoint(name, method, message_class, limits):
 
 
 def rpc_routes(service, limits: Limits) -> list:
-    """One route per RPC, at the method and path of its ``google.api.http`` option."""
+    """One route per RPC that has an HTTP rule, at the rule's method and path."""
     routes = []
-    for rpc in pb.DESCRIPTOR.services_by_name["RouteOptimizer"].methods:
-        rule = rpc.GetOptions().Extensions[annotations_pb2.http]
-        verb = rule.WhichOneof("pattern")
-        if verb is None:
+    descriptor = pb.DESCRIPTOR.services_by_name["RouteOptimizer"]
+    rules = httprules.read_rules(descriptor)
+    for rpc in descriptor.methods:
+        rule = rules.get(rpc.name)
+        if rule is None:
             continue
+        verb = rule.WhichOneof("pattern")
         message_class = getattr(pb, rpc.input_type.name)
         make = stream_endpoint if rpc.server_streaming else unary_endpoint
         routes.append(
@@ -269,8 +271,11 @@ def render_endpoint(service, limits: Limits):
     return endpoint
 
 
-def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving=lambda: True) -> Starlette:
-    """The ASGI app: the RPCs, ``/healthz``, the page; ``serving()`` False makes health answer 503."""
+def build_app(
+    service, *, cors_origins=(), limits: Limits | None = None, serving=lambda: True, engine: str | None = None
+) -> Starlette:
+    """The ASGI app: the RPCs, ``/healthz``, the page; ``serving()`` False makes health answer 503;
+    with an ``engine`` checkout the page reviews whole games (:mod:`server.review`)."""
     limits = limits or Limits()
 
     async def healthz(request):
@@ -282,6 +287,7 @@ def build_app(service, *, cors_origins=(), limits: Limits | None = None, serving
         + [Route("/healthz", healthz, methods=["GET"])]
         + web.routes(render_endpoint(service, limits))
     )
+    routes += review.routes(engine)
     middleware = []
     if cors_origins:
         middleware.append(

@@ -1,5 +1,5 @@
 """The proto3 JSON of requests without a server: the board-state document read as ``Board``, field
-paths of bad JSON, and the HTTP routes coming from the proto's ``google.api.http`` annotations."""
+paths of bad JSON, and the HTTP routes coming from the gRPC API configuration beside the proto."""
 
 from __future__ import annotations
 
@@ -82,7 +82,8 @@ def test_state_json_reads_in_both_spellings_but_not_beside_a_board():
         jsonform.parse_request({"stateJson": "\ud800"}, pb.OptimizeRequest)
 
 
-def test_routes_come_from_the_http_annotations():
+def test_routes_come_from_the_http_configuration():
+    """The paths the proto's ``google.api.http`` annotations gave before they moved to the configuration."""
     from server import http
     from server.service import RouteOptimizerService
 

@@ -12,7 +12,7 @@ import sys
 
 from ..errors import OptimizerError
 
-SUBCOMMANDS = ("solve", "check", "games", "render", "serve", "bench")
+SUBCOMMANDS = ("solve", "check", "games", "render", "review", "serve", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -62,6 +62,12 @@ def add_parser(sub):
         help="seconds a client has to send a request's body once its headers have come (default: 30)",
     )
     p.add_argument(
+        "--engine",
+        metavar="DIR",
+        help="an 18xx.games engine checkout (Ruby needed): the page then reviews a whole game's export "
+        "(POST /page/review, the page at /review)",
+    )
+    p.add_argument(
         "--workers",
         type=int,
         metavar="N",
@@ -203,7 +209,19 @@ def config_of(args):
         http_max_connections=args.http_max_connections,
         http_header_timeout_s=args.http_header_timeout_s,
         http_body_timeout_s=args.http_body_timeout_s,
+        engine=review_engine(args.engine),
     )
+
+
+def review_engine(given: str | None) -> str | None:
+    """``--engine``, checked before anything listens (the engine, Ruby and the Ruby client are there)."""
+    if not given:
+        return None
+    from ..review import replay
+
+    replay.ruby()
+    replay.client_dir()
+    return str(replay.engine_dir(given))
 
 
 def run(args) -> int:

@@ -55,7 +55,9 @@ module Route18xx
     end
 
     # Recorded games replayed to just before an action, one game kept: requests for one fixture in
-    # increasing action order continue the same replay instead of starting over.
+    # increasing action order continue the same replay instead of starting over, wherever continuing
+    # processes exactly the actions a fresh replay would (Base#process_to_action skips by id, and
+    # where an undo left ids out of order, as in 1880's fixture 1, it would skip some: start over).
     class Replays
       def initialize
         @fixture = nil
@@ -63,14 +65,34 @@ module Route18xx
       end
 
       def before(fixture, action_id)
-        if @fixture != fixture || @game.last_processed_action.to_i >= action_id
-          @game = ::Engine::Game.load(JSON.parse(File.read(fixture)), at_action: 0, strict: false)
+        target = action_id - 1
+        unless @fixture == fixture && continues_to?(target)
+          data = JSON.parse(File.read(fixture))
+          @ids = data['actions'].map { |a| a['id'] }
+          @game = ::Engine::Game.load(data, at_action: 0, strict: false)
           @fixture = fixture
+          @done = 0
         end
-        @game.process_to_action(action_id - 1)
+        @game.process_to_action(target)
+        @done = stop_at(target)
         raise ::Engine::GameError, "replay failed: #{@game.exception}" if @game.exception
 
         @game
+      end
+
+      private
+
+      # The position of the first action a replay to `target` leaves out (it stops at the first id above it).
+      def stop_at(target)
+        @ids.index { |id| id > target } || @ids.size
+      end
+
+      def continues_to?(target)
+        upto = stop_at(target)
+        return false if upto < @done
+
+        last = @done.zero? ? 0 : @ids[@done - 1]
+        @ids[@done...upto].all? { |id| id > last }
       end
     end
 

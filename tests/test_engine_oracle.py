@@ -105,6 +105,19 @@ CATALOG_SAMPLE = (
 )
 # Titles right on every catalogue state, judged whole (each a short recorded game).
 WHOLE_TITLES = ("18GA", "18MS", "System18")
+# Titles whose rules are data files made from the catalogue (optimizer/games/data), judged whole: the
+# rules they answer with, and the states still wrong (each for a rule no family covers yet).
+DATA_TITLES = {
+    "18462pVariant": ("1846 2p Variant", ()),
+    "1852Missouri": (
+        "1852: Missouri",
+        (
+            "1852Missouri/1852Missouri_game_end_bank@169",  # G18MO#compute_stops: a town pays when cities are short
+            "1852Missouri/1852Missouri_game_end_bank@297",  # G18MO#check_other: never two stops in one hex
+        ),
+    ),
+    "1856": ("1856", ()),
+}
 # The nine titles' corpus: 18EU's Pullman (train type P) is not priced by the engine.
 NOT_PRICED = ("P",)
 
@@ -131,7 +144,8 @@ def _catalog_states() -> list:
         _missing("the catalogue (../shared/corpus/catalog)")
     wanted = set(CATALOG_SAMPLE)
     states = judge.read_states([folder])
-    return [s for s in states if s["id"] in wanted or s["game_key"] in WHOLE_TITLES]
+    whole = set(WHOLE_TITLES) | set(DATA_TITLES)
+    return [s for s in states if s["id"] in wanted or s["game_key"] in whole]
 
 
 @lru_cache(maxsize=1)
@@ -167,7 +181,23 @@ def test_catalog_sample_is_right():
     for v in verdicts.values():
         whole[v.title] += 1
     assert all(whole[t] == 8 for t in WHOLE_TITLES), dict(whole)
-    assert not _wrong(verdicts.values()), "\n".join(_wrong(verdicts.values()))
+    sample = [v for v in verdicts.values() if v.title not in DATA_TITLES or v.id in CATALOG_SAMPLE]
+    assert not _wrong(sample), "\n".join(_wrong(sample))
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+@pytest.mark.parametrize("title", sorted(DATA_TITLES))
+def test_catalog_titles_with_rules_as_data(title):
+    """A title made right by its data file: every state answered with its rules, and right, by the
+    engine, but for the states named, whose rules no family covers yet."""
+    rules, still_wrong = DATA_TITLES[title]
+    verdicts = [v for v in _catalog_verdicts().values() if v.title == title]
+    assert len(verdicts) == 8
+    assert {v.rules for v in verdicts} == {rules}
+    wrong = [v for v in verdicts if not v.right and v.id not in still_wrong]
+    assert not wrong, "\n".join(_wrong(wrong))
+    assert all(not v.right for v in verdicts if v.id in still_wrong), "a state named wrong is right now: unname it"
 
 
 @pytest.mark.corpus

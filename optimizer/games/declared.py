@@ -17,6 +17,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   the company, on its route that earns it most: ``amount`` when the route visits a stop on every
   hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract, 18AL named
   routes); it applies when the company owns ``company`` or holds an ability of type ``ability``.
+- ``inherits``: the title whose families this one takes as its own, where the engine makes this
+  title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
+  families the file declares beside it replace the inherited ones of the same key.
 
 Where the engine says "once per route" and a hex has several stops, pairs of those stops take
 the bonus back once, so that a route paying two of them is paid once.
@@ -62,11 +65,12 @@ class DeclaredRules(Rules):
     printed: dict = {}  # hex id -> the printed map's tile code (its sticky icons outlive upgrades)
 
     @classmethod
-    def for_game(cls, title: str, data: dict) -> type:
+    def for_game(cls, title: str, data: dict, declared: dict | None = None) -> type:
+        """The rules of a game from its data file; ``declared`` (its families, where they are
+        inherited from another game's file) stands in for the file's own ``revenue_rules``."""
         printed = {h["id"]: h["code"] for h in data.get("hexes", ()) if h.get("code")}
-        return type(
-            f"Rules{title}", (cls,), {"title": title, "declared": data.get("revenue_rules", {}), "printed": printed}
-        )
+        families = data.get("revenue_rules", {}) if declared is None else declared
+        return type(f"Rules{title}", (cls,), {"title": title, "declared": families, "printed": printed})
 
     def icon_names(self, hx) -> list:
         """The icons on a hex: its tile's, and the printed map's sticky ones once it is upgraded (the

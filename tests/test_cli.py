@@ -159,6 +159,8 @@ def test_games_json(capsys):
         "1846 2p Variant",
         "1852: Missouri",
         "1856",
+        "1882",
+        "18Chesapeake: Off the Rails",
     }
     assert "express" in data["train_kinds"]
     assert {g["title"]: g["rules"] for g in data["games"]}["1846"] == "data"

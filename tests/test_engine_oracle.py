@@ -117,6 +117,8 @@ DATA_TITLES = {
         ),
     ),
     "1856": ("1856", ()),
+    "1882": ("1882", ("1882/5236@1110",)),  # B6's fishing off-board: visit_cost 0, a stop that costs no distance
+    "18ChesapeakeOfftheRails": ("18Chesapeake: Off the Rails", ()),
 }
 # The nine titles' corpus: 18EU's Pullman (train type P) is not priced by the engine.
 NOT_PRICED = ("P",)

@@ -26,7 +26,13 @@ from .test_grpc_e2e import STATE_IDS, ServerProcess, cpu_before_and_after, hard_
 ORIGIN = "http://client.example"
 GAMES = {"1830", "1880", "1880 Romania", "1894", "18EU"}
 BEYOND_GAMES = {"1889", "18Chesapeake", "1846", "18AL"}  # built in, their rules declared as data
-CATALOG_GAMES = {"1846 2p Variant", "1852: Missouri", "1856"}  # the catalogue's titles with rules as data
+CATALOG_GAMES = {
+    "1846 2p Variant",
+    "1852: Missouri",
+    "1856",
+    "1882",
+    "18Chesapeake: Off the Rails",
+}  # the catalogue's titles with rules as data
 # per call: without X-Deadline-Ms, the default; a stage's time is left out of the JSON when it is 0
 TIMES = ("elapsedMs", "searchMs", "readMs", "graphMs", "encodeMs", "deadlineMs", "deadlineFrom")
 

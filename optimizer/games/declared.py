@@ -11,8 +11,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``ability_stop_bonuses``: ability types whose ``hexes`` pay ``amount`` for every stop of a
   route on them (18AL Warrior Coal Field, ``hexes_bonus``).
 - ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
-  earns ``amount``; sets are ``{"group": G}`` (stops in group G) or ``{"label": L}`` (stops on
-  tiles labelled L); ``"icons"`` pays the numbers on both ends' icons (1846 East-West).
+  earns ``amount``; sets are ``{"group": G}`` (stops in group G), ``{"label": L}`` (stops on
+  tiles labelled L) or ``{"hexes": [H, ...]}`` (stops on those hexes); ``"icons"`` pays the numbers
+  on both ends' icons (1846 East-West). Paid once per route only where no route can pay two stops
+  of one set (1846's E group, 1882's off-boards: a route reaches off-boards only at its ends).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?}]``: paid once for
   the company, on its route that earns it most: ``amount`` when the route visits a stop on every
   hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract, 18AL named
@@ -126,8 +128,10 @@ class DeclaredRules(Rules):
             for node in hx.tile.nodes:
                 if not node.is_stop:
                     continue
-                if ("group" in spec and spec["group"] in node.groups) or (
-                    "label" in spec and spec["label"] in hx.tile.labels
+                if (
+                    ("group" in spec and spec["group"] in node.groups)
+                    or ("label" in spec and spec["label"] in hx.tile.labels)
+                    or ("hexes" in spec and hx.id in spec["hexes"])
                 ):
                     out.append((hx.node_id(node.index), hx))
         return out

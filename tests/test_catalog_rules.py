@@ -1,0 +1,63 @@
+"""Catalogue titles whose rules are data files (``optimizer/games/data``): what each declares, on real
+catalogue states. The engine judges them whole in tests/test_engine_oracle.py; here the parts a
+recorded game never happened to need. The reference is the engine's code (file and method named)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from optimizer import api
+from optimizer.games import game_data, rules_class, rules_source
+
+from .corpus import require_corpus
+
+
+def catalog_state(state_id: str) -> dict:
+    corpus = require_corpus()
+    path = corpus / "catalog" / "states" / state_id.split("/")[0] if corpus else None
+    if path is None or not path.is_dir():
+        if _ci():
+            pytest.fail("the catalogue (../shared/corpus/catalog) is missing, and CI=true")
+        pytest.skip("the catalogue (../shared/corpus/catalog) is missing")
+    for f in sorted(path.glob("*.jsonl")):
+        for line in f.read_text().splitlines():
+            if line.strip() and json.loads(line)["id"] == state_id:
+                return json.loads(line)
+    raise KeyError(state_id)
+
+
+def _ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.mark.parametrize("variant", ["1846 2p Variant", "1852: Missouri"])
+def test_variants_of_1846_take_its_families(variant):
+    """lib/engine/game/g_1846_two_player_variant/game.rb and g_18_mo/game.rb: ``class Game <
+    G1846::Game``. Their data files say so once (``inherits``) and hold their own maps."""
+    own = game_data(variant)["revenue_rules"]
+    assert own["inherits"] == "1846" and set(own) == {"source", "inherits"}
+    parent = {k: v for k, v in game_data("1846")["revenue_rules"].items() if k != "source"}
+    declared = rules_class(variant).declared
+    assert {k: v for k, v in declared.items() if k not in ("source", "inherits")} == parent
+    assert declared["source"] == own["source"]  # where it says it is 1846
+    assert rules_source(variant) == ("data", list(parent))
+    assert game_data(variant)["hexes"] != game_data("1846")["hexes"]
+
+
+def test_1882_east_to_hudson_bay_pays_100():
+    """lib/engine/game/g_1882/game.rb#revenue_for: a route paying an east off-board (I1 or B2) and
+    Hudson Bay (B12) earns 100 more. On the board of HBR's last run (an 8 train instead of its 5), the
+    best route runs from I1 to B12 and is paid its stops plus 100; under the generic rules it is not."""
+    doc = catalog_state("1882/5236@1110")
+    doc["trains"] = [{"id": "8-0", "name": "8", "distance": 8, "price": 1, "owner": doc["corporation"]["id"]}]
+    answer = api.solve(doc)
+    [route] = answer["routes"]
+    assert answer["optimal"] and answer["rules"] == "1882"
+    assert {route["paid"][0], route["paid"][-1]} == {"I1._0", "B12._0"}
+    checked = api.check(doc, [{"train": "8-0", "hexes": route["hexes"]}])
+    generic = api.check(dict(doc, game="1882 (no rules)"), [{"train": "8-0", "hexes": route["hexes"]}])
+    assert checked["legal"] and generic["legal"]
+    assert checked["revenue"] == generic["revenue"] + 100 == route["revenue"] == answer["revenue"]

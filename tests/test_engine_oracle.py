@@ -113,7 +113,6 @@ DATA_TITLES = {
         "1852: Missouri",
         (
             "1852Missouri/1852Missouri_game_end_bank@169",  # G18MO#compute_stops: a town pays when cities are short
-            "1852Missouri/1852Missouri_game_end_bank@297",  # G18MO#check_other: never two stops in one hex
         ),
     ),
     "1856": ("1856", ()),

@@ -19,6 +19,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   the company, on its route that earns it most: ``amount`` when the route visits a stop on every
   hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract, 18AL named
   routes); it applies when the company owns ``company`` or holds an ability of type ``ability``.
+- ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
+  lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
+  keeps the group's location, which a route reaches once already).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -82,6 +85,11 @@ class DeclaredRules(Rules):
         if code is not None and code != hx.tile.code:
             names += [name for name, sticky in icons_of(code) if sticky]
         return names
+
+    def location(self, hx, node) -> str:
+        if self.declared.get("one_stop_per_hex") and not node.groups:
+            return "hex:" + hx.id
+        return super().location(hx, node)
 
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:

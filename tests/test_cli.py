@@ -161,6 +161,7 @@ def test_games_json(capsys):
         "1856",
         "1882",
         "18Chesapeake: Off the Rails",
+        "18Tokaido",
     }
     assert "express" in data["train_kinds"]
     assert {g["title"]: g["rules"] for g in data["games"]}["1846"] == "data"

@@ -118,6 +118,10 @@ DATA_TITLES = {
     "1856": ("1856", ()),
     "1882": ("1882", ("1882/5236@1110",)),  # B6's fishing off-board: visit_cost 0, a stop that costs no distance
     "18ChesapeakeOfftheRails": ("18Chesapeake: Off the Rails", ()),
+    "18Tokaido": (  # G18Tokaido#sleeper_bonus: 10 a city (not a stop) on the company's best route
+        "18Tokaido",
+        ("18Tokaido/18Tokaido_game_end_bankrupt@124", "18Tokaido/18Tokaido_game_end_bankrupt@204"),
+    ),
 }
 # The nine titles' corpus: 18EU's Pullman (train type P) is not priced by the engine.
 NOT_PRICED = ("P",)

@@ -32,6 +32,7 @@ CATALOG_GAMES = {
     "1856",
     "1882",
     "18Chesapeake: Off the Rails",
+    "18Tokaido",
 }  # the catalogue's titles with rules as data
 # per call: without X-Deadline-Ms, the default; a stage's time is left out of the JSON when it is 0
 TIMES = ("elapsedMs", "searchMs", "readMs", "graphMs", "encodeMs", "deadlineMs", "deadlineFrom")

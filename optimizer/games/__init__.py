@@ -30,19 +30,10 @@ DATA_FILES = {
     "1856": "1856.json",
     "1882": "1882.json",
     "18Chesapeake: Off the Rails": "18ChesapeakeOfftheRails.json",
+    "18Tokaido": "18Tokaido.json",
 }
-# games whose data file's revenue_rules are their rules
-DECLARED = (
-    "1889",
-    "18Chesapeake",
-    "1846",
-    "18AL",
-    "1846 2p Variant",
-    "1852: Missouri",
-    "1856",
-    "1882",
-    "18Chesapeake: Off the Rails",
-)
+# games whose data file's revenue_rules are their rules: every game with data and no rules module
+DECLARED = tuple(title for title in DATA_FILES if title not in RULES)
 ALIASES = {"1880 china": "1880", "1880romania": "1880 Romania", "1880 romania": "1880 Romania", "18eu": "18EU"}
 
 

@@ -75,6 +75,7 @@ def test_1852_missouri_pays_one_stop_of_a_hex():
         assert len(hexes) == len(set(hexes)), route
     assert answer["revenue"] == doc["expected"]["router"]["revenue"]
     generic = api.solve(dict(doc, game="1852 (no rules)"))
-    assert any(len({s.split(".")[0] for s in r["stops"]}) < len(r["stops"]) for r in generic["routes"]), (
-        "the board no longer tempts a route into two stops of one hex"
-    )
+    twice = [r for r in generic["routes"] if len({s.split(".")[0] for s in r["stops"]}) < len(r["stops"])]
+    assert twice, "the board no longer tempts a route into two stops of one hex"
+    verdict = api.check(doc, [{"train": twice[0]["train"], "hexes": twice[0]["hexes"]}])
+    assert not verdict["legal"] and "one location, twice" in json.dumps(verdict), verdict

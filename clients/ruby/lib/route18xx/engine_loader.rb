@@ -2,7 +2,6 @@
 
 require 'set'
 require 'json'
-require_relative 'opal_leniency'
 
 module Route18xx
   # Loads the 18xx.games engine from a checkout under MRI (Debian's Ruby), supplying what the
@@ -18,8 +17,41 @@ module Route18xx
       $LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
       define_require_all
       quietly_stub_backticks { require 'engine' }
-      OpalLeniency.apply # what the site's Opal forgives and MRI does not
       LOGGER.level = ::Logger::FATAL # the engine logs every action to stdout at DEBUG
+      relax_arities
+    end
+
+    # Methods called with more or fewer arguments than the definition takes: Opal (the site) pads the
+    # missing ones with nil and drops the extra ones, MRI raises ArgumentError, which would end a
+    # replay or a pricing where the site goes on. G1880#stop_type(stop) is called as
+    # stop_type(stop, train) by Game::Base#check_distance, and its `super` calls Base's with one.
+    ARITY_RELAXED = %i[stop_type check_distance].freeze
+
+    def relax_arities
+      games = ::Engine::Game.constants.filter_map do |name|
+        mod = ::Engine::Game.const_get(name)
+        klass = mod.is_a?(Module) && mod.const_defined?(:Game, false) ? mod.const_get(:Game, false) : nil
+        klass if klass.is_a?(Class) && klass < ::Engine::Game::Base
+      end
+      ARITY_RELAXED.each do |method|
+        games.each { |klass| relax_arity(klass, method) }
+        relax_arity(::Engine::Game::Base, method)
+      end
+    end
+
+    # The class's own definition of +method+ called Opal's way: extra arguments dropped, missing ones nil.
+    def relax_arity(klass, method)
+      own = klass.instance_method(method)
+      return unless own.owner == klass
+      return if own.parameters.any? { |kind, _| %i[rest keyrest].include?(kind) }
+
+      size = own.parameters.count { |kind, _| %i[req opt].include?(kind) }
+      required = own.parameters.count { |kind, _| kind == :req }
+      klass.send(:define_method, method) do |*args, &blk|
+        args = args.first(size)
+        args += [nil] * (required - args.size) if args.size < required
+        own.bind_call(self, *args, &blk)
+      end
     end
 
     def define_require_all
@@ -55,44 +87,84 @@ module Route18xx
     end
 
     # Recorded games replayed to just before an action, one game kept: requests for one fixture in
-    # increasing action order continue the same replay instead of starting over, wherever continuing
-    # processes exactly the actions a fresh replay would (Base#process_to_action skips by id, and
-    # where an undo left ids out of order, as in 1880's fixture 1, it would skip some: start over).
+    # increasing order continue the same replay instead of starting over. "Before" is by position in
+    # the record, not by id: after an undo ids are not increasing (1880/1.json records 775 before 772,
+    # and the engine's process_to_action(id) stops at the first larger id), and an id may even be
+    # recorded twice (1880/1.json: a run_routes and a pass are both 663).
     class Replays
+      attr_reader :game
+
       def initialize
         @fixture = nil
         @game = nil
       end
 
-      def before(fixture, action_id)
-        target = action_id - 1
-        unless @fixture == fixture && continues_to?(target)
-          data = JSON.parse(File.read(fixture))
-          @ids = data['actions'].map { |a| a['id'] }
+      # The game just before the recorded action with this id (of type +prefer+ where the id is
+      # recorded more than once).
+      def before(fixture, action_id, prefer: 'run_routes')
+        before_position(fixture, position(fixture, action_id, prefer: prefer))
+      end
+
+      # The game just before the action at this position of the record (0-based).
+      def before_position(fixture, stop)
+        data = recorded(fixture)
+        if @game.nil? || @fixture != fixture || @done > stop
           @game = ::Engine::Game.load(data, at_action: 0, strict: false)
-          @fixture = fixture
           @done = 0
         end
-        @game.process_to_action(target)
-        @done = stop_at(target)
+        @fixture = fixture
+        process_until(stop)
         raise ::Engine::GameError, "replay failed: #{@game.exception}" if @game.exception
 
         @game
       end
 
-      private
+      # Where the action with this id is: the last that counts (not undone), of type +prefer+ if
+      # one such is.
+      def position(fixture, action_id, prefer: nil)
+        actions = recorded(fixture)['actions']
+        found = actions.each_index.select { |i| @filtered[i] && actions[i]['id'] == action_id }
+        raise ::Engine::GameError, "no action #{action_id} in #{fixture} (or it was undone)" if found.empty?
 
-      # The position of the first action a replay to `target` leaves out (it stops at the first id above it).
-      def stop_at(target)
-        @ids.index { |id| id > target } || @ids.size
+        found.select { |i| actions[i]['type'] == prefer }.last || found.last
       end
 
-      def continues_to?(target)
-        upto = stop_at(target)
-        return false if upto < @done
+      # The positions of the actions of a type that count (not undone), in record order.
+      def positions(fixture, type)
+        actions = recorded(fixture)['actions']
+        actions.each_index.select { |i| @filtered[i] && actions[i]['type'] == type }
+      end
 
-        last = @done.zero? ? 0 : @ids[@done - 1]
-        @ids[@done...upto].all? { |id| id > last }
+      def action_at(fixture, index)
+        recorded(fixture)['actions'][index]
+      end
+
+      private
+
+      def recorded(fixture)
+        return @data if @data_fixture == fixture
+
+        @data = JSON.parse(File.read(fixture))
+        @filtered, = ::Engine::Game::Base.filtered_actions(@data['actions'])
+        @data_fixture = fixture
+        @data
+      end
+
+      # The game's own process_to_action loop, bounded by position instead of id.
+      def process_until(stop)
+        game = @game
+        while @done < stop && !game.exception
+          action = @data['actions'][@done]
+          if @filtered[@done]
+            game.process_action(action)
+            raw = game.instance_variable_get(:@raw_actions)
+            raw.last['id'] = action['id'] unless raw.empty? # keep the recorded ids, as the engine does
+            game.instance_variable_set(:@last_processed_action, action['id'])
+          else
+            game.instance_variable_get(:@raw_actions) << action
+          end
+          @done += 1
+        end
       end
     end
 

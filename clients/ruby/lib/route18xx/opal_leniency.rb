@@ -8,17 +8,12 @@ module Route18xx
   module OpalLeniency
     module_function
 
-    # [class path, method, why]
+    # [class path, method, why]; EngineLoader.relax_arities does stop_type and check_distance already
     ARITY = [
-      # g_1822_ca/game.rb#check_distance(route, visits, train = nil) calls `super` with all three
-      ['Engine::Game::G1822::Game', :check_distance, 'G1822CA#check_distance passes its train to super'],
       # g_1871/game.rb#hex_route_distance calls hex_edge_cost(conn, route.train)
       ['Engine::Game::G1871::Game', :hex_edge_cost, 'called with the train too'],
       # g_18_india/game.rb#revenue_for calls commodity_bonus(route, stops)
       ['Engine::Game::G18India::Game', :commodity_bonus, 'called with the stops too'],
-      # base.rb#check_distance calls stop_type(v, train); g_1880's takes the stop alone, then `super`s it
-      ['Engine::Game::G1880::Game', :stop_type, 'called with the train too'],
-      ['Engine::Game::Base', :stop_type, "G1880#stop_type's super passes the stop alone"],
     ].freeze
 
     PUBLIC = [

@@ -42,6 +42,44 @@ CATALOG_STATES = ROOT.parent / "shared" / "corpus" / "catalog" / "states"
 DEFAULT_DEADLINE_MS = 10_000.0  # a state not proven by then fails as "not proven" (1873's nine trains)
 
 
+# What a client sends of a corpus-format state (the corpus README's input fields); the rest is answers.
+INPUT_STATE = ("id", "game", "layout", "phase", "trains", "corporation", "hexes")
+INPUT_CORPORATION = (
+    "id",
+    "name",
+    "type",
+    "minor",
+    "owner",
+    "companies",
+    "president_companies",
+    "abilities",
+    "ferry_marker",
+    "assignments",
+)
+INPUT_HEX = (
+    "id",
+    "tile",
+    "color",
+    "rotation",
+    "code",
+    "location_name",
+    "neighbors",
+    "borders",
+    "cities",
+    "tile_reservations",
+    "assignments",
+)
+
+
+def input_fields(state: dict) -> dict:
+    """The board as a client sends it: the state's input fields only, never its answers (``expected``,
+    each hex's ``nodes``, ``paths``, ``exits``), so that the judge cannot be helped by them."""
+    out = {k: state[k] for k in INPUT_STATE if k in state}
+    out["corporation"] = {k: v for k, v in state["corporation"].items() if k in INPUT_CORPORATION}
+    out["hexes"] = [{k: v for k, v in h.items() if k in INPUT_HEX} for h in state["hexes"]]
+    return out
+
+
 def engine_dir() -> Path | None:
     """The engine snapshot: ``$ROUTE18XX_ENGINE``, else ``../shared/engine`` beside the project."""
     for candidate in (os.environ.get("ROUTE18XX_ENGINE"), ROOT.parent / "shared" / "engine"):
@@ -98,7 +136,7 @@ class Verdict:
 
 def answer_state(state: dict, deadline_ms: float | None) -> tuple:
     """Our answer, or the reason there is none: ("answer", dict) / ("refused", msg) / ("error", msg)."""
-    text = json.dumps(state)
+    text = json.dumps(input_fields(state))
     try:
         return "answer", solve(text, deadline_ms=deadline_ms)
     except OptimizerError as err:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from google.protobuf import json_format, struct_pb2
 
-from optimizer.board.state import Board, board_by_key, board_from_keyed_hexes
+from optimizer import api
+from optimizer.api import Board
 from optimizer.errors import BoardError, OptimizerError
 
 from . import limits
@@ -49,7 +50,7 @@ def read_board(board: pb.Board, wire: bytes, bounds: limits.Limits) -> Board | N
     """
     if len(wire) > WHOLE_KEY_MAX_BYTES:
         return _read_new_board(board, bounds)
-    return board_by_key((wire, bounds), lambda: _read_new_board(board, bounds))  # with the limits it passed
+    return api.read_keyed_board((wire, bounds), lambda: _read_new_board(board, bounds))  # with the limits it passed
 
 
 # The most of a board's bytes kept as its key: a real board is at most ~15 KB; larger ones are read
@@ -68,7 +69,7 @@ def _read_new_board(board: pb.Board, bounds: limits.Limits) -> Board | None:
     # order of a map: a miss, never a wrong hit). A hex passed the tile-code number check when it
     # was read: the key carries the limit it passed.
     keys = [(bounds.max_number, h.SerializeToString()) for h in hexes]
-    return board_from_keyed_hexes(rest, keys, lambda i: _hex_document(hexes[i], bounds))
+    return api.read_keyed_hexes(rest, keys, lambda i: _hex_document(hexes[i], bounds))
 
 
 def _hex_document(h: pb.Hex, bounds: limits.Limits) -> dict | None:

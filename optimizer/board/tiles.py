@@ -12,9 +12,9 @@ Codes repeat on many hexes and boards, so :func:`parse_code` is cached.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..errors import BoardError
+from . import caches
 
 NODE_KINDS = ("city", "town", "offboard", "junction")
 # Engine aliases: a pass is a kind of city, a halt a kind of town.
@@ -128,7 +128,7 @@ class Placed:
     exits: tuple  # sorted absolute edges with track
 
 
-@lru_cache(maxsize=16384)
+@caches.bounded(caches.PLACED_TILES_MAX)
 def placed(code: str, rotation: int) -> Placed:
     paths = tuple(p.rotated(rotation) for p in parse_code(code).paths)
     by_end: dict = {}
@@ -194,7 +194,7 @@ def _int(value: str, what: str, part: str) -> int:
         raise TileCodeError(f"{what} must be a whole number, not {value!r}, in part {part!r}", part=part) from None
 
 
-@lru_cache(maxsize=4096)
+@caches.bounded(caches.TILE_CODES_MAX)
 def parse_code(code: str) -> Tile:
     """Parse a tile code (unrotated). Raises :class:`TileCodeError` naming the part at fault."""
     if not isinstance(code, str):

@@ -265,7 +265,7 @@ def train_from_json(t: dict, out: pb.Train) -> None:
 def distance_from_json(distance, out: pb.Distance) -> None:
     if isinstance(distance, list):
         for r in distance:
-            row = out.rows.add(nodes=r["nodes"], pay=r["pay"], visit=r["visit"])
+            row = out.rows.add(nodes=r["nodes"], pay=r["pay"], visit=r.get("visit", r["pay"]))  # as the reader reads it
             _set(row, r, ("multiplier",))
     else:
         out.stops = distance

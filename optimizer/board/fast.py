@@ -153,17 +153,15 @@ def _assemble(doc: dict, entries: list) -> Board | None:
 
 
 def _assembled(doc: dict, entries: list) -> Board | None:
-    """The board from its hexes' entries: ids distinct, neighbours given everywhere and on the
-    map, or given nowhere and computed."""
+    """The board from its hexes' entries: neighbours given everywhere and on the map, or given
+    nowhere and computed."""
     hexes: dict[str, Hex] = {}
     given = 0
     for hx, with_neighbors, _ in entries:
-        if hx.id in hexes:
-            return None
-        hexes[hx.id] = hx
+        hexes[hx.id] = hx  # a hex listed twice: the later stands, as in the reference reader
         given += with_neighbors
-    if given == len(hexes):
-        if not hexes.keys() >= frozenset().union(*[ids for _, _, ids in entries]):
+    if given == len(entries):
+        if not hexes.keys() >= frozenset().union(*[ids for hx, _, ids in entries if hexes[hx.id] is hx]):
             return None
     elif given:
         return None

@@ -94,13 +94,16 @@ def read_board_reference(doc) -> Board:
 
 
 def board_from_document(doc: dict) -> Board:
-    """The reference reader after the schema check: the document's dicts read into a Board."""
+    """The reference reader after the schema check: the document's dicts read into a Board.
+
+    A hex listed twice (18Rhl's G8) is read as the engine reads its map: the later listing stands,
+    in the place of the first (``Game#connect_hexes`` and the hexes by id are hashes by coordinates).
+    Each listing is still checked."""
     hexes: dict[str, Hex] = {}
+    standing = {h["id"]: i for i, h in enumerate(doc["hexes"])}  # a hex listed twice: the later stands
     for i, h in enumerate(doc["hexes"]):
         hexes_field = f"hexes[{i}]"
         hid = h["id"]
-        if hid in hexes:
-            raise BoardError(f"hex {hid} appears twice", field=f"{hexes_field}.id", hex=hid)
         try:
             tile = parse_code(h["code"])
         except OptimizerError as err:
@@ -128,6 +131,8 @@ def board_from_document(doc: dict) -> Board:
         )
     if all(given):
         for i, h in enumerate(doc["hexes"]):
+            if standing[h["id"]] != i:
+                continue
             hx = hexes[h["id"]]
             for edge, other in h["neighbors"].items():
                 if other not in hexes:
@@ -163,7 +168,7 @@ def read_rest(doc: dict, hexes: dict) -> Board:
             Train(
                 id=str(t.get("id") or f"{t['name']}-{i}"),
                 name=t["name"],
-                distance=t["distance"],
+                distance=_distance(t["distance"]),
                 multiplier=t.get("multiplier") or 1,
                 requires_token=t.get("requires_token", True),
                 local=bool(t.get("local")),
@@ -185,6 +190,14 @@ def read_rest(doc: dict, hexes: dict) -> Board:
         trains=trains,
         hexes=hexes,
     )
+
+
+def _distance(distance):
+    """A train's distance as the engine reads it: a row without ``visit`` visits as many as it pays
+    (``game/base.rb``, ``check_distance``: ``visit = h['visit'] || pay``)."""
+    if isinstance(distance, list) and any(isinstance(r, dict) and "visit" not in r for r in distance):
+        return [r if "visit" in r else {**r, "visit": r["pay"]} for r in distance]
+    return distance
 
 
 def _read_cities(h: dict, tile: Tile, where: str) -> dict:

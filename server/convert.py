@@ -79,16 +79,16 @@ def _hex_document(h: pb.Hex, bounds: limits.Limits) -> dict | None:
         limits.check_numbers({"hexes": [{"id": h.id, "code": h.code}]}, bounds)
     except OptimizerError:
         return None
-    return hex_to_json(h, bool(h.neighbors))
+    return hex_to_json(h, gives_neighbors(h))
 
 
 def board_to_state(board: pb.Board) -> dict:
     """The board-state document (see ``optimizer/schema/board.schema.json``) of a ``Board``."""
     doc = _rest_of(board)
     # Neighbours are given for the whole board or computed for the whole board (see the proto).
-    with_neighbors = any(h.neighbors for h in board.hexes)
-    if with_neighbors and not all(h.neighbors for h in board.hexes):
-        i = next(i for i, h in enumerate(board.hexes) if not h.neighbors)
+    with_neighbors = any(gives_neighbors(h) for h in board.hexes)
+    if with_neighbors and not all(gives_neighbors(h) for h in board.hexes):
+        i = next(i for i, h in enumerate(board.hexes) if not gives_neighbors(h))
         raise BoardError(
             f"hexes[{i}].neighbors: missing on hex {board.hexes[i].id} but given on others; give "
             "neighbors on every hex or on none",
@@ -97,6 +97,11 @@ def board_to_state(board: pb.Board) -> dict:
         )
     doc["hexes"] = [hex_to_json(h, with_neighbors) for h in board.hexes]
     return doc
+
+
+def gives_neighbors(h: pb.Hex) -> bool:
+    """The hex gives its neighbours: some, or none at all (``no_neighbors``: a map cannot say empty)."""
+    return bool(h.neighbors) or h.no_neighbors
 
 
 def _rest_of(board: pb.Board) -> dict:
@@ -161,7 +166,8 @@ def distance_to_json(d: pb.Distance):
     if d.rows:
         rows = []
         for r in d.rows:
-            row = {"nodes": list(r.nodes), "pay": r.pay, "visit": r.visit}
+            row = {"nodes": list(r.nodes), "pay": r.pay}
+            _optional(r, "visit", row)  # unset: the reader reads it as the pay, as the engine does
             _optional(r, "multiplier", row)
             rows.append(row)
         return rows
@@ -265,8 +271,8 @@ def train_from_json(t: dict, out: pb.Train) -> None:
 def distance_from_json(distance, out: pb.Distance) -> None:
     if isinstance(distance, list):
         for r in distance:
-            row = out.rows.add(nodes=r["nodes"], pay=r["pay"], visit=r.get("visit", r["pay"]))  # as the reader reads it
-            _set(row, r, ("multiplier",))
+            row = out.rows.add(nodes=r["nodes"], pay=r["pay"])
+            _set(row, r, ("visit", "multiplier"))
     else:
         out.stops = distance
 
@@ -275,6 +281,8 @@ def hex_from_json(h: dict, out: pb.Hex) -> None:
     _set(out, h, ("id", "tile", "color", "rotation", "code", "location_name"))
     for edge, other in (h.get("neighbors") or {}).items():
         out.neighbors[int(edge)] = other
+    if h.get("neighbors") == {}:
+        out.no_neighbors = True  # given, and none (an empty map is no map on the wire)
     for b in h.get("borders") or []:
         _set(out.borders.add(), b, ("edge", "type", "cost"))
     for c in h.get("cities") or []:

@@ -73,3 +73,21 @@ def test_18rhl_reads_the_later_g8():
     assert len(listings) == 2
     board = read_board_fast(json.dumps(doc))
     assert board.hexes["G8"].borders == [(4, "impassable")] and 4 not in board.hexes["G8"].neighbors
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("title", TITLES)
+def test_every_catalogue_board_reads_alike_as_a_board_message(title):
+    """The proto's ``Board`` carries every catalogue board (a row without ``visit``, a hex cut off on
+    every edge: ``no_neighbors``), from a document converted or sent as HTTP's proto3 JSON: the
+    server's fast path and the long way read the board the document reads to."""
+    from server import convert, jsonform, limits, service
+    from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
+
+    for doc in (s for s in STATES if s["id"].split("/")[0] == title):
+        expected = _summary(read_board_reference(json.loads(json.dumps(doc))))
+        by_http = jsonform.parse_request({"board": json.loads(json.dumps(doc))}, pb.OptimizeRequest).board
+        for board in (pb.Board.FromString(convert.state_to_board(doc).SerializeToString()), by_http):
+            fast = service.read_state(pb.OptimizeRequest(board=board), limits.Limits())
+            long_way = read_board_reference(convert.board_to_state(board))
+            assert _summary(fast) == _summary(long_way) == expected, doc["id"]

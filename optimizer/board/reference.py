@@ -7,18 +7,18 @@ here, which reads it or raises the one-line error naming the field and the hex.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from importlib import resources
 
 import fastjsonschema
 
 from ..errors import BoardError, OptimizerError, decoded_json
+from . import caches
 from .adjacency import with_computed_neighbors
 from .model import Board, City, Company, Hex, Train
 from .tiles import Tile, parse_code
 
 
-@lru_cache(maxsize=1)
+@caches.bounded(1)
 def schema() -> dict:
     """The board-state JSON Schema (read once: it never changes)."""
     return json.loads(resources.files("optimizer.schema").joinpath("board.schema.json").read_text())

@@ -209,7 +209,7 @@ def _parse_end(text: str, part: str):
 
 def _props(body: str, kind: str, part: str) -> dict:
     """``prop:value,...`` as ``Tile.decode`` splits it: a trailing comma is no property."""
-    props = {}
+    props: dict[str, str] = {}
     if not body:
         return props
     items = body.split(",")
@@ -242,7 +242,13 @@ def parse_code(code: str) -> Tile:
     """Parse a tile code (unrotated). Raises :class:`TileCodeError` naming the part at fault."""
     if not isinstance(code, str):
         raise TileCodeError(f"tile code must be a string, not {type(code).__name__}")
-    nodes, paths, borders, labels, cosmetic, future, dead = [], [], [], [], [], [], []
+    nodes: list[Node] = []
+    paths: list[Path] = []
+    future: list[Path] = []
+    dead: list[Path] = []
+    borders: list[Border] = []
+    labels: list[str] = []
+    cosmetic: list[str] = []
     for part in code.split(";"):
         if not part:
             continue

@@ -117,6 +117,16 @@ def test_halts_read_as_the_engine_reads_them():
     assert (given.value(["yellow"]), given.optional) == (20, False)
 
 
+def test_properties_the_rules_may_need_are_read_and_kept():
+    """``visit_cost`` and ``route`` (``Part::RevenueCenter``) and the part's own name are kept on the node."""
+    town, halt, city = parse_code(
+        "town=revenue:10,visit_cost:0;halt=symbol:x;city=revenue:20,route:never;path=a:0,b:_0"
+    ).nodes
+    assert (town.visit_cost, town.route, town.name) == (0, "mandatory", "town")
+    assert (halt.kind, halt.name, halt.route, halt.visit_cost) == ("town", "halt", "optional", 1)
+    assert (city.route, city.optional) == ("never", False)
+
+
 def test_a_town_to_city_and_a_trailing_comma():
     """18CO: ``town=revenue:10,to_city:1`` (an upgrade rule) and ``path=a:0,b:_0,`` (Ruby's split
     drops the trailing empty field)."""

@@ -71,6 +71,11 @@ class Node:
     optional: bool = False  # ``route:optional``: a stop a train need not count
     loc: float | None = None  # ``loc``: where the printed tile places it (an edge position); drawing only
     hide: bool = False  # ``hide``: printed without its value (off-boards); drawing only
+    # Read and kept for the rules that use them (``Part::RevenueCenter``): how many stops of a train's
+    # distance a visit costs (``visit_cost:0``: none), and ``route`` as written (mandatory, optional, never).
+    visit_cost: int = 1
+    route: str = "mandatory"
+    name: str = ""  # the part as the code names it: city, town, offboard, junction, pass or halt
 
     @property
     def is_stop(self) -> bool:
@@ -285,6 +290,9 @@ def parse_code(code: str) -> Tile:
                     props.get("route", DEFAULT_ROUTE.get(name)) == "optional",
                     _loc(props.get("loc")),
                     props.get("hide") not in (None, "0"),
+                    _int(props.get("visit_cost", "1"), "visit_cost", part),
+                    props.get("route", DEFAULT_ROUTE.get(name, "mandatory")),
+                    name,
                 )
             )
         elif kind == "path":

@@ -161,7 +161,8 @@ def _assembled(doc: dict, entries: list) -> Board | None:
         hexes[hx.id] = hx  # a hex listed twice: the later stands, as in the reference reader
         given += with_neighbors
     if given == len(entries):
-        if not hexes.keys() >= frozenset().union(*[ids for hx, _, ids in entries if hexes[hx.id] is hx]):
+        standing = entries if len(hexes) == len(entries) else [e for e in entries if hexes[e[0].id] is e[0]]
+        if not hexes.keys() >= frozenset().union(*[ids for _, _, ids in standing]):
             return None
     elif given:
         return None

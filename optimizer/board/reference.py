@@ -100,7 +100,6 @@ def board_from_document(doc: dict) -> Board:
     in the place of the first (``Game#connect_hexes`` and the hexes by id are hashes by coordinates).
     Each listing is still checked."""
     hexes: dict[str, Hex] = {}
-    standing = {h["id"]: i for i, h in enumerate(doc["hexes"])}  # a hex listed twice: the later stands
     for i, h in enumerate(doc["hexes"]):
         hexes_field = f"hexes[{i}]"
         hid = h["id"]
@@ -130,8 +129,10 @@ def board_from_document(doc: dict) -> Board:
             hex=hid,
         )
     if all(given):
+        # A hex listed twice: the later listing stands (only a map with such a hex pays for this).
+        standing = {h["id"]: i for i, h in enumerate(doc["hexes"])} if len(hexes) < len(doc["hexes"]) else None
         for i, h in enumerate(doc["hexes"]):
-            if standing[h["id"]] != i:
+            if standing is not None and standing[h["id"]] != i:
                 continue
             hx = hexes[h["id"]]
             for edge, other in h["neighbors"].items():

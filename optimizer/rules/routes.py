@@ -11,11 +11,10 @@ draw, and draws a chain with no track under it hex to hex (:func:`drawn_routes`)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from itertools import product
 
-from ..errors import RoutesError
+from ..errors import RoutesError, decoded_json
 from ..games import rules_for
 from ..graph.track import build_track_graph
 
@@ -27,10 +26,7 @@ def routes_document(source, field: str = "routes") -> list:
     under ``routes`` (a ``solve --json`` answer). ``field`` names where it came from in errors."""
     routes = source
     if isinstance(source, (str, bytes, bytearray)):
-        try:
-            routes = json.loads(source)
-        except (ValueError, RecursionError) as err:
-            raise RoutesError(f"routes are not valid JSON: {str(err)[:200]}", field=field) from None
+        routes = decoded_json(source, field=field, what="routes are ", error=RoutesError)
     if isinstance(routes, dict) and isinstance(routes.get("routes"), list):
         routes = routes["routes"]
     if not isinstance(routes, list):

@@ -1,0 +1,117 @@
+"""Which tiles of a game's supply may go on a hex, and at which rotations: for a board built by taps.
+
+The rule is the 18xx.games engine's generic one (``lib/engine/game/base.rb``, ``upgrades_to?``;
+``lib/engine/step/tracker.rb``, ``legal_tile_rotation?``): the next colour (white, yellow, green,
+brown, gray), the same label, as many towns and (unless labelled) as many cities, every path of the
+old tile kept by a path of the new one at that rotation, every exit towards a hex of the map, and
+on a tile of several cities each old city within one new city. Where the company can reach is not
+asked: at a table, who lays what is the players' business. A game's own exceptions (1880's OO
+lays on plain two-city hexes and its city-or-town tiles, 1894's brown cities, 18AL's Montgomery)
+are not applied; the page offers every other tile of the supply beside these.
+
+Tokens follow the engine's ``Hex#city_map_for`` (``lib/engine/hex.rb``): by index from a tile whose
+cities have no track, else to the new city whose exits hold the old city's exits.
+"""
+
+from __future__ import annotations
+
+from ..board.tiles import Tile, placed
+
+COLOURS = ("white", "yellow", "green", "brown", "gray")  # Engine::Tile::COLORS, the upgrade order
+
+
+def upgrades_to(old: Tile, old_colour: str, new: Tile, new_colour: str) -> bool:
+    """The engine's ``upgrades_to?`` less its track test (see :func:`rotations`): colour, label, counts."""
+    if old_colour not in COLOURS[:-1] or new_colour != COLOURS[COLOURS.index(old_colour) + 1]:
+        return False
+    if _label(old, new_colour) != (new.labels[0] if new.labels else None):
+        return False
+    old_cities, new_cities = _count(old, "city"), _count(new, "city")
+    if _count(old, "town") != _count(new, "town"):
+        return False
+    if not old.labels and old_cities != new_cities:
+        return False
+    if old.labels and old_cities and not new_cities:
+        return False
+    return not (old_colour == "white" and old.labels == ("OO",) and old_cities != new_cities)
+
+
+def rotations(old: Tile, old_rotation: int, new: Tile, exits_allowed) -> list:
+    """The rotations of ``new`` that keep the old tile's track and point only at allowed edges."""
+    old_paths = [_ends(old, p) for p in placed(old.code, old_rotation).paths]
+    old_stops = [e for e in _stop_edges(old, old_rotation).values() if e]
+    multi_city = _count(old, "city") > 1 and _count(new, "city") > 1
+    out = []
+    for rotation in range(6):
+        view = placed(new.code, rotation)
+        if not set(view.exits) <= set(exits_allowed):
+            continue
+        new_paths = [_ends(new, p) for p in view.paths]
+        if not all(any(path <= other for other in new_paths) for path in old_paths):
+            continue
+        new_stops = [e for e in _stop_edges(new, rotation).values() if e]
+        added = max(0, len(new_stops) - len(old_stops))
+        if sum(1 for n in new_stops if all(not (n & o) for o in old_stops)) > added:
+            continue  # a new city or town beside the old ones, more than the tile adds
+        if multi_city and not all(sum(1 for n in new_stops if o <= n) == 1 for o in old_stops):
+            continue  # an old city that is not within exactly one new one
+        out.append(rotation)
+    return out
+
+
+def city_map(old: Tile, old_rotation: int, new: Tile, new_rotation: int) -> dict:
+    """Where each city of the old tile goes on the new one: old node index -> new node index."""
+    olds = _city_edges(old, old_rotation)
+    news = _city_edges(new, new_rotation)
+    new_ids = list(news)
+    if not any(olds.values()) and len(olds) == len(news):
+        return dict(zip(olds, new_ids))
+    out = {o: next((n for n, edges in news.items() if edges and edges >= o_edges), None) for o, o_edges in olds.items()}
+    for k, o in enumerate(olds):  # the engine's fallback: same index if free, else the first free city
+        if out[o] is not None:
+            continue
+        taken = set(out.values())
+        n = new_ids[k] if k < len(new_ids) else None
+        if n is None or n in taken:
+            n = next((c for c in new_ids if c not in taken), None)
+        out[o] = n
+    return {o: n for o, n in out.items() if n is not None}
+
+
+def _label(old: Tile, new_colour: str):
+    """The label the new tile must carry: the old one's, or its future label for that colour."""
+    for part in old.cosmetic:
+        kind, _, body = part.partition("=")
+        if kind == "future_label":
+            props = dict(p.split(":", 1) for p in body.split(",") if ":" in p)
+            if props.get("color") == new_colour:
+                return props.get("label")
+    return old.labels[0] if old.labels else None
+
+
+def _count(t: Tile, kind: str) -> int:
+    return sum(1 for n in t.nodes if n.kind == kind)
+
+
+def _ends(t: Tile, path) -> frozenset:
+    """A placed path's ends as the engine compares them: edges by number, nodes by kind."""
+    return frozenset(end if end[0] == "edge" else ("node", t.nodes[end[1]].kind) for end in (path.a, path.b))
+
+
+def _stop_edges(t: Tile, rotation: int) -> dict:
+    """Each city's and town's node index -> the absolute edges its paths reach (``city_town_edges``)."""
+    return _node_edges(t, rotation, ("city", "town"))
+
+
+def _city_edges(t: Tile, rotation: int) -> dict:
+    """Each city's node index -> the absolute edges its paths reach (``City#exits``)."""
+    return _node_edges(t, rotation, ("city",))
+
+
+def _node_edges(t: Tile, rotation: int, kinds) -> dict:
+    out = {n.index: set() for n in t.nodes if n.kind in kinds}
+    for p in placed(t.code, rotation).paths:
+        for n in p.nodes:
+            if n in out:
+                out[n].update(p.edges)
+    return {k: frozenset(v) for k, v in out.items()}

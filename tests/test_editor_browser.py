@@ -1,0 +1,227 @@
+"""The board editor in a real browser, at phone width, by taps alone (issue 29): an 1830 board built
+from the start map (upgrades, rotations, tokens of three companies, a 4 and a 5 train) is solved
+to the same answer as the same board given as a document to the HTTP API; a reload keeps it; the
+shared link rebuilds it in a fresh browser context. Debian's Chromium, driven by Playwright, on a
+real server (see tests/test_page_browser.py for how the browser is found)."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from .test_grpc_e2e import ServerProcess
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+if not IN_CI:
+    pytest.importorskip("playwright")
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+from .test_page_browser import TIMEOUT_MS, chromium_path  # noqa: E402
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+# (hex, tile, taps on Rotate): each tile is one the page lists as fitting; H16 is laid three times
+# (city, green, brown), I15 (printed B) and H18 (printed OO) upgraded twice; three lays are turned.
+LAYS = [
+    ("I17", "9", 0),
+    ("H16", "57", 0),
+    ("H18", "59", 2),
+    ("G17", "56", 0),
+    ("G19", "54", 0),
+    ("I15", "53", 0),
+    ("H16", "15", 0),
+    ("H14", "9", 1),
+    ("I13", "8", 0),
+    ("F18", "8", 0),
+    ("F20", "1", 0),
+    ("I15", "61", 0),
+    ("H18", "65", 0),
+    ("H16", "63", 0),
+]
+TOKENS = [("I15", 0, "B&O"), ("G19", 0, "NYNH"), ("H18", 1, "PRR")]
+# The same board as a document, written by hand from the rotations the taps above choose.
+DOCUMENT = {
+    "game": "1830",
+    "phase": "5",
+    "company": "B&O",
+    "trains": ["4", "5"],
+    "lays": [
+        {"hex": "I17", "tile": "9", "rotation": 1},
+        {"hex": "G17", "tile": "56", "rotation": 0},
+        {"hex": "G19", "tile": "54", "rotation": 0},
+        {"hex": "H14", "tile": "9", "rotation": 1},
+        {"hex": "I13", "tile": "8", "rotation": 1},
+        {"hex": "F18", "tile": "8", "rotation": 0},
+        {"hex": "F20", "tile": "1", "rotation": 0},
+        {"hex": "I15", "tile": "61", "rotation": 0},
+        {"hex": "H18", "tile": "65", "rotation": 3},
+        {"hex": "H16", "tile": "63", "rotation": 0},
+    ],
+    "tokens": [
+        {"hex": "I15", "city": 0, "company": "B&O"},
+        {"hex": "G19", "city": 0, "company": "NYNH"},
+        {"hex": "H18", "city": 1, "company": "PRR"},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = ServerProcess(tmp_path_factory.mktemp("editor"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = chromium_path()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def phone_page(browser, url):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(url)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    return context, page, errors
+
+
+def solution(server, doc) -> dict:
+    """The HTTP API's answer for a tile-lay document, as any client sends it."""
+    req = urllib.request.Request(
+        f"{server.http_url}/v1/optimize",
+        data=json.dumps({"stateJson": json.dumps(doc)}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=30) as answer:
+        return json.load(answer)["solution"]
+
+
+def exported(page) -> dict:
+    href = page.locator("#ed-export").get_attribute("href")
+    prefix = "data:application/json;charset=utf-8,"
+    assert href.startswith(prefix)
+    return json.loads(urllib.parse.unquote(href[len(prefix) :]))
+
+
+def same_board(doc: dict) -> dict:
+    """A document with its tokens in a fixed order (the page keeps them in the order they were placed)."""
+    key = lambda t: (t["hex"], t["city"], t["company"])  # noqa: E731
+    return dict(doc, tokens=sorted(doc["tokens"], key=key))
+
+
+def tap_hex(page, hex_id):
+    page.locator(f'#board polygon.hex[data-hex="{hex_id}"]').tap()
+    expect(page.locator("#hex-sheet")).to_have_attribute("data-hex", hex_id)
+    expect(page.locator("#hex-sheet")).to_be_visible()
+
+
+def close_sheet(page):
+    page.locator("#sheet-close").tap()
+    expect(page.locator("#hex-sheet")).to_be_hidden()
+
+
+def expect_shown(page, best):
+    expect(page.locator("#total")).to_have_text(best["revenue"])
+    expect(page.locator("#status")).to_have_text("optimal")
+    expect(page.locator("#best tbody .revenue")).to_have_text([r["revenue"] for r in best["routes"]])
+
+
+def build_by_taps(page):
+    page.locator("#build").tap()
+    expect(page.locator("#editor")).to_be_visible()
+    page.locator("#ed-game").select_option("1830")
+    page.locator("#ed-new").tap()
+    expect(page.locator("#board-name")).to_contain_text("1830")
+    page.locator("#ed-company").select_option("B&O")
+    page.locator("#ed-phase").select_option("5")
+    for name in ("4", "5"):
+        page.locator(f'.add-train[data-train="{name}"]').tap()
+    expect(page.locator(".train-chip")).to_have_text(["4 ×", "5 ×"])
+    for hex_id, tile, turns in LAYS:
+        tap_hex(page, hex_id)
+        choice = page.locator(f'#hex-sheet .tile-choice[data-tile="{tile}"]')
+        expect(choice).to_be_enabled()
+        choice.tap()
+        expect(page.locator(f'#board polygon.hex[data-hex="{hex_id}"]')).to_have_attribute("data-tile", tile)
+        for _ in range(turns):
+            before = page.locator("#hex-sheet h3").inner_text()
+            page.locator("#rotate").tap()
+            expect(page.locator("#hex-sheet h3")).not_to_have_text(before)
+        close_sheet(page)
+    for hex_id, city, company in TOKENS:
+        tap_hex(page, hex_id)
+        page.locator("#token-company").select_option(company)
+        page.locator(f'#hex-sheet .city-row[data-city="{city}"] .add-token').tap()
+        expect(page.locator(f'#hex-sheet .city-row[data-city="{city}"] .token-chip')).to_have_text(f"{company} ×")
+        close_sheet(page)
+
+
+def test_a_board_built_by_taps_on_a_phone_solves_as_its_document(browser, server):
+    best = solution(server, DOCUMENT)
+    assert int(best["revenue"]) > 0 and len(best["routes"]) == 2
+    context, page, errors = phone_page(browser, server.http_url + "/")
+    build_by_taps(page)
+    assert same_board(exported(page)) == same_board(DOCUMENT)
+    expect_shown(page, best)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")  # no sideways scroll
+    # The best routes are named by their printed names, as the CLI names them.
+    expect(page.locator("#best tbody .stops").first).to_contain_text("Baltimore (I15)")
+
+    # undo takes back the last tap (PRR's token), and the answer with it
+    page.locator("#ed-undo").tap()
+    assert [t["company"] for t in exported(page)["tokens"]] == ["B&O", "NYNH"]
+    page.locator("#build").tap()  # leave the editor and come back: the board is kept
+    page.locator("#build").tap()
+    tap_hex(page, "H18")
+    page.locator("#token-company").select_option("PRR")
+    page.locator('#hex-sheet .city-row[data-city="1"] .add-token').tap()
+    expect(page.locator('#hex-sheet .city-row[data-city="1"] .token-chip')).to_have_text("PRR ×")
+    close_sheet(page)
+    expect_shown(page, best)
+
+    page.reload()  # the device keeps the board
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect_shown(page, best)
+    assert same_board(exported(page)) == same_board(DOCUMENT)
+
+    page.locator("#ed-share").tap()
+    link = page.locator("#ed-link").input_value()
+    assert "#board=" in link
+    context.close()
+    assert not errors, errors
+
+    fresh, other, other_errors = phone_page(browser, link)  # a fresh context: no storage, only the link
+    expect_shown(other, best)
+    assert same_board(exported(other)) == same_board(DOCUMENT)
+    fresh.close()
+    assert not other_errors, other_errors
+
+
+def test_the_tiles_offered_fit_the_hex_and_say_how_many_are_left(browser, server):
+    context, page, errors = phone_page(browser, server.http_url + "/")
+    page.locator("#build").tap()
+    page.locator("#ed-new").tap()
+    page.locator("#ed-phase").select_option("2")  # yellow only
+    tap_hex(page, "H16")  # Lancaster, a plain city: the yellow city tile, 4 in the supply
+    expect(page.locator("#hex-sheet .tile-choice")).to_have_count(1)
+    expect(page.locator('#hex-sheet .tile-choice[data-tile="57"]')).to_contain_text("57 · 4 left")
+    page.locator('#hex-sheet .tile-choice[data-tile="57"]').tap()
+    expect(page.locator("#hex-sheet h3")).to_contain_text("tile 57")
+    close_sheet(page)
+    tap_hex(page, "H16")  # now green cities fit, listed as of a later phase
+    expect(page.locator("#hex-sheet .tile-choice.later")).to_have_count(2)
+    close_sheet(page)
+    tap_hex(page, "E19")  # Albany: one 57 is on the map now
+    expect(page.locator('#hex-sheet .tile-choice[data-tile="57"]')).to_contain_text("57 · 3 left")
+    context.close()
+    assert not errors, errors

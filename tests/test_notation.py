@@ -20,6 +20,7 @@ from server.client import OptimizerClient, ServiceError
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 from server.generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 
+from .corpus import state
 from .test_grpc_e2e import ServerProcess
 
 PY = [sys.executable, "-m", "optimizer"]
@@ -155,6 +156,21 @@ def test_stops_that_fit_nothing_are_clear_errors(board, stops, message):
 def test_a_chain_without_track_is_still_refused(board):
     with pytest.raises(RoutesError, match="no track runs from stop to stop along I15-H16-G19"):
         api.check(board, [{"train": "4", "hexes": [["I15", "H16", "G19"]]}])
+
+
+@pytest.mark.parametrize(
+    "stops",
+    [["London", "B9"], "london - B9", ["A10", "B9._0"]],
+    ids=["names", "one string", "hex ids"],
+)
+def test_a_stop_the_company_may_not_reach_is_an_illegal_route_however_written(stops):
+    """1894 without a ferry marker: no run to London (see test_check.py), named or by hex."""
+    doc = state("1894/green_city_upgrades@146")
+    verdict = api.check(doc, [{"train": "2-1", "stops": stops}])
+    assert not verdict["legal"]
+    assert verdict["routes"][0]["errors"] == [
+        "the company may not run to or through London (A10): it has no ferry marker"
+    ]
 
 
 # ---- the same over gRPC and HTTP --------------------------------------------------------------

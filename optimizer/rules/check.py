@@ -12,7 +12,7 @@ from itertools import product
 from ..errors import RoutesError
 from ..graph.problem import build_problem
 from ..revenue import best_route_awards, price_route, visit_errors
-from .notation import known_trains, train_ids
+from .notation import known_trains, named_hexes, train_ids
 from .routes import readings
 
 
@@ -77,15 +77,9 @@ def _readings_or_forbidden(problem, route, where) -> list:
 
 def _forbidden_reason(problem, route) -> str | None:
     board, rules = problem.board, problem.rules
-    if isinstance(route.get("stops"), list):
-        hex_ids = [s.split(".")[0] for s in route["stops"] if isinstance(s, str)]
-    elif isinstance(route.get("hexes"), list):
-        hex_ids = [h for chain in route["hexes"] if isinstance(chain, list) for h in chain if isinstance(h, str)]
-    else:
-        return None
-    for hex_id in dict.fromkeys(hex_ids):
-        hx = board.hexes.get(hex_id)
-        for node in hx.tile.nodes if hx is not None else ():
+    for hex_id in named_hexes(board, route):
+        hx = board.hexes[hex_id]
+        for node in hx.tile.nodes:
             if node.is_stop and rules.forbidden(hx, node):
                 return rules.forbidden_reason(hx, node)
     return None

@@ -169,6 +169,29 @@ def stop_walks(problem, entries: list, options: list, where: str) -> list:
     return walks[0]
 
 
+def named_hexes(board, route: dict) -> list:
+    """The hexes a route names, however it is written (stop ids, hexes, printed names, chains), in
+    order, leaving out what names no hex: to explain a route that cannot be read."""
+    if route.get("stops") is not None:
+        entries = route["stops"]
+        entries = STOP_SEPARATORS.split(entries.strip()) if isinstance(entries, str) else entries
+    else:
+        chains = chain_list(route.get("hexes"))
+        entries = [h for chain in chains if isinstance(chain, list) for h in chain] if isinstance(chains, list) else []
+    out = []
+    for entry in entries if isinstance(entries, list) else ():
+        if not isinstance(entry, str):
+            continue
+        hex_id = entry.partition(".")[0]
+        if hex_id not in board.hexes:
+            try:
+                hex_id = _places(board, entry, "")[0]
+            except RoutesError:
+                continue
+        out.append(hex_id)
+    return list(dict.fromkeys(out))
+
+
 # ---- track ----------------------------------------------------------------------------------
 
 

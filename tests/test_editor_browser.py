@@ -136,14 +136,22 @@ def expect_shown(page, best):
     expect(page.locator("#best tbody .revenue")).to_have_text([r["revenue"] for r in best["routes"]])
 
 
-def build_by_taps(page):
+def open_editor(page):
+    """Build a board, then a new 1830 board: its start map, first company and phase."""
     page.locator("#build").tap()
-    expect(page.locator("#editor")).to_be_visible()
+    expect(page.locator("#editor")).to_have_attribute("aria-busy", "false")
     page.locator("#ed-game").select_option("1830")
     page.locator("#ed-new").tap()
-    expect(page.locator("#board-name")).to_contain_text("1830")
+    expect(page.locator("#editor")).to_have_attribute("aria-busy", "false")
+    expect(page.locator("#board-name")).to_have_text("1830 · PRR")
+
+
+def build_by_taps(page):
+    open_editor(page)
     page.locator("#ed-company").select_option("B&O")
+    expect(page.locator("#board-name")).to_have_text("1830 · B&O")
     page.locator("#ed-phase").select_option("5")
+    expect(page.locator("#board svg .legend")).to_contain_text("phase 5")
     for name in ("4", "5"):
         page.locator(f'.add-train[data-train="{name}"]').tap()
     expect(page.locator(".train-chip")).to_have_text(["4 ×", "5 ×"])
@@ -209,8 +217,7 @@ def test_a_board_built_by_taps_on_a_phone_solves_as_its_document(browser, server
 
 def test_the_tiles_offered_fit_the_hex_and_say_how_many_are_left(browser, server):
     context, page, errors = phone_page(browser, server.http_url + "/")
-    page.locator("#build").tap()
-    page.locator("#ed-new").tap()
+    open_editor(page)
     page.locator("#ed-phase").select_option("2")  # yellow only
     tap_hex(page, "H16")  # Lancaster, a plain city: the yellow city tile, 4 in the supply
     expect(page.locator("#hex-sheet .tile-choice")).to_have_count(1)

@@ -107,7 +107,8 @@ def render_svg(state: dict, routes: list | None = None, *, title: str | None = N
 
 
 def render_tile_svg(layout: str, code: str, colour: str, rotation: int, phase_tiles=(), label: str = "") -> str:
-    """One tile as a small picture (a hex of the board's layout), for a list of tiles to choose from."""
+    """One tile as a small picture (a hex of the board's layout), for a list of tiles to choose from;
+    ``label`` (its name) goes on the hex's ``data-tile``."""
     hex_id = "A1" if layout == "flat" else "A2"  # a hex of each layout's coordinate grid
     board = read_board(
         {
@@ -132,9 +133,6 @@ def render_tile_svg(layout: str, code: str, colour: str, rotation: int, phase_ti
         "</g>",
         _nodes(board, hx, frame, places),
     ]
-    if label:
-        c = frame.centre(hex_id)
-        body.append(_el("text", label, x=c[0], y=c[1] + 0.62 * S, class_="hexid", style="font-size:11px"))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_n(x0)} {_n(y0)} {_n(w)} {_n(h)}" class="tile">'
         f"<style>{STYLE}</style>" + "\n".join(b for b in body if b) + "</svg>"

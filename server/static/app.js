@@ -89,7 +89,9 @@ async function solve() {
     const routes = state.best.routes.map((r) => ({  // the shape `route18xx solve --json` prints
       train: r.train, name: r.name, revenue: num(r.revenue), stops: r.stops, paid: r.paid, hexes: chainsOf(r),
     }));
-    state.bestSvg = await api.render(board, routes);
+    const svg = await api.render(board, routes);
+    if (board !== state.board) return;
+    state.bestSvg = svg;
     $('show-best').checked = !hasDrawn();
     redraw();
     updateGap();
@@ -137,7 +139,12 @@ function chains(hexes, stopHexes) {
 }
 
 function onHexClick(hex) {
-  if (state.editing && state.tapMode === 'tiles') { editor.openHex(hex); return; }
+  if (state.editing && state.tapMode === 'tiles') {
+    const phone = getComputedStyle($('hex-sheet')).position === 'fixed';
+    map.mark(hex, phone);
+    editor.openHex(hex);
+    return;
+  }
   const train = state.trains[state.active];
   if (!train) return;
   const hexes = state.drawn[train] || (state.drawn[train] = []);
@@ -149,7 +156,7 @@ function onHexClick(hex) {
 
 function redraw() {
   const svg = $('show-best').checked ? state.bestSvg : state.bareSvg;
-  if (svg && map.svgText !== svg) { map.show(svg); map.svgText = svg; }
+  if (svg && map.svgText !== svg) { map.show(svg); map.svgText = svg; map.mark(state.editing && editor.hex); }
   map.drawPlayerRoutes(state.trains.map((train, i) => ({
     train, hexes: state.drawn[train] || [], colour: COLOURS[i % COLOURS.length], active: i === state.active,
   })));
@@ -216,7 +223,9 @@ async function load(board, places = null) {
   $('status').className = 'muted';
   showTrains();
   try {
-    state.bareSvg = await api.render(board, []);
+    const svg = await api.render(board, []);
+    if (board !== state.board) return;  // another board was loaded meanwhile
+    state.bareSvg = svg;
     $('show-best').checked = true;
     redraw();
   } catch (err) {
@@ -268,6 +277,7 @@ async function init() {
 
 function setEditing(on) {
   state.editing = on;
+  document.body.classList.toggle('editing', on);
   $('editor').hidden = !on;
   $('build').setAttribute('aria-pressed', String(on));
   if (!on) editor.closeHex();
@@ -285,7 +295,7 @@ async function initEditor() {
   $('build').addEventListener('click', guard(async () => {
     if (state.editing) { setEditing(false); return; }
     setEditing(true);
-    if (!editor.doc) await editor.open(editor.saved() || { game: '1830', ...(await api.gameSetup('1830')).start });
+    if (!editor.doc) await editor.open(editor.saved() || { game: '1830' });
     else await load(editor.doc, editor.places());
   }));
   $('ed-new').addEventListener('click', guard(() => editor.startNew($('ed-game').value)));

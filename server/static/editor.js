@@ -44,6 +44,7 @@ export class BoardEditor {
     this.lastLay = null;   // {hex, rotations, cities, at, before}: the tile just laid, to rotate it
     this.hex = null;       // the hex whose sheet is open
     this.tokenCompany = null;
+    this.opening = 0;      // counts boards opened, so that only the last one opened is shown
   }
 
   // --- where a board comes from ---------------------------------------------------------
@@ -62,19 +63,28 @@ export class BoardEditor {
     select.replaceChildren(...(await api.games()).map((g) => el('option', { value: g.title, text: g.title })));
   }
 
+  // While a board opens, the editor is busy (aria-busy) and takes no taps.
   async open(doc) {
-    this.setup = await api.gameSetup(doc.game);
-    this.doc = { trains: [], lays: [], tokens: [], ...doc, game: this.setup.title };
-    this.history = [];
-    this.lastLay = null;
-    this.tokenCompany = this.doc.company;
-    this.showControls();
-    await this.changed();
+    const seq = ++this.opening;
+    $('editor').setAttribute('aria-busy', 'true');
+    try {
+      const setup = await api.gameSetup(doc.game);
+      if (seq !== this.opening) return;  // another board was opened meanwhile: it wins
+      this.setup = setup;
+      this.doc = { ...setup.start, ...doc, game: setup.title };  // {game} alone: the start map
+      this.history = [];
+      this.lastLay = null;
+      this.tokenCompany = this.doc.company;
+      this.closeHex();
+      this.showControls();
+      await this.changed();
+    } finally {
+      if (seq === this.opening) $('editor').setAttribute('aria-busy', 'false');
+    }
   }
 
-  async startNew(title) {
-    const setup = await api.gameSetup(title);
-    await this.open(setup.start);
+  startNew(title) {
+    return this.open({ game: title });
   }
 
   places() {
@@ -104,6 +114,8 @@ export class BoardEditor {
     $('ed-undo').disabled = !this.history.length;
     this.showTrains();
     this.showSelected();
+    const trains = this.doc.trains.map((t) => (typeof t === 'string' ? t : t.name)).join(', ') || 'none';
+    $('ed-summary').textContent = `${this.doc.game} · ${this.doc.company} · phase ${this.doc.phase} · trains ${trains}`;
     await this.onChange(this.doc);
     if (this.hex) await this.openHex(this.hex);
   }
@@ -140,6 +152,7 @@ export class BoardEditor {
   closeHex() {
     this.hex = null;
     $('hex-sheet').hidden = true;
+    for (const p of document.querySelectorAll('#board polygon.hex.selected')) p.classList.remove('selected');
   }
 
   async openHex(hex) {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -232,3 +233,54 @@ def test_the_tiles_offered_fit_the_hex_and_say_how_many_are_left(browser, server
     expect(page.locator('#hex-sheet .tile-choice[data-tile="57"]')).to_contain_text("57 · 3 left")
     context.close()
     assert not errors, errors
+
+
+# ---- the page's own routes the editor uses -----------------------------------------------------
+
+
+def _get(server, path):
+    try:
+        with urllib.request.urlopen(server.http_url + path, timeout=30) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as err:
+        return err.code, json.load(err)
+
+
+def _post(server, path, body):
+    req = urllib.request.Request(
+        server.http_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=30) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as err:
+        return err.code, json.load(err)
+
+
+def test_the_editors_routes_answer_and_refuse_clearly(server):
+    status, games = _get(server, "/page/games")
+    assert status == 200 and [g["title"] for g in games][:2] == ["1830", "1880"] and len(games) == 9
+    status, setup = _get(server, "/page/games/1830")
+    assert status == 200 and setup["start"] == {
+        "game": "1830",
+        "phase": "2",
+        "company": "PRR",
+        "trains": [],
+        "lays": [],
+        "tokens": [],
+    }
+    b_and_o = next(c for c in setup["companies"] if c["id"] == "B&O")
+    assert b_and_o["name"] == "Baltimore & Ohio Railroad" and b_and_o["color"] == "#025aaa"  # the engine's blue
+    assert setup["places"]["I15"] == "Baltimore"
+    assert _get(server, "/page/games/9999")[0] == 404
+
+    status, choices = _post(server, "/page/tiles", {"board": DOCUMENT, "hex": "G19"})
+    assert status == 200 and [f["tile"] for f in choices["fits"]] == ["62"]
+    assert choices["fits"][0]["svg"].startswith("<svg") and 'data-tile="62"' in choices["fits"][0]["svg"]
+    status, bad = _post(server, "/page/tiles", {"board": DOCUMENT, "hex": "Z99"})
+    assert status == 400 and "unknown hex 'Z99'" in bad["message"]
+    assert bad["details"][0]["fieldViolations"][0]["field"] == "hex"
+    status, bad = _post(server, "/page/tiles", {"board": {"game": "1830", "hexes": []}, "hex": "G19"})
+    assert status == 400 and "tile-lay document" in bad["message"]
+    status, bad = _post(server, "/page/tiles", {"hex": "G19"})
+    assert status == 400 and '{"board": <tile-lay document>, "hex": "F20"}' in bad["message"]

@@ -38,7 +38,7 @@ def upgrades_to(old: Tile, old_colour: str, new: Tile, new_colour: str) -> bool:
 
 def rotations(old: Tile, old_rotation: int, new: Tile, exits_allowed) -> list:
     """The rotations of ``new`` that keep the old tile's track and point only at allowed edges."""
-    old_paths = [_ends(old, p) for p in placed(old.code, old_rotation).paths]
+    old_paths = _path_ends(old, placed(old.code, old_rotation).paths)
     old_stops = [e for e in _stop_edges(old, old_rotation).values() if e]
     multi_city = _count(old, "city") > 1 and _count(new, "city") > 1
     out = []
@@ -46,7 +46,7 @@ def rotations(old: Tile, old_rotation: int, new: Tile, exits_allowed) -> list:
         view = placed(new.code, rotation)
         if not set(view.exits) <= set(exits_allowed):
             continue
-        new_paths = [_ends(new, p) for p in view.paths]
+        new_paths = _path_ends(new, view.paths)
         if not all(any(path <= other for other in new_paths) for path in old_paths):
             continue
         new_stops = [e for e in _stop_edges(new, rotation).values() if e]
@@ -93,9 +93,25 @@ def _count(t: Tile, kind: str) -> int:
     return sum(1 for n in t.nodes if n.kind == kind)
 
 
-def _ends(t: Tile, path) -> frozenset:
-    """A placed path's ends as the engine compares them: edges by number, nodes by kind."""
-    return frozenset(end if end[0] == "edge" else ("node", t.nodes[end[1]].kind) for end in (path.a, path.b))
+def _path_ends(t: Tile, paths) -> list:
+    """Each placed path's ends as the engine compares them (``Path#ends``): edges by number, nodes by
+    kind, and in place of a junction the other ends of the paths that meet there."""
+    out = []
+    for path in paths:
+        ends = set()
+        for end in (path.a, path.b):
+            if end[0] == "node" and t.nodes[end[1]].kind == "junction":
+                for other in paths:
+                    if other is not path and end in (other.a, other.b):
+                        ends.update(_end(t, e) for e in (other.a, other.b) if e != end)
+            else:
+                ends.add(_end(t, end))
+        out.append(frozenset(ends))
+    return out
+
+
+def _end(t: Tile, end) -> tuple:
+    return end if end[0] == "edge" else ("node", t.nodes[end[1]].kind)
 
 
 def _stop_edges(t: Tile, rotation: int) -> dict:

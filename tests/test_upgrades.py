@@ -1,0 +1,136 @@
+"""Which tiles fit a hex, for the board built by taps (issue 29): the engine's generic upgrade rule,
+compared hex by hex with the 18xx.games engine itself (Debian's Ruby, ``clients/ruby/bin/tile-choices``);
+the supply counted on the map; tokens following their city; the page's game setup."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from optimizer import api
+from optimizer.errors import BoardError
+from optimizer.games import game_data, game_names
+from optimizer.games.tilelays import board_from_tile_lays, hex_choices
+
+from .test_editor_browser import DOCUMENT
+
+ROOT = Path(__file__).resolve().parent.parent
+IN_CI = os.environ.get("CI", "").lower() == "true"
+# A recorded game of each title, loaded at its start: the engine's start map and tile supply.
+FIXTURES = {
+    "1830": "1830/26855",
+    "1889": "1889/962",
+    "18Chesapeake": "18Chesapeake/1905",
+    "18EU": "18EU/74045",
+    "1846": "1846/1846_game_end_reason_all_closed",
+    "1894": "1894/1894_game_end_bankrupt",
+    "18AL": "18AL/1446",
+}
+# 1880 and 1880 Romania have upgrade rules of their own (stubs that must be joined, OO lays on
+# plain two-city hexes, city-or-town tiles, the most exits): the editor offers those tiles under
+# "other tiles", and they are left out here.
+
+
+def engine_dir() -> Path:
+    path = Path(os.environ.get("ROUTE18XX_ENGINE") or ROOT.parent / "shared" / "engine")
+    if (path / "lib" / "engine.rb").is_file() and shutil.which("ruby"):
+        return path
+    if IN_CI:
+        pytest.fail(f"the 18xx.games engine ({path}) or Ruby is missing under CI=true: engine tests must run")
+    pytest.skip("no 18xx.games engine or no Ruby: engine tests skipped outside CI")
+
+
+@pytest.fixture(scope="module")
+def engine_choices():
+    """The engine's choices per (game, lays): {hex: {tile: [rotations]}}, and its supply's tile names."""
+    engine = engine_dir()
+    boards = [(title, []) for title in FIXTURES] + [("1830", DOCUMENT["lays"])]
+    requests = [
+        {"id": k, "fixture": str(engine / "public" / "fixtures" / f"{FIXTURES[title]}.json"), "lays": lays}
+        for k, (title, lays) in enumerate(boards)
+    ]
+    out = subprocess.run(
+        ["ruby", str(ROOT / "clients" / "ruby" / "bin" / "tile-choices"), str(engine)],
+        input="\n".join(map(json.dumps, requests)),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [a["id"] for a in answers] == list(range(len(boards))) and not any("error" in a for a in answers), answers
+    return {(title, json.dumps(lays)): a["hexes"] for (title, lays), a in zip(boards, answers)}
+
+
+@pytest.mark.parametrize(
+    ("title", "lays"),
+    [(title, []) for title in FIXTURES] + [("1830", DOCUMENT["lays"])],
+    ids=list(FIXTURES) + ["1830 built by taps"],
+)
+def test_the_tiles_that_fit_each_hex_are_the_engines(engine_choices, title, lays):
+    theirs = engine_choices[(title, json.dumps(lays))]
+    in_supply = {t for fits in theirs.values() for t in fits}
+    doc = {"game": title, "lays": lays}
+    compared = 0
+    for h in game_data(title)["hexes"]:
+        # the engine lists only tiles left in the supply (the page shows the others with "0 left"), and
+        # 1889's data has the beginner variant's tiles (Beg7...), which that game's supply has not
+        fits = [f for f in hex_choices(doc, h["id"])["fits"] if f["left"] != 0]
+        ours = {f["tile"]: f["rotations"] for f in fits if f["tile"] in in_supply or not f["tile"].startswith("Beg")}
+        assert ours == theirs[h["id"]], h["id"]
+        compared += len(ours)
+    assert compared > 50  # the comparison is not empty
+
+
+def test_an_upgraded_tile_goes_back_to_the_supply():
+    lays = [{"hex": h, "tile": "57", "rotation": 0} for h in ("H16", "E19", "H10", "F16")]  # all four 57s
+    with pytest.raises(BoardError, match=r"tile 57 would be on the map 5 times; the supply has 4"):
+        board_from_tile_lays({"game": "1830", "lays": [*lays, {"hex": "J14", "tile": "57"}]})
+    upgraded = [*lays, {"hex": "H16", "tile": "14", "rotation": 0}, {"hex": "J14", "tile": "57", "rotation": 0}]
+    board = board_from_tile_lays({"game": "1830", "phase": "5", "company": "PRR", "lays": upgraded})
+    assert {h["id"]: h["tile"] for h in board["hexes"] if h["id"] in ("H16", "J14")} == {"H16": "14", "J14": "57"}
+    choices = hex_choices({"game": "1830", "phase": "2", "lays": lays}, "J14")
+    assert [(f["tile"], f["left"], f["phase"]) for f in choices["fits"]] == [("57", 0, True)]
+
+
+def test_the_phase_orders_the_choices_and_marks_the_later_ones():
+    doc = {"game": "1830", "phase": "3", "lays": [{"hex": "H16", "tile": "57", "rotation": 0}]}
+    green = hex_choices(doc, "H16")["fits"]
+    assert [(f["tile"], f["phase"], f["left"]) for f in green] == [("14", True, 3), ("15", True, 2)]
+    doc["lays"].append({"hex": "H16", "tile": "15", "rotation": 0})
+    brown = hex_choices(doc, "H16")["fits"]
+    assert [(f["tile"], f["phase"]) for f in brown] == [("63", False)]  # brown comes in phase 5
+    assert len(hex_choices(doc, "H16")["others"]) == len(game_data("1830")["tiles"]) - 1
+
+
+def test_tokens_follow_their_city_across_an_upgrade():
+    # Philadelphia & Trenton: the green OO tile 59 at rotation 0 has city _0 on edge 0, _1 on edge 2.
+    # The brown 66 (_0 on edges 0 and 3, _1 on 1 and 2) at rotation 0 keeps them; at rotation 5 its
+    # _0 lies on edges 5 and 2, its _1 on 0 and 1: the old _0 goes to _1 and the old _1 to _0, as the
+    # engine's Hex#city_map_for moves tokens (an old city's exits within the new city's).
+    doc = {"game": "1830", "lays": [{"hex": "H18", "tile": "59", "rotation": 0}]}
+    fit = next(f for f in hex_choices(doc, "H18")["fits"] if f["tile"] == "66")
+    assert fit["rotations"] == [0, 5]
+    assert fit["cities"] == {"0": {"0": 0, "1": 1}, "5": {"0": 1, "1": 0}}
+
+
+def test_a_hex_that_is_not_on_the_map_is_an_error_naming_the_field():
+    with pytest.raises(BoardError) as err:
+        hex_choices({"game": "1830", "lays": []}, "Z99")
+    assert err.value.field == "hex" and "unknown hex 'Z99' on the 1830 map" in str(err.value)
+
+
+@pytest.mark.parametrize("title", game_names())
+def test_every_game_with_data_can_be_built(title):
+    setup = api.game_setup(title)
+    assert setup["companies"] and all(c.get("color") for c in setup["companies"])  # the engine's colours
+    assert setup["tiles"] and setup["phases"] and setup["trains"] and setup["places"]
+    start = dict(setup["start"], trains=[setup["trains"][0]["name"]])
+    assert api.solve(start)["revenue"] == 0  # no token, no run: but a board the API reads
+    choices = [api.tile_choices(start, h["id"]) for h in game_data(title)["hexes"]]
+    assert sum(1 for c in choices if c["fits"]) > 20

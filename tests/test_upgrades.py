@@ -1,5 +1,5 @@
-"""Which tiles fit a hex, for the board built by taps (issue 29): the engine's generic upgrade rule,
-compared hex by hex with the 18xx.games engine itself (Debian's Ruby, ``clients/ruby/bin/tile-choices``);
+"""Which tiles fit a hex, for the board built by taps (issue 29): the engine's upgrade rule (generic,
+and a game's additions declared as data), compared hex by hex with the 18xx.games engine itself (Debian's Ruby, ``clients/ruby/bin/tile-choices``);
 the supply counted on the map; tokens following their city; the page's game setup."""
 
 from __future__ import annotations
@@ -29,11 +29,12 @@ FIXTURES = {
     "18EU": "18EU/74045",
     "1846": "1846/1846_game_end_reason_all_closed",
     "1894": "1894/1894_game_end_bankrupt",
+    "1880": "1880/1",
+    "1880 Romania": "1880Romania/1880_romania_game_end_final_phase",
     "18AL": "18AL/1446",
 }
-# 1880 and 1880 Romania have upgrade rules of their own (stubs that must be joined, OO lays on
-# plain two-city hexes, city-or-town tiles, the most exits): the editor offers those tiles under
-# "other tiles", and they are left out here.
+# 1880 and 1880 Romania add to the generic rule (stubs that must be joined, OO tiles on plain
+# two-city hexes, city-or-town tiles, the most exits): declared as tile_rules in their data files.
 
 
 def engine_dir() -> Path:

@@ -19,7 +19,7 @@ from collections import Counter
 from ..board.tiles import parse_code
 from ..errors import BoardError, OptimizerError
 from . import canonical_name, game_data
-from .upgrades import city_map, rotations, upgrades_to
+from .upgrades import TileRules, city_map, most_exits, rotations, upgrades_to
 
 
 def is_tile_lays(doc) -> bool:
@@ -200,13 +200,16 @@ def hex_choices(doc: dict, hex_id) -> dict:
     printed = next(x for x in data["hexes"] if x["id"] == hex_id)
     exits_allowed = {int(edge) for edge in (printed.get("neighbors") or {})}
     on_map = Counter(laid.values())
+    rules = TileRules.of(data)
+    supply = {t["name"]: parse_code(t["code"]) for t in data["tiles"]}
     fits, others = [], []
     for t in data["tiles"]:
         count = t.get("count")
         left = count - on_map[t["name"]] if isinstance(count, int) else None  # None: unlimited
         entry = {"tile": t["name"], "color": t["color"], "left": left}
-        new = parse_code(t["code"])
-        turns = rotations(old, rotation, new, exits_allowed) if upgrades_to(old, h["color"], new, t["color"]) else []
+        new = supply[t["name"]]
+        fit = upgrades_to(old, h["color"], new, t["color"], rules)
+        turns = rotations(old, rotation, new, exits_allowed, rules) if fit else []
         if not turns:
             others.append(entry)
             continue
@@ -215,7 +218,9 @@ def hex_choices(doc: dict, hex_id) -> dict:
         entry["rotations"] = turns
         entry["cities"] = {str(r): {str(a): b for a, b in city_map(old, rotation, new, r).items()} for r in turns}
         fits.append(entry)
-    fits.sort(key=lambda e: not e["phase"])
+    kept = most_exits(fits, supply, old, rules)
+    others += [{k: f[k] for k in ("tile", "color", "left")} for f in fits if f not in kept]
+    fits = sorted(kept, key=lambda e: not e["phase"])
     return {
         "hex": hex_id,
         "name": h.get("location_name"),

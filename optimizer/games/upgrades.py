@@ -5,9 +5,10 @@ The rule is the 18xx.games engine's generic one (``lib/engine/game/base.rb``, ``
 brown, gray), the same label, as many towns and (unless labelled) as many cities, every path of the
 old tile kept by a path of the new one at that rotation, every exit towards a hex of the map, and
 on a tile of several cities each old city within one new city. Where the company can reach is not
-asked: at a table, who lays what is the players' business. A game's own exceptions (1880's OO
-lays on plain two-city hexes and its city-or-town tiles, 1894's brown cities, 18AL's Montgomery)
-are not applied; the page offers every other tile of the supply beside these.
+asked: at a table, who lays what is the players' business. A game whose rule adds to this declares
+it in its data file (``tile_rules``, see :class:`TileRules`: 1880 and 1880 Romania); the exceptions
+written only as code in the engine (1894's brown cities, 18AL's Montgomery) are not applied, and the
+page offers every other tile of the supply beside these.
 
 Tokens follow the engine's ``Hex#city_map_for`` (``lib/engine/hex.rb``): by index from a tile whose
 cities have no track, else to the new city whose exits hold the old city's exits.
@@ -15,19 +16,49 @@ cities have no track, else to the new city whose exits hold the old city's exits
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..board.tiles import Tile, placed
 
 COLOURS = ("white", "yellow", "green", "brown", "gray")  # Engine::Tile::COLORS, the upgrade order
 
 
-def upgrades_to(old: Tile, old_colour: str, new: Tile, new_colour: str) -> bool:
+@dataclass(frozen=True)
+class TileRules:
+    """A game's own additions to the generic rule, declared in its data file under ``tile_rules``."""
+
+    stubs_restrict: bool = False  # a tile must use the printed stubs' edges (the engine's StubsAreRestricted)
+    plain_multi_city_label: str | None = None  # a plain hex of several cities takes the tiles of this label
+    city_or_town: bool = False  # a hex of cities and towns takes a tile keeping either count
+    max_exits: tuple = ()  # "cities": on a city, only the tiles of a colour with the most exits
+
+    @classmethod
+    def of(cls, data: dict) -> TileRules:
+        declared = data.get("tile_rules") or {}
+        return cls(
+            bool(declared.get("stubs_restrict")),
+            declared.get("plain_multi_city_label"),
+            bool(declared.get("city_or_town")),
+            tuple(declared.get("max_exits") or ()),
+        )
+
+
+GENERIC = TileRules()
+
+
+def upgrades_to(old: Tile, old_colour: str, new: Tile, new_colour: str, rules: TileRules = GENERIC) -> bool:
     """The engine's ``upgrades_to?`` less its track test (see :func:`rotations`): colour, label, counts."""
     if old_colour not in COLOURS[:-1] or new_colour != COLOURS[COLOURS.index(old_colour) + 1]:
         return False
-    if _label(old, new_colour) != (new.labels[0] if new.labels else None):
-        return False
     old_cities, new_cities = _count(old, "city"), _count(new, "city")
-    if _count(old, "town") != _count(new, "town"):
+    old_towns, new_towns = _count(old, "town"), _count(new, "town")
+    plain_multi = old_colour == "white" and old_cities > 1 and rules.plain_multi_city_label
+    new_label = new.labels[0] if new.labels else None
+    if _label(old, new_colour) != new_label and not (plain_multi and new_label == rules.plain_multi_city_label):
+        return False
+    if rules.city_or_town and old_cities and old_towns:
+        return new_cities == old_cities or new_towns == old_towns
+    if old_towns != new_towns:
         return False
     if not old.labels and old_cities != new_cities:
         return False
@@ -36,15 +67,16 @@ def upgrades_to(old: Tile, old_colour: str, new: Tile, new_colour: str) -> bool:
     return not (old_colour == "white" and old.labels == ("OO",) and old_cities != new_cities)
 
 
-def rotations(old: Tile, old_rotation: int, new: Tile, exits_allowed) -> list:
+def rotations(old: Tile, old_rotation: int, new: Tile, exits_allowed, rules: TileRules = GENERIC) -> list:
     """The rotations of ``new`` that keep the old tile's track and point only at allowed edges."""
+    stubs = {(e + old_rotation) % 6 for e in _stub_edges(old)} if rules.stubs_restrict else set()
     old_paths = _path_ends(old, placed(old.code, old_rotation).paths)
     old_stops = [e for e in _stop_edges(old, old_rotation).values() if e]
     multi_city = _count(old, "city") > 1 and _count(new, "city") > 1
     out = []
     for rotation in range(6):
         view = placed(new.code, rotation)
-        if not set(view.exits) <= set(exits_allowed):
+        if not set(view.exits) <= set(exits_allowed) or not stubs <= set(view.exits):
             continue
         new_paths = _path_ends(new, view.paths)
         if not all(any(path <= other for other in new_paths) for path in old_paths):
@@ -76,6 +108,29 @@ def city_map(old: Tile, old_rotation: int, new: Tile, new_rotation: int) -> dict
             n = next((c for c in new_ids if c not in taken), None)
         out[o] = n
     return {o: n for o, n in out.items() if n is not None}
+
+
+def most_exits(fits: list, tiles: dict, old: Tile, rules: TileRules) -> list:
+    """Of the fitting tiles (``{"tile", "color"}``), those the rules keep: on a city hex, where
+    ``max_exits`` names cities, the tiles of each colour with the most exits (the engine's
+    ``Tracker#max_exits``)."""
+    if "cities" not in rules.max_exits or not _count(old, "city"):
+        return fits
+    exits = {f["tile"]: len(placed(tiles[f["tile"]].code, 0).exits) for f in fits}
+    most = {}
+    for f in fits:
+        most[f["color"]] = max(most.get(f["color"], 0), exits[f["tile"]])
+    return [f for f in fits if exits[f["tile"]] == most[f["color"]]]
+
+
+def _stub_edges(t: Tile) -> list:
+    out = []
+    for part in t.cosmetic:
+        kind, _, body = part.partition("=")
+        if kind == "stub":
+            props = dict(p.split(":", 1) for p in body.split(",") if ":" in p)
+            out.append(int(props.get("edge", 0)))
+    return out
 
 
 def _label(old: Tile, new_colour: str):

@@ -208,7 +208,13 @@ def hex_choices(doc: dict, hex_id) -> dict:
         left = count - on_map[t["name"]] if isinstance(count, int) else None  # None: unlimited
         entry = {"tile": t["name"], "color": t["color"], "left": left}
         new = supply[t["name"]]
-        fit = upgrades_to(old, h["color"], new, t["color"], rules)
+        only = rules.only(hex_id, h["color"])
+        if h.get("tile") in rules.final_tiles:
+            fit = False
+        elif only is not None:
+            fit = t["name"] in only
+        else:
+            fit = upgrades_to(old, h["color"], new, t["color"], rules)
         turns = rotations(old, rotation, new, exits_allowed, rules) if fit else []
         if not turns:
             others.append(entry)

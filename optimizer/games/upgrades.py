@@ -6,9 +6,9 @@ brown, gray), the same label, as many towns and (unless labelled) as many cities
 old tile kept by a path of the new one at that rotation, every exit towards a hex of the map, and
 on a tile of several cities each old city within one new city. Where the company can reach is not
 asked: at a table, who lays what is the players' business. A game whose rule adds to this declares
-it in its data file (``tile_rules``, see :class:`TileRules`: 1880 and 1880 Romania); the exceptions
-written only as code in the engine (1894's brown cities, 18AL's Montgomery) are not applied, and the
-page offers every other tile of the supply beside these.
+it in its data file (``tile_rules``, see :class:`TileRules`: 1880, 1880 Romania, 18AL). Not applied:
+1894's brown-city upgrade lists (``G1894::Game#upgrades_to?``) and 1880 Romania's borders, which
+train events open and remove; the page offers every other tile of the supply beside these.
 
 Tokens follow the engine's ``Hex#city_map_for`` (``lib/engine/hex.rb``): by index from a tile whose
 cities have no track, else to the new city whose exits hold the old city's exits.
@@ -31,6 +31,8 @@ class TileRules:
     plain_multi_city_label: str | None = None  # a plain hex of several cities takes the tiles of this label
     city_or_town: bool = False  # a hex of cities and towns takes a tile keeping either count
     max_exits: tuple = ()  # "cities": on a city, only the tiles of a colour with the most exits
+    final_tiles: frozenset = frozenset()  # tiles never upgraded
+    hex_upgrades: tuple = ()  # ((hex, colour, tiles), ...): that hex of that colour takes only these tiles
 
     @classmethod
     def of(cls, data: dict) -> TileRules:
@@ -40,7 +42,17 @@ class TileRules:
             declared.get("plain_multi_city_label"),
             bool(declared.get("city_or_town")),
             tuple(declared.get("max_exits") or ()),
+            frozenset(declared.get("final_tiles") or ()),
+            tuple(
+                (hex_id, colour, tuple(tiles))
+                for hex_id, by_colour in (declared.get("hex_upgrades") or {}).items()
+                for colour, tiles in by_colour.items()
+            ),
         )
+
+    def only(self, hex_id: str, colour: str):
+        """The tiles a hex of a colour may take, where the game names them (None: the rule decides)."""
+        return next((tiles for h, c, tiles in self.hex_upgrades if h == hex_id and c == colour), None)
 
 
 GENERIC = TileRules()

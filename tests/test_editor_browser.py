@@ -21,7 +21,7 @@ if not IN_CI:
     pytest.importorskip("playwright")
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from .test_page_browser import TIMEOUT_MS, chromium_path  # noqa: E402
+from .test_page_browser import TIMEOUT_MS, chromium_path, clicks  # noqa: E402
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 # (hex, tile, taps on Rotate): each tile is one the page lists as fitting; H16 is laid three times
@@ -202,6 +202,18 @@ def test_a_board_built_by_taps_on_a_phone_solves_as_its_document(browser, server
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect_shown(page, best)
     assert same_board(exported(page)) == same_board(DOCUMENT)
+
+    # taps draw a route on the built board, checked as on any board
+    page.locator('#tap-mode button[data-mode="routes"]').tap()
+    four = next(r for r in best["routes"] if r["name"] == "4")
+    page.locator(f'.train-button[data-train="{four["train"]}"]').tap()
+    for hex_id in clicks(four):
+        page.locator(f'#board polygon.hex[data-hex="{hex_id}"]').tap()
+    mine = page.locator(f'#yours tr[data-train="{four["train"]}"]')
+    expect(mine.locator(".reason")).to_have_text("legal")
+    expect(mine.locator(".revenue")).to_have_text(four["revenue"])
+    expect(mine.locator(".hexes")).to_contain_text("Baltimore (I15)")
+    expect(page.locator("#hex-sheet")).to_be_hidden()  # taps no longer open a hex
 
     page.locator("#ed-share").tap()
     link = page.locator("#ed-link").input_value()

@@ -179,7 +179,9 @@ async function checkRoutes() {
       const row = document.createElement('tr');
       row.dataset.train = r.train;
       row.className = r.legal ? 'legal' : 'illegal';
-      row.append(text('td', r.train), text('td', routes[i].hexes.map((c) => c.hexes.join('–')).join(' | '), 'hexes'),
+      // a route that reads as track is named by its stops, as players name them; else by the hexes tapped
+      const where = r.stops && r.stops.length ? stopsText(r.stops) : routes[i].hexes.map((c) => c.hexes.join('–')).join(' | ');
+      row.append(text('td', r.train), text('td', where, 'hexes'),
         text('td', num(r.revenue), 'num revenue'),
         text('td', r.legal ? 'legal' : (r.errors || []).join('; '), r.legal ? 'reason ok' : 'reason'));
       body.appendChild(row);

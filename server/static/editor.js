@@ -111,6 +111,7 @@ export class BoardEditor {
     const link = `${location.origin}${location.pathname}#${LINK_KEY}=${encodeBoard(this.doc)}`;
     $('ed-link').value = link;
     $('ed-export').href = `data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(this.doc, null, 1))}`;
+    $('ed-export').download = `${this.doc.game.replace(/\W+/g, '')}-${this.doc.company}-board.json`.replace(/&/g, '');
     $('ed-undo').disabled = !this.history.length;
     this.showTrains();
     this.showSelected();

@@ -143,7 +143,6 @@ def test_names_ignore_accents_and_match_either_half(board):
         (["I15", "I15._3"], "routes[0].stops[1]: I15._3 is not a stop of hex I15"),
         (["I15", "Atlantis"], "routes[0].stops[1]: 'Atlantis' is not a stop id, a hex or a place on this board"),
         (["Baltimore", "New York"], "routes[0].stops: no track joins Baltimore and New York without another stop"),
-        ([], "routes[0].stops must be a list of stops"),
         ([1, 2], "routes[0].stops must be a list of stops"),
     ],
 )
@@ -151,6 +150,11 @@ def test_stops_that_fit_nothing_are_clear_errors(board, stops, message):
     with pytest.raises(RoutesError) as err:
         api.check(board, [{"train": "4", "stops": stops}])
     assert str(err.value).startswith(message)
+
+
+def test_a_route_of_no_stops_is_still_an_illegal_route(board):
+    verdict = api.check(board, [{"train": "4", "stops": []}])
+    assert not verdict["legal"] and "a route needs at least two stops" in verdict["routes"][0]["errors"]
 
 
 def test_a_chain_without_track_is_still_refused(board):

@@ -67,6 +67,8 @@ def readings(problem, route: dict, where: str) -> list:
     Stops and chains may be written as players write them (see :mod:`optimizer.rules.notation`)."""
     graph = problem.graph
     if "stops" in route and route["stops"] is not None:
+        if route["stops"] == []:
+            return [[]]  # a run of no stops: read, and judged as such ("a route needs at least two stops")
         entries = stop_entries(route["stops"], where)
         options = [stop_options(problem, e, f"{where}.stops[{k}]") for k, e in enumerate(entries)]
         if len(entries) == 1:

@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from .test_grpc_e2e import ServerProcess
+from .servers import ServerProcess
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 if not IN_CI:

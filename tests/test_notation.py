@@ -21,7 +21,7 @@ from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 from server.generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 
 from .corpus import state
-from .test_grpc_e2e import ServerProcess
+from .servers import ServerProcess
 
 PY = [sys.executable, "-m", "optimizer"]
 # The embedded board's best run of its 4 train, as the solver writes it.

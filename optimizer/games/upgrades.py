@@ -129,7 +129,7 @@ def most_exits(fits: list, tiles: dict, old: Tile, rules: TileRules) -> list:
     if "cities" not in rules.max_exits or not _count(old, "city"):
         return fits
     exits = {f["tile"]: len(placed(tiles[f["tile"]].code, 0).exits) for f in fits}
-    most = {}
+    most: dict = {}
     for f in fits:
         most[f["color"]] = max(most.get(f["color"], 0), exits[f["tile"]])
     return [f for f in fits if exits[f["tile"]] == most[f["color"]]]
@@ -165,7 +165,7 @@ def _path_ends(t: Tile, paths) -> list:
     kind, and in place of a junction the other ends of the paths that meet there."""
     out = []
     for path in paths:
-        ends = set()
+        ends: set = set()
         for end in (path.a, path.b):
             if end[0] == "node" and t.nodes[end[1]].kind == "junction":
                 for other in paths:
@@ -192,7 +192,7 @@ def _city_edges(t: Tile, rotation: int) -> dict:
 
 
 def _node_edges(t: Tile, rotation: int, kinds) -> dict:
-    out = {n.index: set() for n in t.nodes if n.kind in kinds}
+    out: dict = {n.index: set() for n in t.nodes if n.kind in kinds}
     for p in placed(t.code, rotation).paths:
         for n in p.nodes:
             if n in out:

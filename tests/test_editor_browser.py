@@ -296,3 +296,9 @@ def test_the_editors_routes_answer_and_refuse_clearly(server):
     assert status == 400 and "tile-lay document" in bad["message"]
     status, bad = _post(server, "/page/tiles", {"hex": "G19"})
     assert status == 400 and '{"board": <tile-lay document>, "hex": "F20"}' in bad["message"]
+    many = dict(DOCUMENT, lays=DOCUMENT["lays"] * 101)  # 1010 lays: more than any map has hexes
+    status, bad = _post(server, "/page/tiles", {"board": many, "hex": "G19"})
+    assert status == 400 and bad["message"] == "lays: more than 1000"
+    huge = dict(DOCUMENT, id="x" * 300_000)
+    status, bad = _post(server, "/page/tiles", {"board": huge, "hex": "G19"})
+    assert status == 413 and "larger than the limit of 262144" in bad["message"]

@@ -214,6 +214,17 @@ def test_a_board_built_by_taps_on_a_phone_solves_as_its_document(browser, server
     expect(mine.locator(".revenue")).to_have_text(four["revenue"])
     expect(mine.locator(".hexes")).to_contain_text("Baltimore (I15)")
     expect(page.locator("#hex-sheet")).to_be_hidden()  # taps no longer open a hex
+    # or a route written as players say it: the 5 train by name, the stops by their printed names
+    five = next(r for r in best["routes"] if r["name"] == "5")
+    names = {"I15": "Baltimore", "H16": "Lancaster", "H18": "Philadelphia", "G19": "New York", "I19": "Atlantic"}
+    spoken = " - ".join(names[s.split(".")[0]] for s in five["stops"])
+    page.locator("#route-text").fill(f"5: {spoken}")
+    page.locator("#route-form button").tap()
+    theirs = page.locator(f'#yours tr[data-train="{five["train"]}"]')
+    expect(theirs.locator(".reason")).to_have_text("legal")
+    expect(theirs.locator(".revenue")).to_have_text(five["revenue"])
+    expect(page.locator("#your-total")).to_have_text(best["revenue"])
+    expect(page.locator("#gap")).to_have_text("equal to the optimum")
 
     page.locator("#ed-share").tap()
     link = page.locator("#ed-link").input_value()

@@ -34,6 +34,7 @@ AS_PLAYERS_WRITE_FOUR = {
     "printed names": {"train": "4", "stops": ["Baltimore", "Lancaster", "Philadelphia & Trenton", "New York & Newark"]},
     "names, any case, parts and prefixes": {"train": "4", "stops": ["baltimore", "LANC", "Trenton", "new york"]},
     "one string": {"train": "4", "stops": "Baltimore - Lancaster - Philadelphia - New York"},
+    "one string in a list": {"train": "4", "stops": ["Baltimore, Lancaster → Philadelphia – New York"]},
     "ids and names mixed": {"train": "4-0", "stops": ["I15._0", "Lancaster", "H18", "G19._0"]},
 }
 AS_PLAYERS_WRITE_FIVE = {

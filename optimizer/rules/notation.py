@@ -9,7 +9,7 @@ corpus's ids, a route may name:
   case and accents ignored, any unambiguous prefix, either half of ``"Philadelphia & Trenton"``),
   as well as by stop id (``"H18._1"``); where the hex has two stops, the track between the stops
   around it picks one, and only where both fit is the stop id needed;
-- its stops as one string, ``"Baltimore - Lancaster - Philadelphia"``;
+- its stops as one string, ``"Baltimore - Lancaster - Philadelphia"`` (or a list holding one);
 - its track as one chain of hexes from end to end, cut at its stops by the track itself.
 
 A name that fits two things is an error naming both.
@@ -60,14 +60,15 @@ def known_trains(trains: list) -> str:
 
 
 def stop_entries(stops, where: str) -> list:
-    """A route's stops as a list of strings: a list as given, or one string cut at its separators."""
+    """A route's stops as a list of strings: a list, or one string, each entry cut at its separators
+    (so that a client whose stops field is a list, as gRPC's is, may send one string too)."""
     if isinstance(stops, str):
-        stops = [s for s in STOP_SEPARATORS.split(stops.strip()) if s]
+        stops = [stops]
     if not isinstance(stops, list) or not stops or not all(isinstance(s, str) for s in stops):
         raise RoutesError(
             f'{where}.stops must be a list of stops like "H12._0", "H12" or "Baltimore"', field=f"{where}.stops"
         )
-    return stops
+    return [part for s in stops for part in STOP_SEPARATORS.split(s.strip()) if part]
 
 
 def stop_options(problem, entry: str, field: str) -> list:

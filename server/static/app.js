@@ -154,6 +154,33 @@ function onHexClick(hex) {
   checkRoutes();
 }
 
+// A route written as players say it, "4: Baltimore - Lancaster - Philadelphia": the checker reads
+// the train's name and the places (see optimizer/rules/notation.py); its track is then drawn as if tapped.
+async function writeRoute(event) {
+  event.preventDefault();
+  const match = $('route-text').value.match(/^\s*([^:]+?)\s*:\s*(\S.*)$/);
+  if (!match) {
+    showError(new Error('write a route as its train, a colon and its stops: "4: Baltimore - Lancaster - Philadelphia"'));
+    return;
+  }
+  try {
+    const verdict = await api.check(state.board, [{ train: match[1], stops: [match[2]] }]);
+    const route = verdict.routes[0];
+    const chains = (route.hexes || []).map((c) => c.hexes);
+    if (!chains.length) throw new Error((route.errors || []).join('; ') || 'this route runs on no track');
+    showError(null);
+    state.drawn[route.train] = chains[0].concat(...chains.slice(1).map((c) => c.slice(1)));
+    state.active = Math.max(0, state.trains.indexOf(route.train));
+    $('route-text').value = '';
+    $('show-best').checked = false;
+    showTrains();
+    redraw();
+    await checkRoutes();
+  } catch (err) {
+    showError(err);
+  }
+}
+
 function redraw() {
   const svg = $('show-best').checked ? state.bestSvg : state.bareSvg;
   if (svg && map.svgText !== svg) { map.show(svg); map.svgText = svg; map.mark(state.editing && editor.hex); }
@@ -263,6 +290,7 @@ async function init() {
   });
   $('solve').addEventListener('click', solve);
   $('show-best').addEventListener('change', redraw);
+  $('route-form').addEventListener('submit', writeRoute);
   $('clear').addEventListener('click', () => { state.drawn = {}; redraw(); checkRoutes(); });
   await initEditor();
   const saved = editor.saved();

@@ -5,10 +5,7 @@ the supply counted on the map; tokens following their city; the page's game setu
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -17,10 +14,9 @@ from optimizer.errors import BoardError
 from optimizer.games import game_data, game_names
 from optimizer.games.tilelays import board_from_tile_lays, hex_choices
 
-from .test_editor_browser import DOCUMENT
+from .built_board import DOCUMENT
+from .ruby import CLIENT, engine_dir, tool
 
-ROOT = Path(__file__).resolve().parent.parent
-IN_CI = os.environ.get("CI", "").lower() == "true"
 # A recorded game of each title, loaded at its start: the engine's start map and tile supply.
 FIXTURES = {
     "1830": "1830/26855",
@@ -35,15 +31,6 @@ FIXTURES = {
 }
 # 1880 and 1880 Romania add to the generic rule (stubs that must be joined, OO tiles on plain
 # two-city hexes, city-or-town tiles, the most exits): declared as tile_rules in their data files.
-
-
-def engine_dir() -> Path:
-    path = Path(os.environ.get("ROUTE18XX_ENGINE") or ROOT.parent / "shared" / "engine")
-    if (path / "lib" / "engine.rb").is_file() and shutil.which("ruby"):
-        return path
-    if IN_CI:
-        pytest.fail(f"the 18xx.games engine ({path}) or Ruby is missing under CI=true: engine tests must run")
-    pytest.skip("no 18xx.games engine or no Ruby: engine tests skipped outside CI")
 
 
 # Games whose map and upgrades stay the data's all game long, compared again part-way and at the
@@ -62,14 +49,14 @@ BOARDS = (
 def engine_choices():
     """The engine's answer per board of BOARDS (game, how far, lays): its choices {hex: {tile:
     [rotations]}} and the tiles on its map as lays."""
-    engine = engine_dir()
+    engine, ruby = engine_dir(), tool("ruby")
     requests = []
     for k, (title, part, lays) in enumerate(BOARDS):
         fixture = engine / "public" / "fixtures" / f"{FIXTURES[title]}.json"
         actions = len(json.loads(fixture.read_text())["actions"]) if part else 0
         requests.append({"id": k, "fixture": str(fixture), "action_id": int(actions * part), "lays": lays or []})
     out = subprocess.run(
-        ["ruby", str(ROOT / "clients" / "ruby" / "bin" / "tile-choices"), str(engine)],
+        [ruby, str(CLIENT / "bin" / "tile-choices"), str(engine)],
         input="\n".join(map(json.dumps, requests)),
         capture_output=True,
         text=True,

@@ -14,8 +14,8 @@ from .board.state import Board, board_by_key, board_from_keyed_hexes, read_board
 from .core import CancelToken, SearchResult
 from .core import search as core_search
 from .errors import OptimizerError, decoded_json
-from .games import game_data, game_names, rules_source
-from .games.tilelays import board_from_tile_lays, is_tile_lays
+from .games import canonical_name, game_data, game_names, rules_source
+from .games.tilelays import board_from_tile_lays, hex_choices, is_tile_lays
 from .graph.problem import Problem, shared_problem
 from .revenue import pullman_pick
 from .rules.check import check_routes
@@ -266,6 +266,55 @@ def games() -> list:
             }
         )
     return out
+
+
+def game_setup(title: str) -> dict:
+    """What a board editor needs of a built-in game: its layout, phases, trains, companies (with
+    their colours), tile supply and the printed names of its places; and the empty board to
+    start from, as a tile-lay document (see :mod:`optimizer.games.tilelays`)."""
+    data = game_data(title)
+    companies = [
+        {k: c[k] for k in ("id", "name", "color", "text_color", "coordinates") if c.get(k) is not None}
+        for c in data.get("corporations", [])
+    ]
+    phases = [{"name": str(p["name"]), "tiles": p.get("tiles", [])} for p in data["phases"]]
+    return {
+        "title": canonical_name(title),
+        "layout": data["layout"],
+        "phases": phases,
+        "trains": [
+            {"name": str(t["name"]), "distance": t["distance"], "count": t.get("count")} for t in data["trains"]
+        ],
+        "companies": companies,
+        "tiles": [{"name": t["name"], "color": t["color"], "count": t.get("count")} for t in data["tiles"]],
+        "places": {h["id"]: h["location_name"] for h in data["hexes"] if h.get("location_name")},
+        "start": {
+            "game": canonical_name(title),
+            "phase": phases[0]["name"],
+            "company": companies[0]["id"] if companies else None,
+            "trains": [],
+            "lays": [],
+            "tokens": [],
+        },
+    }
+
+
+def tile_choices(board, hex_id: str) -> dict:
+    """What may go on one hex of a tile-lay board: see :func:`optimizer.games.tilelays.hex_choices`."""
+    return hex_choices(load_state_document(board), hex_id)
+
+
+def load_state_document(source) -> dict:
+    """A tile-lay document from a dict or JSON text (a board built by taps); anything else is an error."""
+    doc = source
+    if isinstance(source, (str, bytes, bytearray)):
+        try:
+            doc = json.loads(source)
+        except (ValueError, RecursionError) as err:
+            raise OptimizerError(f"not valid JSON: {str(err)[:200]}", field="board") from None
+    if not isinstance(doc, dict) or "hexes" in doc or not isinstance(doc.get("game"), str):
+        raise OptimizerError("board: a tile-lay document {game, phase, company, trains, lays, tokens}", field="board")
+    return doc
 
 
 TRAIN_KINDS = ("standard", "plus", "express", "unlimited", "local")

@@ -7,7 +7,8 @@ every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns fre
 need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
 knows (pairs paid or visited, negative pairs, largest stop, red-to-red, penalties, Pullman, best-route
-bonuses) meets the reference.
+bonuses) meets the reference. :func:`one_stop_per_hex` flattens a board under the declared family
+of that name (the engine's "Route visits same hex twice"), some hexes exempt.
 """
 
 from __future__ import annotations
@@ -18,7 +19,11 @@ from functools import lru_cache
 import numpy as np
 from hypothesis import strategies as st
 
+from optimizer.board.state import read_board
 from optimizer.board.tiles import parse_code
+from optimizer.games.declared import DeclaredRules
+from optimizer.graph.problem import any_train_without_token, problem_from_graph
+from optimizer.graph.walks import build_track_graph
 
 from .corpus import game_files
 
@@ -38,6 +43,12 @@ def real_tiles() -> tuple:
         if tile.paths:
             usable.append((code, colour))
     return tuple(usable)
+
+
+@lru_cache(maxsize=1)
+def several_stop_tiles() -> tuple:
+    """The real tiles with two stops or more."""
+    return tuple((code, colour) for code, colour in real_tiles() if sum(n.is_stop for n in parse_code(code).nodes) > 1)
 
 
 OFFBOARDS = (
@@ -114,7 +125,9 @@ def _facing(hex_id, ids, rotation, tile) -> int:
 
 
 @st.composite
-def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int = 3):
+def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int = 3, several_stops: bool = False):
+    """A random board; with ``several_stops``, about half its tiles hold two stops or more (OO
+    cities, double towns, a city and a town), where a route may meet one hex twice."""
     rows = draw(st.integers(2, 4))
     cols = draw(st.integers(2, 4))
     ids = []
@@ -138,7 +151,7 @@ def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int
                 }
             )
             continue
-        code, colour = draw(st.sampled_from(tiles))
+        code, colour = draw(st.sampled_from(several_stop_tiles() if several_stops and draw(st.booleans()) else tiles))
         tile = parse_code(code)
         cities = [
             {"index": n.index, "slots": n.slots, "tokens": [None] * n.slots} for n in tile.nodes if n.kind == "city"
@@ -226,3 +239,17 @@ def bonuses(draw, problem):
         problem.full_by_best_route = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
         problem.n_best_route = k
     return problem
+
+
+@st.composite
+def one_stop_per_hex(draw, doc):
+    """The board's problem under the declared family ``one_stop_per_hex``: a route visits at most one
+    stop of a hex (lib/engine/game/g_1867/game.rb#revenue_for, ``Route#hexes``), but for up to two of
+    the hexes holding several stops, drawn as exempt (``except_hexes``: the engine's ``DOUBLE_HEX``)."""
+    board = read_board(doc)
+    several = sorted(h["id"] for h in doc["hexes"] if sum(n.is_stop for n in parse_code(h["code"]).nodes) > 1)
+    exempt = draw(st.lists(st.sampled_from(several), max_size=2, unique=True)) if several else []
+    family = {"except_hexes": exempt} if exempt else True
+    rules = DeclaredRules.for_game("random", {}, {"one_stop_per_hex": family})(board)
+    reachable_only = not any_train_without_token(board, rules)
+    return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only)), exempt

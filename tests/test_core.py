@@ -25,7 +25,7 @@ from optimizer.graph.problem import build_problem
 from optimizer.revenue import best_route_awards, price_route
 from optimizer.rules.check import check_routes
 
-from .boards import bonuses, small_boards
+from .boards import bonuses, one_stop_per_hex, small_boards
 from .corpus import ids, state, states
 
 STATES = states()
@@ -78,6 +78,29 @@ def test_compiled_equals_reference_with_several_trains(data):
     fast = compiled.search(problem)
     assert fast.revenue == ref.revenue, (fast.routes, ref.routes)
     _assert_sound(problem, fast)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_when_a_route_may_visit_a_hex_once(data):
+    """The declared ``one_stop_per_hex`` (the engine's "Route visits same hex twice", its ``DOUBLE_HEX``
+    exempt) on boards of OO tiles, double towns and city-town tiles: the reference, the nested and
+    the packing search agree, and no route visits two stops of a hex that is not exempt."""
+    doc = data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3, several_stops=True))
+    problem, exempt = data.draw(one_stop_per_hex(doc))
+    data.draw(bonuses(problem))
+    ref = reference.search(problem)
+    nested = compiled.search(problem, strategy="nested")
+    packing = compiled.search(problem, strategy="packing")
+    assert ref.optimal and nested.optimal and packing.optimal
+    assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            hexes = [problem.graph.stops[s].hex for s in route.stops]
+            kept = [h for h in hexes if h not in exempt]
+            assert len(kept) == len(set(kept)), hexes
+    _assert_sound(problem, nested)
+    _assert_sound(problem, packing)
 
 
 @st.composite

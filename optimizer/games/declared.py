@@ -21,7 +21,12 @@ is then a data file, and a new game needs code only for a family not seen yet:
   routes); it applies when the company owns ``company`` or holds an ability of type ``ability``.
 - ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
   lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
-  keeps the group's location, which a route reaches once already).
+  keeps the group's location, which a route reaches once already). It is also the engine's "Route
+  visits same hex twice" (g_1817, g_1822, g_1866, g_1867, g_18_esp, g_18_fl, g_18_hiawatha
+  ``#revenue_for``): ``Route#hexes`` is the hexes of the route's nodes (the ends of its node-to-node
+  chains), not of its track, so a route passing a hex's track twice is legal and one visiting two of
+  its stops is not. ``{"except_hexes": [H, ...]}`` exempts the hexes the engine lists as
+  ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -87,7 +92,8 @@ class DeclaredRules(Rules):
         return names
 
     def location(self, hx, node) -> str:
-        if self.declared.get("one_stop_per_hex") and not node.groups:
+        rule = self.declared.get("one_stop_per_hex")
+        if rule and not node.groups and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ()):
             return "hex:" + hx.id
         return super().location(hx, node)
 

@@ -10,7 +10,8 @@ import os
 import pytest
 
 from optimizer import api
-from optimizer.games import game_data, rules_class, rules_source
+from optimizer.board.state import read_board
+from optimizer.games import game_data, rules_class, rules_for, rules_source
 
 from .corpus import require_corpus
 
@@ -79,3 +80,51 @@ def test_1852_missouri_pays_one_stop_of_a_hex():
     assert twice, "the board no longer tempts a route into two stops of one hex"
     verdict = api.check(doc, [{"train": twice[0]["train"], "hexes": twice[0]["hexes"]}])
     assert not verdict["legal"] and "one location, twice" in json.dumps(verdict), verdict
+
+
+@pytest.mark.parametrize(
+    "state_id,title,exempt",
+    [
+        ("1866/1866_game_end_final_phase@1401", "1866", {"G15", "G19", "J12", "J18", "K5"}),
+        ("1867/nationalization_cash@513", "1867", set()),
+        ("18DE/18DE_game_end_final_phase@1138", "18DE", set()),
+    ],
+)
+def test_no_hex_visited_twice(state_id, title, exempt):
+    """lib/engine/game/g_1866/game.rb, g_1867/game.rb, g_1817/game.rb (18DE: ``G1817DE < G1817``)
+    ``#revenue_for``: "Route visits same hex twice", where ``Route#hexes`` is the hexes of the route's
+    nodes, a ``DOUBLE_HEX`` aside. On these boards our generic answer ran a train through two stops of
+    one hex (L12's town and city in 1866 and 1867), which the engine refused; with the titles' data
+    files (``one_stop_per_hex``) no route does, and a route that does is illegal."""
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["rules"] == title
+    for route in answer["routes"]:
+        hexes = [stop.split(".")[0] for stop in route["stops"] if stop.split(".")[0] not in exempt]
+        assert len(hexes) == len(set(hexes)), route
+    generic = api.solve(dict(doc, game=f"{title} (no rules)"))
+    twice = [r for r in generic["routes"] if len({s.split(".")[0] for s in r["stops"]}) < len(r["stops"])]
+    assert twice and generic["revenue"] > answer["revenue"], "the board no longer tempts a route into one hex twice"
+    verdict = api.check(doc, [{"train": twice[0]["train"], "hexes": twice[0]["hexes"]}])
+    assert not verdict["legal"] and "one location, twice" in json.dumps(verdict), verdict
+
+
+def test_1822_double_hexes_may_be_visited_twice():
+    """lib/engine/game/g_1822/game.rb#revenue_for skips its check for a route on a ``DOUBLE_HEX``
+    (D35's city and town, the double towns of F7, H21, H37): those hexes are exempt in 1822's data
+    file, so a route may visit both of D35's stops, and two stops of another hex it may not."""
+    rules = rules_class("1822")
+    assert rules.declared["one_stop_per_hex"] == {"except_hexes": ["D35", "F7", "H21", "H37"]}
+    assert rules_class("1822MRS").declared["one_stop_per_hex"] == rules.declared["one_stop_per_hex"]
+    assert rules_class("1822PNW SRS").declared["one_stop_per_hex"] == {"except_hexes": ["H19", "M4"]}
+    board = read_board(catalog_state("1822/33845@124"))
+    rules = rules_for(board)
+    locations = {}
+    for hx in board.hexes.values():
+        for node in hx.tile.nodes:
+            if node.is_stop:
+                locations.setdefault(hx.id, set()).add(rules.location(hx, node))
+    assert len(locations["D35"]) == 2  # its city and its town
+    several = {h for h, locs in locations.items() if len(locs) > 1}
+    assert several <= {"D35", "F7", "H21", "H37"}, several
+    assert len(locations["M38"]) == 1  # London's six cities: one a route

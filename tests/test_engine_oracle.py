@@ -123,6 +123,12 @@ DATA_TITLES = {
         ("18Tokaido/18Tokaido_game_end_bankrupt@124", "18Tokaido/18Tokaido_game_end_bankrupt@204"),
     ),
 }
+# States whose generic answer the engine refused for a route through two stops of one hex ("Route visits
+# same hex twice", or London's cities twice), right with their titles' one_stop_per_hex: state -> rules.
+NO_HEX_TWICE = {
+    "1822/33845@1375": "1822",
+    "1866/1866_game_end_final_phase@1401": "1866",
+}
 # The nine titles' corpus: 18EU's Pullman (train type P) is not priced by the engine.
 NOT_PRICED = ("P",)
 
@@ -147,7 +153,7 @@ def _catalog_states() -> list:
     folder = corpus / "catalog" / "states" if corpus else None
     if folder is None or not folder.is_dir():
         _missing("the catalogue (../shared/corpus/catalog)")
-    wanted = set(CATALOG_SAMPLE)
+    wanted = set(CATALOG_SAMPLE) | set(NO_HEX_TWICE)
     states = judge.read_states([folder])
     whole = set(WHOLE_TITLES) | set(DATA_TITLES)
     return [s for s in states if s["id"] in wanted or s["game_key"] in whole]
@@ -203,6 +209,17 @@ def test_catalog_titles_with_rules_as_data(title):
     wrong = [v for v in verdicts if not v.right and v.id not in still_wrong]
     assert not wrong, "\n".join(_wrong(wrong))
     assert all(not v.right for v in verdicts if v.id in still_wrong), "a state named wrong is right now: unname it"
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_no_hex_visited_twice_is_right():
+    """The states the engine refused for a route visiting one hex twice are right with the titles' data
+    files (lib/engine/game/g_1822/game.rb, g_1866/game.rb ``#revenue_for``; ``one_stop_per_hex``)."""
+    verdicts = _catalog_verdicts()
+    wrong = [v for v in (verdicts[s] for s in NO_HEX_TWICE) if not v.right]
+    assert not wrong, "\n".join(_wrong(wrong))
+    assert {s: verdicts[s].rules for s in NO_HEX_TWICE} == NO_HEX_TWICE
 
 
 @pytest.mark.corpus

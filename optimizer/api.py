@@ -91,6 +91,8 @@ def route_json(problem: Problem, found) -> dict:
     for a, d in zip(found.stops, found.dsegs):
         seg = graph.segments[int(problem.seg_by_dir[d])]
         chains.append(list(seg.hexes) if seg.a == a else list(reversed(seg.hexes)))
+    if len(found.stops) == 1 and not found.dsegs:  # a local run, as the engine writes it
+        chains = [["local", graph.stops[found.stops[0]].hex]]
     return {
         "train": problem.trains[found.train].id,
         "name": problem.trains[found.train].name,

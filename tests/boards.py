@@ -113,6 +113,20 @@ TRAINS = st.one_of(
 )
 
 
+# Trains the engine calls local (lib/engine/train.rb#local?: a distance of 1, or a city row visiting 1):
+# 1822's L (a city and a town, or its token city alone) and a 1 train.
+LOCAL_TRAINS = st.sampled_from(
+    [
+        {
+            "name": "L",
+            "distance": [{"nodes": ["city"], "pay": 1, "visit": 1}, {"nodes": ["town"], "pay": 1, "visit": 1}],
+            "local": True,
+        },
+        {"name": "1", "distance": 1, "local": True},
+    ]
+)
+
+
 def _facing(hex_id, ids, rotation, tile) -> int:
     """How many of the tile's exits face another hex of the board."""
     from optimizer.board.geometry import DIRECTIONS, hex_xy
@@ -125,9 +139,12 @@ def _facing(hex_id, ids, rotation, tile) -> int:
 
 
 @st.composite
-def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int = 3, several_stops: bool = False):
+def small_boards(
+    draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int = 3, several_stops: bool = False, local=False
+):
     """A random board; with ``several_stops``, about half its tiles hold two stops or more (OO
-    cities, double towns, a city and a town), where a route may meet one hex twice."""
+    cities, double towns, a city and a town), where a route may meet one hex twice; with ``local``,
+    about half its trains are local trains (:data:`LOCAL_TRAINS`), often two alike."""
     rows = draw(st.integers(2, 4))
     cols = draw(st.integers(2, 4))
     ids = []
@@ -176,6 +193,10 @@ def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int
         if "US" not in c["tokens"] and draw(st.integers(0, 3)) == 0:
             c["tokens"] = ["THEM"] * c["slots"]
     trains = draw(st.lists(TRAINS, min_size=min_trains, max_size=max_trains))
+    if local:
+        trains = [draw(LOCAL_TRAINS) if draw(st.booleans()) else t for t in trains]
+        if trains and trains[0].get("local") and draw(st.booleans()):
+            trains.append(dict(trains[0]))  # two alike
     trains = [dict(t, requires_token=False) if draw(st.integers(0, 4)) == 0 else t for t in trains]
     phase = draw(
         st.sampled_from(

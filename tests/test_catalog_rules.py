@@ -128,3 +128,38 @@ def test_1822_double_hexes_may_be_visited_twice():
     several = {h for h, locs in locations.items() if len(locs) > 1}
     assert several <= {"D35", "F7", "H21", "H37"}, several
     assert len(locations["M38"]) == 1  # London's six cities: one a route
+
+
+def test_1822_local_train_runs_its_token_city_alone():
+    """lib/engine/train.rb#local? (an L train's city row visits 1) and lib/engine/route.rb#connection_data
+    (``["local", HEX]``: the hex's city holding the company's token, no track): minor 15's L train runs
+    London alone for 40, the router's, where the generic answer ran nothing (a route of one stop)."""
+    doc = catalog_state("1822/33845@124")
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["rules"] == "1822"
+    assert [(r["train"], r["hexes"], r["stops"]) for r in answer["routes"]] == [("L-0", [["local", "M38"]], ["M38._4"])]
+    assert answer["revenue"] == 40 == doc["expected"]["router"]["revenue"]
+    for core in ("python", "compiled"):
+        assert api.solve(doc, core=core)["revenue"] == 40
+    checked = api.check(doc, [{"train": "L-0", "hexes": [["local", "M38"]]}])
+    assert checked["legal"] and checked["revenue"] == 40
+    elsewhere = api.check(doc, [{"train": "L-0", "hexes": [["local", "M36"]]}])
+    assert not elsewhere["legal"] and "holding the company's token" in elsewhere["routes"][0]["errors"][0]
+
+
+def test_1822_two_local_trains_never_share_a_city():
+    """lib/engine/game/g_1822/game.rb#check_local_cities: "Local train can only use each token on ...
+    once", over every route of a local train. Given a second L train, minor 15 runs London alone with
+    one and not with the other (1822's data: ``local_cities_once``); the generic rules run it twice
+    (the engine's base Route allows that), and 1822's check refuses it."""
+    doc = catalog_state("1822/33845@124")
+    doc["trains"] = doc["trains"] + [dict(doc["trains"][0], id="L-1")]
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["rules"] == "1822" and answer["stats"]["core"] == "python"
+    cities = [s for r in answer["routes"] for s in r["stops"]]
+    assert "M38._4" in cities and cities.count("M38._4") == 1
+    generic = api.solve(dict(doc, game="1822 (no rules)"))
+    assert [r["hexes"] for r in generic["routes"]] == [[["local", "M38"]]] * 2 and generic["revenue"] == 80
+    twice = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in generic["routes"]])
+    assert not twice["legal"] and "local trains may use" in json.dumps(twice), twice
+    assert answer["revenue"] < generic["revenue"]

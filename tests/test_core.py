@@ -103,6 +103,30 @@ def test_twins_agree_when_a_route_may_visit_a_hex_once(data):
     _assert_sound(problem, packing)
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_on_local_trains(data):
+    """Local trains (lib/engine/train.rb#local?; lib/engine/route.rb#connection_data: ``["local", HEX]``,
+    a city holding the company's token and no track) beside others, two alike at times: the
+    reference, the nested and the packing search agree, and a one-stop route is a local train's run
+    of one of its token cities."""
+    doc = data.draw(small_boards(max_hexes=10, min_trains=1, max_trains=3, local=True))
+    problem = build_problem(doc)
+    data.draw(bonuses(problem))
+    ref = reference.search(problem)
+    nested = compiled.search(problem, strategy="nested")
+    packing = compiled.search(problem, strategy="packing")
+    assert ref.optimal and nested.optimal and packing.optimal
+    assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            if len(route.stops) == 1:
+                assert problem.local_by_train[route.train] and problem.token_by_stop[route.stops[0]], route
+                assert not route.dsegs
+    _assert_sound(problem, nested)
+    _assert_sound(problem, packing)
+
+
 @st.composite
 def _crowded_mail_contract(draw):
     """A small board with more trains than it has room for (one or two token cities, few hexes),

@@ -129,6 +129,19 @@ NO_HEX_TWICE = {
     "1822/33845@1375": "1822",
     "1866/1866_game_end_final_phase@1401": "1866",
 }
+# States where a local train ran nothing (a route of one stop), right with local runs ("local", HEX).
+LOCAL_RUNS = {
+    "1822/33845@124": "1822",
+    "1822Africa/1822Africa_game_end_bid_boxes@20": "1822Africa",
+    "1822CA/loan_payments_preserve_bank@132": "1822CA",
+    "1822CAERS/1822CAERS_game_end_bank@117": "1822CA ERS",
+    "1822CAWRS/1822CAWRS_game_end_bank@111": "1822CA WRS",
+    "1822MRS/33867@81": "1822MRS",
+    "1822MX/123055@34": "1822MX",
+    "1822NRS/1822NRS_game_end_bank@51": "1822NRS",
+    "1822PNWSRS/1822PNWSRS_game_end_bank_during_sr@205": "1822PNW SRS",
+    "1822PNWShortScenario/1822PNWShortScenario_game_end_bank@83": "1822PNW Short Scenario",
+}
 # The nine titles' corpus: 18EU's Pullman (train type P) is not priced by the engine.
 NOT_PRICED = ("P",)
 
@@ -153,7 +166,7 @@ def _catalog_states() -> list:
     folder = corpus / "catalog" / "states" if corpus else None
     if folder is None or not folder.is_dir():
         _missing("the catalogue (../shared/corpus/catalog)")
-    wanted = set(CATALOG_SAMPLE) | set(NO_HEX_TWICE)
+    wanted = set(CATALOG_SAMPLE) | set(NO_HEX_TWICE) | set(LOCAL_RUNS)
     states = judge.read_states([folder])
     whole = set(WHOLE_TITLES) | set(DATA_TITLES)
     return [s for s in states if s["id"] in wanted or s["game_key"] in whole]
@@ -220,6 +233,18 @@ def test_no_hex_visited_twice_is_right():
     wrong = [v for v in (verdicts[s] for s in NO_HEX_TWICE) if not v.right]
     assert not wrong, "\n".join(_wrong(wrong))
     assert {s: verdicts[s].rules for s in NO_HEX_TWICE} == NO_HEX_TWICE
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_local_runs_are_right():
+    """A local train's run of its token city alone (lib/engine/route.rb#connection_data), answered as
+    ``["local", HEX]``: the engine accepts it and pays what we say, in each 1822 title."""
+    verdicts = _catalog_verdicts()
+    wrong = [v for v in (verdicts[s] for s in LOCAL_RUNS) if not v.right]
+    assert not wrong, "\n".join(_wrong(wrong))
+    assert {s: verdicts[s].rules for s in LOCAL_RUNS} == LOCAL_RUNS
+    assert all(verdicts[s].ours > 0 for s in LOCAL_RUNS)
 
 
 @pytest.mark.corpus

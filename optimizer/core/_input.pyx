@@ -314,6 +314,7 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     g.group_by_train = <const int32_t*>take(p, "group_by_train", I32, keep, K)
     g.pays_all_by_train = <const uint8_t*>take(p, "pays_all_by_train", U8, keep, K)
     g.requires_token_by_train = <const uint8_t*>take(p, "requires_token_by_train", U8, keep, K)
+    g.local_by_train = <const uint8_t*>take(p, "local_by_train", U8, keep, K)
     g.max_bonus_by_train = <const int64_t*>take(ki, "max_bonus_by_train", I64, keep, K)
     g.prefix_by_train_class_count = <const int64_t*>take(ki, "prefix_by_train_class_count", I64, keep, K, 3, n + 1)
     g.anchor_by_train_rank = <const int32_t*>take(ki, "anchor_by_train_rank", I32, keep, K, n)

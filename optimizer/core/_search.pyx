@@ -112,6 +112,7 @@ cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above,
     L.half[0].h = 0
     L.half[1].h = 0
     L.pending2 = 0
+    L.local_pending = 0
     L.d1 = -1
     L.anchor_i = -1
     L.base = base
@@ -123,11 +124,15 @@ cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above,
 
 cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     """Move level li to its next anchor and start half 0 there (unless the train cannot count
-    it). 0 when there are no more anchors."""
+    it). 0 when there are no more anchors. A local train's first route there is the anchor alone
+    where it holds the company's token (a local run), before every route leaving it: an identical
+    train on the level above that ran a route out of the same anchor leaves this one the routes
+    after it (after its local run: that run again, as the engine allows, and every other)."""
     cdef const Input* g = &c.inp
     cdef Level* L = &c.work.levels[li]
     cdef const int32_t* caps = g.caps_by_train + L.t * 6
     cdef Half* H = &L.half[0]
+    cdef Level* above
     cdef int T
     L.anchor_i += 1
     if L.anchor_i >= L.n_anchors:
@@ -137,8 +142,12 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
         return 1
     H.stop[0] = T
     H.pos[0] = g.adj_ptr_by_stop[T]
+    L.local_pending = g.local_by_train[L.t] and g.token_by_stop[T]
     if same_as_previous(c, li) and c.work.levels[li - 1].anchor_i == L.anchor_i:
-        H.pos[0] = c.work.levels[li - 1].d1 + 1
+        above = &c.work.levels[li - 1]
+        if above.d1 >= 0:  # it ran a route leaving the anchor by dir d1 (else it ran the anchor alone)
+            H.pos[0] = above.d1 + 1
+            L.local_pending = 0
     H.dseg[0] = -1
     H.pen[0] = 0
     H.later[0] = rest_bound(c, li)
@@ -154,6 +163,7 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     if cut_anchor(c, li, L, T):
         loc_flip(L, g.loc_by_stop[T])
         L.phase = 0
+        L.local_pending = 0
     return 1
 
 
@@ -286,6 +296,9 @@ cdef int next_route(Ctx* c, int li) noexcept nogil:
             if not next_anchor(c, li):
                 return 0
             continue
+        if L.local_pending:  # the anchor alone: half 0 holds it and nothing more
+            L.local_pending = 0
+            return 1
         if L.phase == 1 and L.pending2:
             start_half1(c, L)
             continue

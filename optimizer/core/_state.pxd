@@ -74,6 +74,7 @@ cdef struct Input:
     const int32_t* group_by_train
     const uint8_t* pays_all_by_train
     const uint8_t* requires_token_by_train
+    const uint8_t* local_by_train           # per train: it may run one token city alone, on no track
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]
@@ -126,6 +127,7 @@ cdef struct Level:
     int phase                               # 0: pick the next anchor; 1: growing half 0; 2: growing half 1
     int d1                                  # first dir of half 0 (-1 before one is taken)
     int pending2                            # half 0 just grew: start a half 1 from the anchor next
+    int local_pending                       # the anchor alone (a local run) is the next route
     int empty                               # this level's train runs nothing
     int n_large                             # large stops visited by the route so far
     int n_small                             # small stops visited

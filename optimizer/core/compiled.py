@@ -194,13 +194,16 @@ def search(
 
 
 def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
-    """More best-route bonuses than the kernel keeps per level (``MAX_BEST_ROUTE``), or an express
+    """More best-route bonuses than the kernel keeps per level (``MAX_BEST_ROUTE``), two local trains
+    that may not share a city (``Problem.local_cities_once``: a rule across routes), or an express
     train on a board with more largest-stop bonuses (``MAX_FORCED``) or more stops that bonuses
     depend on (``MAX_INTERESTING``) than the kernel prices exactly: the public corpus has at most
     1, 2 and 3."""
     problem = ki.problem
     if problem.n_best_route > kernel.MAX_BEST_ROUTE:
         return True
+    if problem.local_cities_once and int(problem.local_by_train[: problem.n_trains].sum()) >= 2:
+        return True  # two local trains that may not share a city (1822): no recorded game has them
     if problem.pays_all_by_train[: problem.n_trains].all():
         return False
     return problem.n_largest > kernel.MAX_FORCED or int(ki.interesting_by_stop.sum()) > kernel.MAX_INTERESTING
@@ -219,7 +222,7 @@ def _ms(start: float) -> float:
 def _routes(problem, order, stops_by_level, segs_by_level, revenue_by_level, paid_by_level) -> list:
     routes = []
     for level, stops in enumerate(stops_by_level):
-        if len(stops) < 2:
+        if not stops:  # runs nothing (one stop is a local run)
             continue
         paid = set(paid_by_level[level])
         routes.append(

@@ -100,6 +100,10 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
 
     for s in range(n):
         extend([s], [], 0, {problem.loc_by_stop[s]}, 0)
+        if problem.local_by_train[t] and problem.token_by_stop[s]:  # a local run: the token city alone
+            priced = price_route(problem, t, [s])
+            if priced.legal:
+                routes.append((priced.revenue, 0, FoundRoute(t, [s], [], priced.revenue, priced.paid), priced))
     return routes
 
 
@@ -122,7 +126,7 @@ def search(
     per_train: list[list[tuple]] = []
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
-    def combine(t, used, chosen, total):
+    def combine(t, used, chosen, total, cities=frozenset()):
         limits.tick()
         if t == len(per_train):
             found = [c[2] for c in chosen]
@@ -137,12 +141,14 @@ def search(
         if total + sum(max(b, 0) for b in best_alone[t:]) + cap <= best[0]:
             return
         for rev, bits, found, priced in per_train[t]:
-            if not bits & used:
+            mine = local_cities[t](found.stops)
+            if not bits & used and not mine & cities:
                 chosen.append((rev, bits, found, priced))
-                combine(t + 1, used | bits, chosen, total + rev)
+                combine(t + 1, used | bits, chosen, total + rev, cities | mine)
                 chosen.pop()
-        combine(t + 1, used, chosen, total)
+        combine(t + 1, used, chosen, total, cities)
 
+    local_cities = [_local_cities(problem, t) for t in range(problem.n_trains)]
     try:
         for t in range(problem.n_trains):
             routes = legal_routes(problem, t, limits)
@@ -153,6 +159,16 @@ def search(
     except _Stop as stop:
         return _result(problem, best, False, limits, start, stop.args[0])
     return _result(problem, best, True, limits, start, None)
+
+
+def _local_cities(problem, t: int):
+    """The cities (or their hexes) a route of train t keeps from the company's other local trains:
+    none, unless t is a local train and the rules say so (``Problem.local_cities_once``)."""
+    how = problem.local_cities_once
+    if not how or not problem.local_by_train[t]:
+        return lambda stops: frozenset()
+    stops = problem.graph.stops
+    return lambda route: frozenset(stops[s].hex if how == "hex" else s for s in route if stops[s].kind == "city")
 
 
 def _result(problem, best, optimal: bool, limits: _Limits, start: float, stopped_by) -> SearchResult:

@@ -110,7 +110,7 @@ def rules_source(name: str) -> tuple:
     file, ("generic", []) where the generic rules suffice (18Chesapeake)."""
     cls = rules_class(name)
     if issubclass(cls, DeclaredRules):
-        families = [k for k in cls.declared if k not in ("source", "inherits")]
+        families = [k for k, v in cls.declared.items() if k not in ("source", "inherits") and v not in ("", False)]
         return ("data" if families else "generic"), families
     own = {name for name in vars(cls) if not name.startswith("__")} - {"title"}
     return ("module" if own else "generic"), []

@@ -27,6 +27,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   chains), not of its track, so a route passing a hex's track twice is legal and one visiting two of
   its stops is not. ``{"except_hexes": [H, ...]}`` exempts the hexes the engine lists as
   ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route).
+- ``local_cities_once``: ``"city"`` where no city may be on the routes of two of the company's local
+  trains (lib/engine/game/g_1822/game.rb#check_local_cities: "Local train can only use each token on
+  ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
+  such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
+  #local?) may always run one city holding the company's token alone, on no track, in every title.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -96,6 +101,9 @@ class DeclaredRules(Rules):
         if rule and not node.groups and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ()):
             return "hex:" + hx.id
         return super().location(hx, node)
+
+    def local_cities_once(self) -> str:
+        return self.declared.get("local_cities_once", "")
 
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:

@@ -77,6 +77,8 @@ class Problem:
     group_by_train: np.ndarray  # int32: equal ids = identical trains (symmetry breaking)
     pays_all_by_train: np.ndarray  # uint8: every stop visited is paid
     requires_token_by_train: np.ndarray  # uint8: a route must count a token of the company
+    local_by_train: np.ndarray  # uint8: it may also run one city holding the company's token alone, on no
+    #   track (a local run: lib/engine/train.rb#local?, lib/engine/route.rb#connection_data)
     # ---- bonuses
     stop_a_by_pair: np.ndarray  # int32
     stop_b_by_pair: np.ndarray  # int32
@@ -89,6 +91,7 @@ class Problem:
     per_stop_by_best_route: np.ndarray  # int32: ... plus this per stop it visits (1846 Mail Contract)
     groups_by_best_route_stop: np.ndarray  # uint32 [n_best_route, n_stops]: the groups each stop is in
     full_by_best_route: np.ndarray  # uint32: every group of the bonus (a group with no stop on the map is never met)
+    local_cities_once: str  # "city" / "hex": no city (hex with a city) on two local trains' routes; "" none
     r2r_per_token: int  # red to red: per token stop paid
     r2r_max_tokens: int
     has_pullman: int  # 1: the company's Pullman doubles its best paid large stop (18EU)
@@ -291,6 +294,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         group_by_train=group,
         pays_all_by_train=_arr([s.pays_all for s in specs], np.uint8),
         requires_token_by_train=_arr([s.requires_token for s in specs], np.uint8),
+        local_by_train=_arr([s.local for s in specs], np.uint8),
         stop_a_by_pair=_arr([p[0] for p in pairs]),
         stop_b_by_pair=_arr([p[1] for p in pairs]),
         amount_by_pair=_arr([p[2] for p in pairs]),
@@ -301,6 +305,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         per_stop_by_best_route=_arr([b.per_stop for b in best_route]),
         groups_by_best_route_stop=br_mask,
         full_by_best_route=_arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
+        local_cities_once=rules.local_cities_once(),
         r2r_per_token=r2r.per_token if r2r else 0,
         r2r_max_tokens=r2r.max_tokens if r2r else 0,
         has_pullman=int(bonuses.double_best_large),

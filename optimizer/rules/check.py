@@ -92,7 +92,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     graph = problem.graph
     out_routes = []
     used: dict = {}  # resource -> route number that used it
-    priced_routes = []
+    priced_routes: list = []  # (route number, Priced, train, stops, entry) of each priced route
     pullmen = []
     for (i, train, _), reading in zip(parsed, combo):
         entry = {"train": train, "legal": True, "revenue": 0, "stops": [], "paid": [], "hexes": [], "errors": []}
@@ -107,10 +107,13 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
             entry["errors"].append(str(reading))
         elif t is None:
             entry["errors"].append(f"the {bonus_trains[train].name} train does not run a route of its own")
-        elif isinstance(reading, tuple):  # one city and no track: neither search runs such a route
-            entry["errors"].append("a route needs at least two stops")
+        elif isinstance(reading, tuple) and not problem.local_by_train[t]:
+            entry["errors"].append("a route needs at least two stops")  # one city and no track: a local train's run
         if entry["errors"]:
             entry["legal"] = False
+            continue
+        if isinstance(reading, tuple):
+            _price_local(problem, entry, reading, t, priced_routes, i)
             continue
         stops, resources, errors, pen = _walk(problem, reading)
         entry["stops"] = [problem.stop_id(s) for s in stops]
@@ -134,6 +137,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
                 priced_routes.append((i, priced, t, stops, entry))
         entry["errors"] = errors
         entry["legal"] = not errors
+    _local_cities_once(problem, priced_routes)
     for entry, reading in pullmen:
         _price_pullman(problem, entry, reading, priced_routes)
     if all(entry["legal"] for entry in out_routes):  # each best-route bonus on the route earning it most
@@ -188,6 +192,48 @@ def _local_stops(problem, reading) -> list:
     if kind == "local":
         return [where]
     return [i for i, s in enumerate(problem.graph.stops) if s.hex == where]
+
+
+def _local_cities_once(problem, priced_routes) -> None:
+    """Where the rules say so, no city (or hex with a city) on the routes of two local trains
+    (lib/engine/game/g_1822/game.rb#check_local_cities, g_1866/game.rb#check_overlap)."""
+    how = problem.local_cities_once
+    seen: dict = {}
+    for i, _, t, stops, entry in priced_routes if how else ():
+        if not problem.local_by_train[t]:
+            continue
+        for s in stops:
+            stop = problem.graph.stops[s]
+            key = stop.hex if how == "hex" else s
+            if stop.kind != "city":
+                continue
+            if key in seen and seen[key] != i:
+                entry["errors"].append(
+                    f"local trains may use {_stop_name(problem, s)} once; route {seen[key] + 1} already does"
+                )
+                entry["legal"] = False
+                entry["revenue"] = 0
+            seen.setdefault(key, i)
+
+
+def _price_local(problem, entry, reading, t, priced_routes, i):
+    """A local train's run of one city holding the company's token, on no track (lib/engine/route.rb
+    #connection_data: ``["local", HEX]`` is the hex's city the company has a token in)."""
+    kind, where = reading
+    tokened = [s for s in _local_stops(problem, reading) if problem.token_by_stop[s]]
+    if not tokened:
+        name = where if kind == "local_hex" else _stop_name(problem, where)
+        entry["errors"].append(f"a local run needs a city holding the company's token; {name} holds none")
+    else:
+        priced = price_route(problem, t, tokened[:1])
+        entry["stops"] = [problem.stop_id(tokened[0])]
+        entry["hexes"] = [["local", problem.graph.stops[tokened[0]].hex]]
+        entry["errors"] = priced.errors
+        if priced.legal:
+            entry["revenue"] = priced.revenue
+            entry["paid"] = [problem.stop_id(s) for s in priced.paid]
+            priced_routes.append((i, priced, t, tokened[:1], entry))
+    entry["legal"] = not entry["errors"]
 
 
 def _price_pullman(problem, entry, reading, priced_routes):

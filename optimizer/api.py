@@ -10,12 +10,12 @@ import json
 import time
 from typing import overload
 
-from .board.state import Board, read_board, read_board_text
+from .board.state import Board, board_by_key, board_from_keyed_hexes, read_board, read_board_text
 from .core import CancelToken, SearchResult
 from .core import search as core_search
-from .errors import OptimizerError
-from .games import game_data, game_names, rules_source
-from .games.tilelays import board_from_tile_lays, is_tile_lays
+from .errors import OptimizerError, decoded_json
+from .games import canonical_name, game_data, game_names, rules_source
+from .games.tilelays import board_from_tile_lays, hex_choices, is_tile_lays
 from .graph.problem import Problem, shared_problem
 from .revenue import pullman_pick
 from .rules.check import check_routes
@@ -35,10 +35,7 @@ def load_state(source) -> dict | Board:
     if isinstance(source, (dict, Board)):
         doc = source
     elif isinstance(source, (str, bytes, bytearray)):
-        try:
-            doc = json.loads(source)
-        except (ValueError, RecursionError) as err:
-            raise OptimizerError(f"not valid JSON: {str(err)[:200]}", field="(document)") from None
+        doc = decoded_json(source, field="(document)")
         if not isinstance(doc, dict):
             raise OptimizerError(f"a board state is a JSON object, not {type(doc).__name__}", field="(document)")
     else:
@@ -61,6 +58,21 @@ def read_state_text(text, check=None) -> Board | None:
     reference reader to read or refuse. ``check(rest, hex_texts)`` sees it before its hexes are
     read (see :func:`optimizer.board.state.read_board_text`)."""
     return read_board_text(text, check)
+
+
+def read_keyed_board(key, read) -> Board | None:
+    """The board read before under ``key`` (equal keys for equal boards: a structured message's
+    bytes, with the limits it passed), else ``read()``'s, remembered when the reader shares it. A
+    server keys whole boards this way so that the same board again costs one lookup."""
+    return board_by_key(key, read)
+
+
+def read_keyed_hexes(rest: dict, keys, hex_document) -> Board | None:
+    """A board whose hexes come with a key each (equal keys for equal hexes: a hex message's bytes):
+    a hex seen before costs one lookup, a new one is read from ``hex_document(i)`` (None: leave this
+    board to the long way). ``rest`` is the document less its hexes, already within the caller's
+    limits. None for anything the long way (:func:`load_state` then the reader) must read or refuse."""
+    return board_from_keyed_hexes(rest, keys, hex_document)
 
 
 def _board(source) -> Board:
@@ -254,6 +266,55 @@ def games() -> list:
             }
         )
     return out
+
+
+def game_setup(title: str) -> dict:
+    """What a board editor needs of a built-in game: its layout, phases, trains, companies (with
+    their colours), tile supply and the printed names of its places; and the empty board to
+    start from, as a tile-lay document (see :mod:`optimizer.games.tilelays`)."""
+    data = game_data(title)
+    companies = [
+        {k: c[k] for k in ("id", "name", "color", "text_color", "coordinates") if c.get(k) is not None}
+        for c in data.get("corporations", [])
+    ]
+    phases = [{"name": str(p["name"]), "tiles": p.get("tiles", [])} for p in data["phases"]]
+    return {
+        "title": canonical_name(title),
+        "layout": data["layout"],
+        "phases": phases,
+        "trains": [
+            {"name": str(t["name"]), "distance": t["distance"], "count": t.get("count")} for t in data["trains"]
+        ],
+        "companies": companies,
+        "tiles": [{"name": t["name"], "color": t["color"], "count": t.get("count")} for t in data["tiles"]],
+        "places": {h["id"]: h["location_name"] for h in data["hexes"] if h.get("location_name")},
+        "start": {
+            "game": canonical_name(title),
+            "phase": phases[0]["name"],
+            "company": companies[0]["id"] if companies else None,
+            "trains": [],
+            "lays": [],
+            "tokens": [],
+        },
+    }
+
+
+def tile_choices(board, hex_id: str) -> dict:
+    """What may go on one hex of a tile-lay board: see :func:`optimizer.games.tilelays.hex_choices`."""
+    return hex_choices(load_state_document(board), hex_id)
+
+
+def load_state_document(source) -> dict:
+    """A tile-lay document from a dict or JSON text (a board built by taps); anything else is an error."""
+    doc = source
+    if isinstance(source, (str, bytes, bytearray)):
+        try:
+            doc = json.loads(source)
+        except (ValueError, RecursionError) as err:
+            raise OptimizerError(f"not valid JSON: {str(err)[:200]}", field="board") from None
+    if not isinstance(doc, dict) or "hexes" in doc or not isinstance(doc.get("game"), str):
+        raise OptimizerError("board: a tile-lay document {game, phase, company, trains, lays, tokens}", field="board")
+    return doc
 
 
 TRAIN_KINDS = ("standard", "plus", "express", "unlimited", "local")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 
 class OptimizerError(ValueError):
     """Base of every user-caused error: bad input, never a bug of ours."""
@@ -27,3 +29,19 @@ class BoardError(OptimizerError):
 
 class RoutesError(OptimizerError):
     """A routes document given to the checker is malformed."""
+
+
+def decoded_json(text, *, field: str, what: str = "", error: type[OptimizerError] = OptimizerError, cut: int = 200):
+    """JSON text decoded, or ``error`` naming ``field`` in one line: ``{what}not valid JSON: why``.
+
+    The one place input text is decoded: the API, the reader, the routes, the server and the
+    benchmark suites all say the same about text that is not JSON (too deep a nesting included),
+    the reason cut to ``cut`` characters so that an error never repeats a long input.
+    """
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as err:
+        reason = str(err)
+        if len(reason) > cut:
+            reason = f"{reason[:cut]}... ({len(reason)} characters)"
+        raise error(f"{what}not valid JSON: {reason}", field=field) from None

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from google.protobuf import json_format, struct_pb2
 
-from optimizer.board.state import Board, board_by_key, board_from_keyed_hexes
+from optimizer import api
+from optimizer.api import Board
 from optimizer.errors import BoardError, OptimizerError
 
 from . import limits
@@ -49,7 +50,7 @@ def read_board(board: pb.Board, wire: bytes, bounds: limits.Limits) -> Board | N
     """
     if len(wire) > WHOLE_KEY_MAX_BYTES:
         return _read_new_board(board, bounds)
-    return board_by_key((wire, bounds), lambda: _read_new_board(board, bounds))  # with the limits it passed
+    return api.read_keyed_board((wire, bounds), lambda: _read_new_board(board, bounds))  # with the limits it passed
 
 
 # The most of a board's bytes kept as its key: a real board is at most ~15 KB; larger ones are read
@@ -68,7 +69,7 @@ def _read_new_board(board: pb.Board, bounds: limits.Limits) -> Board | None:
     # order of a map: a miss, never a wrong hit). A hex passed the tile-code number check when it
     # was read: the key carries the limit it passed.
     keys = [(bounds.max_number, h.SerializeToString()) for h in hexes]
-    return board_from_keyed_hexes(rest, keys, lambda i: _hex_document(hexes[i], bounds))
+    return api.read_keyed_hexes(rest, keys, lambda i: _hex_document(hexes[i], bounds))
 
 
 def _hex_document(h: pb.Hex, bounds: limits.Limits) -> dict | None:
@@ -78,16 +79,16 @@ def _hex_document(h: pb.Hex, bounds: limits.Limits) -> dict | None:
         limits.check_numbers({"hexes": [{"id": h.id, "code": h.code}]}, bounds)
     except OptimizerError:
         return None
-    return hex_to_json(h, bool(h.neighbors))
+    return hex_to_json(h, gives_neighbors(h))
 
 
 def board_to_state(board: pb.Board) -> dict:
     """The board-state document (see ``optimizer/schema/board.schema.json``) of a ``Board``."""
     doc = _rest_of(board)
     # Neighbours are given for the whole board or computed for the whole board (see the proto).
-    with_neighbors = any(h.neighbors for h in board.hexes)
-    if with_neighbors and not all(h.neighbors for h in board.hexes):
-        i = next(i for i, h in enumerate(board.hexes) if not h.neighbors)
+    with_neighbors = any(gives_neighbors(h) for h in board.hexes)
+    if with_neighbors and not all(gives_neighbors(h) for h in board.hexes):
+        i = next(i for i, h in enumerate(board.hexes) if not gives_neighbors(h))
         raise BoardError(
             f"hexes[{i}].neighbors: missing on hex {board.hexes[i].id} but given on others; give "
             "neighbors on every hex or on none",
@@ -96,6 +97,11 @@ def board_to_state(board: pb.Board) -> dict:
         )
     doc["hexes"] = [hex_to_json(h, with_neighbors) for h in board.hexes]
     return doc
+
+
+def gives_neighbors(h: pb.Hex) -> bool:
+    """The hex gives its neighbours: some, or none at all (``no_neighbors``: a map cannot say empty)."""
+    return bool(h.neighbors) or h.no_neighbors
 
 
 def _rest_of(board: pb.Board) -> dict:
@@ -160,7 +166,8 @@ def distance_to_json(d: pb.Distance):
     if d.rows:
         rows = []
         for r in d.rows:
-            row = {"nodes": list(r.nodes), "pay": r.pay, "visit": r.visit}
+            row = {"nodes": list(r.nodes), "pay": r.pay}
+            _optional(r, "visit", row)  # unset: the reader reads it as the pay, as the engine does
             _optional(r, "multiplier", row)
             rows.append(row)
         return rows
@@ -264,8 +271,8 @@ def train_from_json(t: dict, out: pb.Train) -> None:
 def distance_from_json(distance, out: pb.Distance) -> None:
     if isinstance(distance, list):
         for r in distance:
-            row = out.rows.add(nodes=r["nodes"], pay=r["pay"], visit=r["visit"])
-            _set(row, r, ("multiplier",))
+            row = out.rows.add(nodes=r["nodes"], pay=r["pay"])
+            _set(row, r, ("visit", "multiplier"))
     else:
         out.stops = distance
 
@@ -274,6 +281,8 @@ def hex_from_json(h: dict, out: pb.Hex) -> None:
     _set(out, h, ("id", "tile", "color", "rotation", "code", "location_name"))
     for edge, other in (h.get("neighbors") or {}).items():
         out.neighbors[int(edge)] = other
+    if h.get("neighbors") == {}:
+        out.no_neighbors = True  # given, and none (an empty map is no map on the wire)
     for b in h.get("borders") or []:
         _set(out.borders.add(), b, ("edge", "type", "cost"))
     for c in h.get("cities") or []:

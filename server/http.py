@@ -38,7 +38,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from optimizer.errors import OptimizerError
+from optimizer.errors import OptimizerError, decoded_json
 
 from . import httpconn, httprules, jsonform, review, web
 from .admission import MemoryBudget, Overloaded
@@ -90,11 +90,9 @@ async def read_message(request, message_class, limits: Limits, hold):
     if not body.strip():
         return message_class()
     try:
-        obj = json.loads(body)
-    except (ValueError, RecursionError) as err:
-        raise Aborted(
-            invalid_argument_status(OptimizerError(f"the body is not valid JSON: {str(err)[:200]}", field="(body)"))
-        ) from None
+        obj = decoded_json(body, field="(body)", what="the body is ")
+    except OptimizerError as err:
+        raise Aborted(invalid_argument_status(err)) from None
     try:
         return jsonform.parse_request(obj, message_class)
     except OptimizerError as err:

@@ -2,11 +2,12 @@
 
 Protobuf's own ``json_format`` does the mapping (lowerCamelCase written, lowerCamelCase and
 snake_case read). A web client holding a board-state document should be able to send it as it is,
-``{"board": <document>}``; three things in a real document are not the proto3 JSON of ``Board``,
+``{"board": <document>}``; four things in a real document are not the proto3 JSON of ``Board``,
 and :func:`board_document_to_json` rewrites just those before parsing, so the proto stays as it is:
 
 - a train's ``distance`` is an integer or a list of rows (``Distance`` is ``{stops}`` or ``{rows}``);
 - an empty token slot or reservation is ``null`` (a repeated string holds ``""`` for it);
+- a hex cut off on every edge gives ``"neighbors": {}`` (the proto says ``noNeighbors: true``);
 - the corpus's answer and provenance fields (``expected``, a hex's ``exits``/``nodes``/``paths``,
   ...) are not input, and are dropped by name; any other unknown field is still an error.
 """
@@ -61,6 +62,8 @@ def _hex(hx):
     if not isinstance(hx, dict):
         return hx
     out = _without(hx, ANSWER_FIELDS["hex"])
+    if out.get("neighbors") == {} and "noNeighbors" not in out and "no_neighbors" not in out:
+        out["noNeighbors"] = True  # given, and none: what the proto says with no_neighbors
     if isinstance(out.get("cities"), list):
         out["cities"] = [_city(c) for c in out["cities"]]
     return out

@@ -114,7 +114,9 @@ def check_node_budget(budget: int) -> None:
         raise OptimizerError(f"node_budget: {budget} does not fit a signed 64-bit integer", field="node_budget")
 
 
-_NUMBER = re.compile(r"\d{6,}")  # only numbers of 6 digits or more can exceed max_number
+# Only numbers of 6 digits or more can exceed max_number; a colour (``frame=color:#800080``, 1873)
+# is no number, so a run of digits right after "#" or a hex digit of a colour is not one.
+_NUMBER = re.compile(r"(?<![#0-9A-Fa-f])\d{6,}(?![0-9A-Fa-f])")
 
 
 def check_numbers(doc: dict, limits: Limits) -> None:

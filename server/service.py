@@ -24,7 +24,7 @@ import grpc
 
 from optimizer import api
 from optimizer.core import CancelToken
-from optimizer.errors import OptimizerError
+from optimizer.errors import OptimizerError, decoded_json
 
 from . import convert, limits
 from .admission import Admission, CallExpired, Watchdog
@@ -111,10 +111,7 @@ def read_state_text(text: str, bounds: limits.Limits):
 
 def json_object(text: str) -> dict:
     """``state_json`` parsed: a JSON object, or INVALID_ARGUMENT naming the field."""
-    try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError) as err:
-        raise OptimizerError(f"not valid JSON: {limits.quote(err)}", field="state_json") from None
+    doc = decoded_json(text, field="state_json", cut=limits.QUOTE_CHARS)
     if not isinstance(doc, dict):
         raise OptimizerError(
             f"state_json must hold a JSON object (a board state), not {type(doc).__name__}", field="state_json"

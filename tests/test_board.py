@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from optimizer.board.state import computed_neighbors, read_board
+from optimizer.board.state import computed_neighbors, read_board, read_board_fast, read_board_reference
 from optimizer.errors import BoardError, OptimizerError
 from optimizer.games import rules_for
 from optimizer.graph.problem import build_problem
@@ -165,9 +165,29 @@ def test_unknown_layout():
     assert err.field == "layout"
 
 
-def test_duplicate_hex():
-    err = _bad(lambda d: d["hexes"].append(copy.deepcopy(d["hexes"][0])))
-    assert "twice" in str(err)
+@pytest.mark.parametrize("reader", [read_board_reference, read_board_fast])
+def test_a_hex_listed_twice_reads_as_the_engine_reads_its_map(reader):
+    """18Rhl lists G8 twice; the engine keys its hexes by id and coordinates, so the later listing
+    stands (game/base.rb, connect_hexes), in the place of the first."""
+    doc = _base()
+    first = _first_index(doc, "G19")
+    later = copy.deepcopy(doc["hexes"][first])
+    later["location_name"] = "the later listing"
+    doc["hexes"].append(later)
+    board = reader(json.loads(json.dumps(doc)))
+    assert board.hexes["G19"].location_name == "the later listing"
+    assert list(board.hexes).index("G19") == first and len(board.hexes) == len(doc["hexes"]) - 1
+    assert build_problem(doc).graph.stops  # the graph and the search read it too
+
+
+def test_a_hex_listed_twice_is_still_checked_in_each_listing():
+    doc = _base()
+    bad = copy.deepcopy(_hex(doc, "G19"))
+    bad["rotation"] = 7
+    doc["hexes"].insert(0, bad)
+    with pytest.raises(BoardError) as err:
+        build_problem(doc)
+    assert err.value.field == "hexes[0].rotation"
 
 
 def test_bad_hex_id():
@@ -363,3 +383,71 @@ def test_compiled_schema_is_current():
     from optimizer.schema import generate
 
     assert (Path(generate.__file__).parent / "_validator.py").read_text() == generate.generated_code()
+
+
+# ---- what the engine draws and the reader now reads (issue 32) --------------------------------
+
+
+@pytest.mark.parametrize(
+    "hex_id, layout, xy",
+    [
+        ("a12", "flat", (-1, 11)),  # a lower-case letter is a column left of A (NEGATIVE_LETTERS)
+        ("b3", "flat", (-2, 2)),
+        ("AA-1", "pointy", (-2, 26)),  # a negative number: the row/column before 1
+        ("G-1", "flat", (6, -2)),
+        ("AZ9", "flat", (51, 8)),
+    ],
+)
+def test_hex_ids_the_engine_accepts(hex_id, layout, xy):
+    """``lib/engine/hex.rb`` ``Hex.init_x_y``: letters A..Z, AA..AZ or a..z (negative), a number maybe negative."""
+    from optimizer.board.geometry import hex_xy
+
+    assert hex_xy(hex_id, layout) == xy
+
+
+@pytest.mark.parametrize("reader", [read_board_reference, read_board_fast])
+def test_neighbours_computed_across_negative_ids(reader):
+    """A flat map with columns a, A and B and rows -1..1: each hex finds the one the engine finds."""
+    ids = ["a2", "A1", "A-1", "B2", "B0"]
+    doc = _base()
+    doc["layout"] = "flat"
+    doc["hexes"] = [{"id": h, "code": "", "color": "white"} for h in ids]
+    board = reader(json.loads(json.dumps(doc)))
+    assert board.hexes["A1"].neighbors == {1: "a2", 3: "A-1", 4: "B0", 5: "B2"}
+    assert board.hexes["A-1"].neighbors == {0: "A1", 5: "B0"}
+
+
+@pytest.mark.parametrize("reader", [read_board_reference, read_board_fast])
+def test_train_rows_as_the_engine_reads_them(reader):
+    """A row without ``visit`` visits what it pays (18Neb 2+2: ``game/base.rb`` ``visit = h['visit'] || pay``);
+    a row of a node type no tile has (1822CAWRS grain_elevator) is read and counts nothing."""
+    from optimizer.model.trains import spec_from_train
+
+    doc = _base()
+    doc["trains"] = [
+        {"name": "2+2", "distance": [{"nodes": ["town"], "pay": 2}, {"nodes": ["city", "offboard"], "pay": 2}]},
+        {
+            "name": "5G",
+            "distance": [
+                {"nodes": ["grain_elevator"], "pay": 12, "visit": 12},
+                {"nodes": ["city", "offboard", "town"], "pay": 5, "visit": 5},
+            ],
+        },
+    ]
+    board = reader(json.loads(json.dumps(doc)))
+    assert board.trains[0].distance == [
+        {"nodes": ["town"], "pay": 2, "visit": 2},
+        {"nodes": ["city", "offboard"], "pay": 2, "visit": 2},
+    ]
+    plus, grain = (spec_from_train(t) for t in board.trains)
+    assert (plus.visit_large, plus.visit_small, plus.pay_large) == (2, 2, 2)
+    assert (grain.visit_total, grain.pay_total) == (5, 5)
+
+
+def test_what_is_truly_malformed_is_still_refused_naming_the_field():
+    err = _bad(lambda d: d["hexes"][0].update(id="aa1"))  # one lower-case letter at most (NEGATIVE_LETTERS)
+    assert err.field == "hexes[0].id"
+    err = _bad(lambda d: d["trains"][0].update(distance=[{"nodes": ["city"]}]))
+    assert err.field.startswith("trains[0].distance")
+    err = _bad(lambda d: _hex(d, "G19").update(code="city=revenue:40,slots;path=a:0,b:_0"))
+    assert err.hex == "G19" and err.field.endswith(".code")

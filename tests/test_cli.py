@@ -156,9 +156,20 @@ def test_games_json(capsys):
         "18Chesapeake",
         "1846",
         "18AL",
+        "1846 2p Variant",
+        "1852: Missouri",
+        "1856",
+        "1882",
+        "18Chesapeake: Off the Rails",
+        "18Tokaido",
     }
     assert "express" in data["train_kinds"]
     assert {g["title"]: g["rules"] for g in data["games"]}["1846"] == "data"
+    variant = {g["title"]: g for g in data["games"]}["1846 2p Variant"]  # says once that it is 1846
+    assert (variant["rules"], variant["revenue_rules"]) == (
+        "data",
+        ["assigned_stop_bonuses", "group_pairs", "best_route_bonuses"],
+    )
     assert data["other_games"] == "generic"
 
 

@@ -268,6 +268,19 @@ def test_numbers_that_do_not_fit_name_the_field(change, field):
     assert err.value.field == field
 
 
+def test_a_colour_in_a_tile_code_is_no_number():
+    """1873 frames its tiles ``frame=color:#800080``: a colour, never refused as a number too large;
+    a revenue beside it still is."""
+    doc = json.loads(json.dumps(state("1830/26855@553")))
+    doc["hexes"][0]["code"] = "city=revenue:20;path=a:0,b:_0;frame=color:#800080;frame=color:#12345678"
+    limits.check_numbers(doc, limits.Limits())
+    limits.check_hex_codes([json.dumps(doc["hexes"][0]).encode()], limits.Limits())
+    doc["hexes"][0]["code"] = "city=revenue:2000000;path=a:0,b:_0;frame=color:#800080"
+    with pytest.raises(OptimizerError) as err:
+        limits.check_numbers(doc, limits.Limits())
+    assert err.value.field == "hexes[0].code" and "2000000" in str(err.value)
+
+
 def test_lone_surrogates_and_counts_are_refused_naming_the_field():
     with pytest.raises(OptimizerError) as err:
         limits.check_strings({"trains": [{"name": "\ud800"}]})

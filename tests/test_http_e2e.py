@@ -26,6 +26,14 @@ from .servers import ServerProcess, cpu_before_and_after, hard_board
 ORIGIN = "http://client.example"
 GAMES = {"1830", "1880", "1880 Romania", "1894", "18EU"}
 BEYOND_GAMES = {"1889", "18Chesapeake", "1846", "18AL"}  # built in, their rules declared as data
+CATALOG_GAMES = {
+    "1846 2p Variant",
+    "1852: Missouri",
+    "1856",
+    "1882",
+    "18Chesapeake: Off the Rails",
+    "18Tokaido",
+}  # the catalogue's titles with rules as data
 # per call: without X-Deadline-Ms, the default; a stage's time is left out of the JSON when it is 0
 TIMES = ("elapsedMs", "searchMs", "readMs", "graphMs", "encodeMs", "deadlineMs", "deadlineFrom")
 
@@ -112,7 +120,7 @@ def test_board_document_as_it_is_reads_as_board(server, states):
 def test_list_games(server, stub):
     status, got = post(server, "/v1/games", None, method="GET")
     assert status == 200
-    assert {g["title"] for g in got["games"]} == GAMES | BEYOND_GAMES
+    assert {g["title"] for g in got["games"]} == GAMES | BEYOND_GAMES | CATALOG_GAMES
     assert {g["title"]: g["rules"] for g in got["games"]}["1846"] == "data"
     assert got == as_json(stub.ListGames(pb.ListGamesRequest(), timeout=10))
 

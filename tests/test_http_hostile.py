@@ -352,9 +352,11 @@ def test_render_keeps_its_deadline(one_worker):
     body = json.dumps({"board": board}).encode()
     sock = raw(one_worker)  # a render whose client leaves: before, it ran on 12 s after
     sock.sendall(b"POST /page/render HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
-    time.sleep(0.3)
+    time.sleep(0.1)  # the body is in and the drawing begun (it takes some 300 ms on a quiet machine)
     sock.close()
-    time.sleep(0.5)
+    deadline = time.monotonic() + 5
+    while one_worker.log().count("HTTP Render") < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert one_worker.log().count("HTTP Render CANCELLED") == 1
 
 

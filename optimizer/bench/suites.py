@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from ..errors import OptimizerError
+from ..errors import OptimizerError, decoded_json
 from .synthetic import synthetic_board
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,10 +89,7 @@ def jsonl_cases(path) -> list:
         raise OptimizerError(f"cannot read {path}: {err.strerror}", field="suite") from None
     cases = []
     for number, line in lines:
-        try:
-            doc = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise OptimizerError(f"{path}:{number}: not valid JSON: {err}", field="suite") from None
+        doc = decoded_json(line, field="suite", what=f"{path}:{number}: ")
         if not isinstance(doc, dict):
             raise OptimizerError(f"{path}:{number}: a state must be a JSON object", field="suite")
         doc.setdefault("id", f"{Path(path).name}:{number}")

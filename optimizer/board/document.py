@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
-HEX_ID = re.compile(r"^[A-Z]{1,2}[0-9]{1,3}\Z")  # the schema's pattern, as fastjsonschema applies it
+HEX_ID = re.compile(r"^([A-Z]{1,2}|[a-z])-?[0-9]{1,3}\Z")  # the schema's pattern, as fastjsonschema applies it
 Count = Annotated[int, Meta(ge=0)]
 Edge = Annotated[int, Meta(ge=0, le=5)]
 Number = float | int
@@ -92,9 +92,9 @@ class CorporationDoc(Struct):
 
 
 class RowDoc(Struct):
-    nodes: Annotated[list[Literal["city", "town", "offboard", "halt", "pass"]], Meta(min_length=1)]
+    nodes: Annotated[list[Annotated[str, Meta(min_length=1)]], Meta(min_length=1)]
     pay: Count
-    visit: Count
+    visit: Count | UnsetType = UNSET
     multiplier: Count | UnsetType = UNSET
 
 

@@ -1,7 +1,9 @@
 """Hex coordinates: ids like ``H12`` to integer (x, y), and neighbours by edge.
 
-The letter part is its index in A..Z, AA..AZ (A = 0); the number n becomes n - 1. The layout's
-axes say which one is x. Edge numbers follow the offsets of the 18xx.games engine.
+The letter part is its index in A..Z, AA..AZ (A = 0), and a lower-case letter a..z is a column
+left of A (a = -1, b = -2: the engine's ``NEGATIVE_LETTERS``); the number n, negative too (``G-1``),
+becomes n - 1. The layout's axes say which one is x. Edge numbers follow the offsets of the
+18xx.games engine (``lib/engine/hex.rb``, ``Hex.init_x_y``).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import re
 
 from ..errors import BoardError
 
-HEX_ID = re.compile(r"^([A-Z]{1,2})(\d{1,3})$")
+HEX_ID = re.compile(r"^([A-Z]{1,2}|[a-z])(-?\d{1,3})$")
 
 # edge -> (dx, dy), per layout
 DIRECTIONS = {
@@ -22,6 +24,8 @@ AXES = {"pointy": ("number", "letter"), "flat": ("letter", "number")}
 
 
 def letters_index(letters: str) -> int:
+    if letters.islower():
+        return -(ord(letters) - ord("a") + 1)
     if len(letters) == 1:
         return ord(letters) - ord("A")
     return 26 + ord(letters[1]) - ord("A") + 26 * (ord(letters[0]) - ord("A"))
@@ -30,7 +34,7 @@ def letters_index(letters: str) -> int:
 def hex_xy(hex_id: str, layout: str) -> tuple[int, int]:
     match = HEX_ID.match(hex_id) if isinstance(hex_id, str) else None
     if not match:
-        raise BoardError(f"bad hex id {hex_id!r} (letters then a number, like H12)", hex=str(hex_id))
+        raise BoardError(f"bad hex id {hex_id!r} (letters then a number, like H12, AA-1 or a12)", hex=str(hex_id))
     if layout not in AXES:
         raise BoardError(f"unknown layout {layout!r} (pointy or flat)", field="layout")
     letter = letters_index(match.group(1))

@@ -2,36 +2,58 @@
 
 A tile code is a list of parts separated by ``;``. Each part is ``kind=prop:value,prop:value``.
 Parts that shape routes (nodes, paths, borders) are modelled, with the two printed properties the
-picture needs (a node's ``loc`` and ``hide``); parts that only decorate the printed tile (icons,
-upgrade costs, labels, stubs) are recognised and kept aside on purpose.
-Anything else is an error, so a code from a newer client is never silently misread.
+picture needs (a node's ``loc`` and ``hide``); parts that cannot affect routes (icons, upgrade
+costs, labels, stubs, partitions, stripes, future track) are read and kept aside.
+
+The reading is the engine's own (``lib/engine/tile.rb``, ``Tile.decode`` and ``Tile.part``, and the
+part classes), with its tolerance: a part is its text up to a second ``=`` (where a missing ``;``
+ran two parts together, the engine reads the first and drops the rest); a trailing comma is no
+property; a number is the leading digits of its value, as Ruby's ``to_i`` reads it; an edge ``6``
+is edge 0 (``Part::Edge`` turns modulo 6); a halt's revenue is 0 and its visit optional unless
+given; a path from an end to that same end is kept aside (it cannot join two places). What the
+engine itself cannot read (an unknown part, a property without a value, a node without revenue, a
+path to a node that is not there) is refused, and so is a property the engine never reads, so
+that a code from a newer client is never silently misread.
 
 Codes repeat on many hexes and boards, so :func:`parse_code` is cached.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..errors import BoardError
+from . import caches
 from .limits import MAX_NUMBER
 
 NODE_KINDS = ("city", "town", "offboard", "junction")
 # Engine aliases: a pass is a kind of city, a halt a kind of town.
 NODE_ALIASES = {"pass": "city", "halt": "town"}
-COSMETIC_PARTS = frozenset({"upgrade", "icon", "label", "stub", "frame", "future_label", "blocks_lay"})
+# Parts read and kept verbatim: they draw the tile or steer its upgrades, never a route.
+COSMETIC_PARTS = frozenset(
+    {"upgrade", "icon", "label", "stub", "frame", "future_label", "blocks_lay", "partition", "stripes"}
+)
 
-# Properties each part may carry; the ones used neither by routes nor by the picture are accepted and ignored.
+# Properties each part may carry (``Tile.part``'s keyword arguments); those used neither by routes
+# nor by the picture are accepted and ignored.
+_CENTRE = {"revenue", "groups", "hide", "route", "visit_cost", "format", "loc", "boom"}
 KNOWN_PROPS = {
-    "city": {"revenue", "slots", "loc", "reservation", "groups", "hide", "route", "visit_cost", "format", "boom"},
-    "town": {"revenue", "loc", "route", "style", "groups", "hide", "visit_cost", "boom", "format"},
-    "offboard": {"revenue", "groups", "hide", "route", "visit_cost", "format"},
+    "city": _CENTRE | {"slots", "reservation", "outline"},
+    "pass": _CENTRE | {"slots", "color", "size"},
+    "town": _CENTRE | {"style", "to_city"},
+    "halt": _CENTRE | {"symbol"},
+    "offboard": _CENTRE | {"rows"},
     "junction": {""},
     "path": {"a", "b", "terminal", "lanes", "track", "a_lane", "b_lane", "ignore"},
     "border": {"edge", "type", "color", "cost"},
 }
 TRACK_KINDS = {"broad", "narrow", "dual", "thin", "dashed"}
+FUTURE_TRACK = "future"  # ``track:future``: printed track not laid yet (the engine's ``future_paths``)
+# Revenue and visit defaults of a part when the code does not say (``Part::Halt``).
+DEFAULT_REVENUE = {"halt": "0"}
+DEFAULT_ROUTE = {"halt": "optional"}
+_LEADING_WHOLE = re.compile(r"\s*([+-]?[0-9]+)")
 
 
 class TileCodeError(BoardError):
@@ -50,6 +72,11 @@ class Node:
     optional: bool = False  # ``route:optional``: a stop a train need not count
     loc: float | None = None  # ``loc``: where the printed tile places it (an edge position); drawing only
     hide: bool = False  # ``hide``: printed without its value (off-boards); drawing only
+    # Read and kept for the rules that use them (``Part::RevenueCenter``): how many stops of a train's
+    # distance a visit costs (``visit_cost:0``: none), and ``route`` as written (mandatory, optional, never).
+    visit_cost: int = 1
+    route: str = "mandatory"
+    name: str = ""  # the part as the code names it: city, town, offboard, junction, pass or halt
 
     @property
     def is_stop(self) -> bool:
@@ -108,6 +135,8 @@ class Tile:
     borders: tuple  # Border
     labels: tuple  # label strings (upgrade matching only)
     cosmetic: tuple  # the other recognised parts, verbatim
+    future_paths: tuple = ()  # Path: ``track:future``, printed but not laid (no train runs it)
+    dead_ends: tuple = ()  # Path: an end joined to itself (no train runs between two places on it)
 
     @property
     def cities(self) -> tuple:
@@ -129,18 +158,31 @@ class Placed:
     exits: tuple  # sorted absolute edges with track
 
 
-@lru_cache(maxsize=16384)
+@caches.bounded(caches.PLACED_TILES_MAX)
 def placed(code: str, rotation: int) -> Placed:
-    paths = tuple(p.rotated(rotation) for p in parse_code(code).paths)
+    tile = parse_code(code)
+    paths = tuple(p.rotated(rotation) for p in tile.paths)
     by_end: dict = {}
     for i, p in enumerate(paths):
         for end in (p.a, p.b):
             by_end.setdefault(end, []).append(i)
-    return Placed(paths, {k: tuple(v) for k, v in by_end.items()}, tuple(sorted({e for p in paths for e in p.edges})))
+    # A dead end's edge is an exit too (the engine's ``Tile#exits`` counts every laid path's edges).
+    dead = (p.rotated(rotation) for p in tile.dead_ends)
+    exits = tuple(sorted({e for p in paths for e in p.edges} | {e for p in dead for e in p.edges}))
+    return Placed(paths, {k: tuple(v) for k, v in by_end.items()}, exits)
 
 
 def _rotate_end(end, rotation):
     return ("edge", (end[1] + rotation) % 6) if end[0] == "edge" else end
+
+
+def _whole(text: str, what: str, part: str) -> int:
+    """A number as the engine reads it (Ruby's ``to_i``: the leading digits, ``20path`` is 20);
+    refused when there is no digit to read."""
+    match = _LEADING_WHOLE.match(text)
+    if not match:
+        raise TileCodeError(f"{what} must be a whole number, not {text!r}, in part {part!r}", part=part)
+    return int(match.group(1))
 
 
 def _parse_revenue(text: str, part: str) -> tuple:
@@ -154,31 +196,40 @@ def _parse_revenue(text: str, part: str) -> tuple:
 def _revenue_entries(text: str, part: str) -> tuple:
     try:
         if "_" not in text:
-            return ((None, int(text)),)
+            return ((None, _whole(text, "revenue", part)),)
         entries = []
         for item in text.split("|"):
             colour, _, value = item.rpartition("_")
             if not colour:
                 raise ValueError(item)
-            entries.append((colour, int(value)))
+            entries.append((colour, _whole(value, "revenue", part)))
         return tuple(entries)
-    except ValueError:
+    except (ValueError, TileCodeError):
         raise TileCodeError(f"bad revenue {text!r} in part {part!r}", part=part) from None
 
 
 def _parse_end(text: str, part: str):
-    if text.startswith("_") and text[1:].isdigit():
-        return ("node", int(text[1:]))
-    if text.isdigit() and int(text) <= 5:
-        return ("edge", int(text))
-    raise TileCodeError(f"bad path end {text!r} in part {part!r} (an edge 0-5 or a node _N)", part=part)
+    """A path end: node ``_N``, or an edge (any whole number, turned modulo 6 as ``Part::Edge``)."""
+    try:
+        if text.startswith("_"):
+            if not text[1:2].isdigit():  # a node's number has no sign
+                raise TileCodeError(text, part=part)
+            return ("node", _whole(text[1:], "node", part))
+        edge = _whole(text, "edge", part)
+    except TileCodeError:
+        raise TileCodeError(f"bad path end {text!r} in part {part!r} (an edge 0-5 or a node _N)", part=part) from None
+    return ("edge", edge % 6)
 
 
 def _props(body: str, kind: str, part: str) -> dict:
-    props: dict = {}
+    """``prop:value,...`` as ``Tile.decode`` splits it: a trailing comma is no property."""
+    props: dict[str, str] = {}
     if not body:
         return props
-    for item in body.split(","):
+    items = body.split(",")
+    while len(items) > 1 and not items[-1]:  # Ruby's split drops trailing empty fields
+        items.pop()
+    for item in items:
         key, sep, value = item.partition(":")
         if key not in KNOWN_PROPS[kind]:
             raise TileCodeError(f"unknown property {key!r} in part {part!r}", part=part)
@@ -197,39 +248,43 @@ def _loc(value: str | None) -> float | None:
 
 
 def _int(value: str, what: str, part: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise TileCodeError(f"{what} must be a whole number, not {value!r}, in part {part!r}", part=part) from None
+    return _whole(value, what, part)
 
 
-@lru_cache(maxsize=4096)
+@caches.bounded(caches.TILE_CODES_MAX)
 def parse_code(code: str) -> Tile:
     """Parse a tile code (unrotated). Raises :class:`TileCodeError` naming the part at fault."""
     if not isinstance(code, str):
         raise TileCodeError(f"tile code must be a string, not {type(code).__name__}")
-    nodes: list = []
-    paths, borders, labels, cosmetic = [], [], [], []
+    nodes: list[Node] = []
+    paths: list[Path] = []
+    future: list[Path] = []
+    dead: list[Path] = []
+    borders: list[Border] = []
+    labels: list[str] = []
+    cosmetic: list[str] = []
     for part in code.split(";"):
         if not part:
             continue
-        kind, _, body = part.partition("=")
-        kind = NODE_ALIASES.get(kind, kind)
+        name, _, body = part.partition("=")
+        body = body.partition("=")[0]  # a missing ";": the engine reads up to the next "=" only
+        kind = NODE_ALIASES.get(name, name)
         if kind in COSMETIC_PARTS:
             if kind == "label":
                 labels.append(body)
             cosmetic.append(part)
             continue
-        if kind not in KNOWN_PROPS:
-            raise TileCodeError(f"unknown part {kind!r} in {part!r}", part=part)
-        props = _props(body, kind, part)
+        if name not in KNOWN_PROPS:
+            raise TileCodeError(f"unknown part {name!r} in {part!r}", part=part)
+        props = _props(body, name, part)
         if kind in NODE_KINDS:
             if kind == "junction":
                 revenue, slots = ((None, 0),), 0
             else:
-                if "revenue" not in props:
+                given = props.get("revenue", DEFAULT_REVENUE.get(name))
+                if given is None:
                     raise TileCodeError(f"{kind} without revenue in part {part!r}", part=part)
-                revenue = _parse_revenue(props["revenue"], part)
+                revenue = _parse_revenue(given, part)
                 slots = _int(props.get("slots", "1"), "slots", part) if kind == "city" else 0
                 if slots < 0 or slots > 12:
                     raise TileCodeError(f"slots {slots} out of range in part {part!r}", part=part)
@@ -241,22 +296,24 @@ def parse_code(code: str) -> Tile:
                     revenue,
                     slots,
                     groups,
-                    props.get("route") == "optional",
+                    props.get("route", DEFAULT_ROUTE.get(name)) == "optional",
                     _loc(props.get("loc")),
                     props.get("hide") not in (None, "0"),
+                    _int(props.get("visit_cost", "1"), "visit_cost", part),
+                    props.get("route", DEFAULT_ROUTE.get(name, "mandatory")),
+                    name,
                 )
             )
         elif kind == "path":
             if "a" not in props or "b" not in props:
                 raise TileCodeError(f"path needs both a and b in part {part!r}", part=part)
             track = props.get("track", "broad")
-            if track not in TRACK_KINDS:
+            if track not in TRACK_KINDS and track != FUTURE_TRACK:
                 raise TileCodeError(f"unknown track {track!r} in part {part!r}", part=part)
             lanes = _int(props.get("lanes", "1"), "lanes", part)
             a, b = _parse_end(props["a"], part), _parse_end(props["b"], part)
-            if a == b:
-                raise TileCodeError(f"path joins an end to itself in part {part!r}", part=part)
-            paths.append(Path(a, b, props.get("terminal", "0") not in ("0", ""), lanes, track))
+            path = Path(a, b, props.get("terminal", "0") not in ("0", ""), lanes, track)
+            (future if track == FUTURE_TRACK else dead if a == b else paths).append(path)
         elif kind == "border":
             if "edge" not in props:
                 raise TileCodeError(f"border without edge in part {part!r}", part=part)
@@ -264,8 +321,10 @@ def parse_code(code: str) -> Tile:
             if not 0 <= edge <= 5:
                 raise TileCodeError(f"border edge {edge} out of range in part {part!r}", part=part)
             borders.append(Border(edge, props.get("type"), _int(props.get("cost", "0"), "cost", part)))
-    for path in paths:
+    for path in paths + future + dead:
         for n in path.nodes:
             if n >= len(nodes):
                 raise TileCodeError(f"path goes to node _{n}, but the tile has {len(nodes)} node(s)", part=f"path _{n}")
-    return Tile(code, tuple(nodes), tuple(paths), tuple(borders), tuple(labels), tuple(cosmetic))
+    return Tile(
+        code, tuple(nodes), tuple(paths), tuple(borders), tuple(labels), tuple(cosmetic), tuple(future), tuple(dead)
+    )

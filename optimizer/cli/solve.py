@@ -90,13 +90,7 @@ def _title(state, result) -> str:
 
 def table(state: dict, result: dict) -> str:
     """The answer as a person reads it: trains, stops with names, revenue, total."""
-    names = {h["id"]: h.get("location_name") for h in state.get("hexes", [])}
-
-    def stop_label(stop_id):
-        hex_id = stop_id.split(".")[0]
-        name = names.get(hex_id)
-        return f"{name} ({hex_id})" if name else hex_id
-
+    stop_label = stop_labeller(state)
     lines = []
     company = state.get("corporation", {})
     lines.append(
@@ -122,6 +116,18 @@ def table(state: dict, result: dict) -> str:
     if any(set(r["stops"]) - set(r.get("paid", r["stops"])) for r in result["routes"]):
         lines.append("  * visited, not counted")
     return "\n".join(lines)
+
+
+def stop_labeller(state: dict):
+    """A stop id as a player reads it: ``Baltimore (I15)``; a hex without a name: ``I17``."""
+    names = {h["id"]: h.get("location_name") for h in state.get("hexes", [])}
+
+    def stop_label(stop_id):
+        hex_id = stop_id.split(".")[0]
+        name = names.get(hex_id)
+        return f"{name} ({hex_id})" if name else hex_id
+
+    return stop_label
 
 
 def run_batch(args) -> int:

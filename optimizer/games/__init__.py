@@ -25,8 +25,15 @@ DATA_FILES = {
     "18Chesapeake": "18Chesapeake.json",
     "1846": "1846.json",
     "18AL": "18AL.json",
+    "1846 2p Variant": "18462pVariant.json",
+    "1852: Missouri": "1852Missouri.json",
+    "1856": "1856.json",
+    "1882": "1882.json",
+    "18Chesapeake: Off the Rails": "18ChesapeakeOfftheRails.json",
+    "18Tokaido": "18Tokaido.json",
 }
-DECLARED = ("1889", "18Chesapeake", "1846", "18AL")  # games whose data file's revenue_rules are their rules
+# games whose data file's revenue_rules are their rules: every game with data and no rules module
+DECLARED = tuple(title for title in DATA_FILES if title not in RULES)
 ALIASES = {"1880 china": "1880", "1880romania": "1880 Romania", "1880 romania": "1880 Romania", "18eu": "18EU"}
 
 
@@ -49,7 +56,20 @@ def rules_class(game: str) -> type:
 
 @cache
 def _declared(name: str) -> type:
-    return DeclaredRules.for_game(name, game_data(name))
+    return DeclaredRules.for_game(name, game_data(name), revenue_rules(name))
+
+
+def revenue_rules(name: str) -> dict:
+    """A declared game's rule families: its data file's ``revenue_rules``, over those of the game
+    it names under ``inherits`` (a variant the engine makes a subclass of that game says so once:
+    ``{"inherits": "1846"}``; its own map, trains and companies are its own data file's)."""
+    own = game_data(name).get("revenue_rules", {})
+    parent = own.get("inherits")
+    if parent is None:
+        return own
+    merged = {k: v for k, v in revenue_rules(parent).items() if k not in ("source", "inherits")}
+    merged.update(own)
+    return merged
 
 
 def rules_for(board) -> Rules:
@@ -67,7 +87,7 @@ def rules_source(name: str) -> tuple:
     file, ("generic", []) where the generic rules suffice (18Chesapeake)."""
     cls = rules_class(name)
     if issubclass(cls, DeclaredRules):
-        families = [k for k in cls.declared if k != "source"]
+        families = [k for k in cls.declared if k not in ("source", "inherits")]
         return ("data" if families else "generic"), families
     own = {name for name in vars(cls) if not name.startswith("__")} - {"title"}
     return ("module" if own else "generic"), []

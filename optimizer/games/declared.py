@@ -11,12 +11,20 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``ability_stop_bonuses``: ability types whose ``hexes`` pay ``amount`` for every stop of a
   route on them (18AL Warrior Coal Field, ``hexes_bonus``).
 - ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
-  earns ``amount``; sets are ``{"group": G}`` (stops in group G) or ``{"label": L}`` (stops on
-  tiles labelled L); ``"icons"`` pays the numbers on both ends' icons (1846 East-West).
+  earns ``amount``; sets are ``{"group": G}`` (stops in group G), ``{"label": L}`` (stops on
+  tiles labelled L) or ``{"hexes": [H, ...]}`` (stops on those hexes); ``"icons"`` pays the numbers
+  on both ends' icons (1846 East-West). Paid once per route only where no route can pay two stops
+  of one set (1846's E group, 1882's off-boards: a route reaches off-boards only at its ends).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?}]``: paid once for
   the company, on its route that earns it most: ``amount`` when the route visits a stop on every
   hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract, 18AL named
   routes); it applies when the company owns ``company`` or holds an ability of type ``ability``.
+- ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
+  lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
+  keeps the group's location, which a route reaches once already).
+- ``inherits``: the title whose families this one takes as its own, where the engine makes this
+  title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
+  families the file declares beside it replace the inherited ones of the same key.
 
 Where the engine says "once per route" and a hex has several stops, pairs of those stops take
 the bonus back once, so that a route paying two of them is paid once.
@@ -62,11 +70,12 @@ class DeclaredRules(Rules):
     printed: dict = {}  # hex id -> the printed map's tile code (its sticky icons outlive upgrades)
 
     @classmethod
-    def for_game(cls, title: str, data: dict) -> type:
+    def for_game(cls, title: str, data: dict, declared: dict | None = None) -> type:
+        """The rules of a game from its data file; ``declared`` (its families, where they are
+        inherited from another game's file) stands in for the file's own ``revenue_rules``."""
         printed = {h["id"]: h["code"] for h in data.get("hexes", ()) if h.get("code")}
-        return type(
-            f"Rules{title}", (cls,), {"title": title, "declared": data.get("revenue_rules", {}), "printed": printed}
-        )
+        families = data.get("revenue_rules", {}) if declared is None else declared
+        return type(f"Rules{title}", (cls,), {"title": title, "declared": families, "printed": printed})
 
     def icon_names(self, hx) -> list:
         """The icons on a hex: its tile's, and the printed map's sticky ones once it is upgraded (the
@@ -76,6 +85,11 @@ class DeclaredRules(Rules):
         if code is not None and code != hx.tile.code:
             names += [name for name, sticky in icons_of(code) if sticky]
         return names
+
+    def location(self, hx, node) -> str:
+        if self.declared.get("one_stop_per_hex") and not node.groups:
+            return "hex:" + hx.id
+        return super().location(hx, node)
 
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:
@@ -122,8 +136,10 @@ class DeclaredRules(Rules):
             for node in hx.tile.nodes:
                 if not node.is_stop:
                     continue
-                if ("group" in spec and spec["group"] in node.groups) or (
-                    "label" in spec and spec["label"] in hx.tile.labels
+                if (
+                    ("group" in spec and spec["group"] in node.groups)
+                    or ("label" in spec and spec["label"] in hx.tile.labels)
+                    or ("hexes" in spec and hx.id in spec["hexes"])
                 ):
                     out.append((hx.node_id(node.index), hx))
         return out

@@ -19,6 +19,7 @@ from collections import Counter
 from ..board.tiles import parse_code
 from ..errors import BoardError, OptimizerError
 from . import canonical_name, game_data
+from .upgrades import TileRules, city_map, most_exits, rotations, upgrades_to
 
 
 def is_tile_lays(doc) -> bool:
@@ -27,12 +28,7 @@ def is_tile_lays(doc) -> bool:
 
 def board_from_tile_lays(doc: dict) -> dict:
     """The board-state document of a tile-lay board: the game's map with the lays and tokens on it."""
-    if not isinstance(doc.get("game"), str):
-        raise BoardError("game: a built-in game name is needed (1830, 1880, 1880 Romania, 1894, 18EU)", field="game")
-    data = game_data(doc["game"])
-    title = canonical_name(doc["game"]) or doc["game"]
-    hexes = {h["id"]: preprinted_hex(h) for h in data["hexes"]}
-    _lay_tiles(hexes, doc.get("lays", []), {t["name"]: t for t in data["tiles"]}, title)
+    data, title, hexes, _ = laid_map(doc)
     _place_tokens(hexes, doc.get("tokens", []) or [])
     company = _company(doc.get("company"), data, title)
     phase = _phase(doc.get("phase"), data, title)
@@ -48,11 +44,25 @@ def board_from_tile_lays(doc: dict) -> dict:
     }
 
 
-def _lay_tiles(hexes: dict, lays, tiles: dict, title: str) -> None:
-    """Put each laid tile on its hex, within the supply; its cities start with empty slots."""
+def laid_map(doc: dict) -> tuple:
+    """The game's data, its title, its map with the document's tiles laid (hex id -> hex) and the
+    tile now on each hex a lay reached (hex id -> tile name)."""
+    if not isinstance(doc.get("game"), str):
+        raise BoardError("game: a built-in game name is needed (1830, 1880, 1880 Romania, 1894, 18EU)", field="game")
+    data = game_data(doc["game"])
+    title = canonical_name(doc["game"]) or doc["game"]
+    hexes = {h["id"]: preprinted_hex(h) for h in data["hexes"]}
+    laid = _lay_tiles(hexes, doc.get("lays", []), {t["name"]: t for t in data["tiles"]}, title)
+    return data, title, hexes, laid
+
+
+def _lay_tiles(hexes: dict, lays, tiles: dict, title: str) -> dict:
+    """Put each laid tile on its hex, within the supply; its cities start with empty slots. A tile
+    an upgrade replaces goes back to the supply, as in the engine (``update_tile_lists`` in
+    ``lib/engine/game/base.rb``)."""
     if not isinstance(lays, list):
         raise BoardError("lays must be a list of {hex, tile, rotation}", field="lays")
-    used: Counter = Counter()
+    laid: dict = {}
     for i, lay in enumerate(lays):
         where = f"lays[{i}]"
         if not isinstance(lay, dict):
@@ -70,18 +80,19 @@ def _lay_tiles(hexes: dict, lays, tiles: dict, title: str) -> None:
             raise BoardError(
                 f"{where}.rotation: {rotation!r} is not a rotation 0-5", field=f"{where}.rotation", hex=hex_id
             )
-        used[name] += 1
+        laid[hex_id] = name
+        used = sum(1 for t in laid.values() if t == name)
         count = tiles[name].get("count")
-        if isinstance(count, int) and used[name] > count:
+        if isinstance(count, int) and used > count:
             raise BoardError(
-                f"{where}.tile: tile {name} laid {used[name]} times; the supply has {count}",
+                f"{where}.tile: tile {name} would be on the map {used} times; the supply has {count}",
                 field=f"{where}.tile",
                 hex=hex_id,
             )
         tile = tiles[name]
-        h = hexes[hex_id]
-        h.update(tile=name, code=tile["code"], color=tile["color"], rotation=rotation)
-        h["cities"] = empty_cities(tile["code"])
+        hexes[hex_id].update(tile=name, code=tile["code"], color=tile["color"], rotation=rotation)
+        hexes[hex_id]["cities"] = empty_cities(tile["code"])
+    return laid
 
 
 def _place_tokens(hexes: dict, tokens) -> None:
@@ -168,3 +179,62 @@ def empty_cities(code: str) -> list:
     except OptimizerError:
         return []
     return [{"index": n.index, "slots": n.slots, "tokens": [None] * n.slots} for n in tile.nodes if n.kind == "city"]
+
+
+def hex_choices(doc: dict, hex_id) -> dict:
+    """What may go on one hex of a tile-lay board, for a board built by taps.
+
+    ``fits``: the supply's tiles that upgrade the hex's tile (see :mod:`optimizer.games.upgrades`),
+    those of the phase's colours first, each with how many are left, its code, its rotations that
+    keep the old track, and per rotation where the old cities' tokens go (old node -> new node).
+    ``others``: every other tile of the supply, for what a game's own rules or a private allow.
+    """
+    data, title, hexes, laid = laid_map(doc)
+    if not isinstance(hex_id, str) or hex_id not in hexes:
+        raise BoardError(f"hex: unknown hex {hex_id!r} on the {title} map", field="hex", hex=str(hex_id))
+    phase = _phase(doc.get("phase"), data, title) if doc.get("phase") is not None else {"tiles": []}
+    colours = phase.get("tiles") or []
+    h = hexes[hex_id]
+    old = parse_code(h.get("code") or "")
+    rotation = h.get("rotation", 0)
+    printed = next(x for x in data["hexes"] if x["id"] == hex_id)
+    exits_allowed = {int(edge) for edge in (printed.get("neighbors") or {})}
+    on_map = Counter(laid.values())
+    rules = TileRules.of(data)
+    supply = {t["name"]: parse_code(t["code"]) for t in data["tiles"]}
+    fits, others = [], []
+    for t in data["tiles"]:
+        count = t.get("count")
+        left = count - on_map[t["name"]] if isinstance(count, int) else None  # None: unlimited
+        entry = {"tile": t["name"], "color": t["color"], "left": left}
+        new = supply[t["name"]]
+        only = rules.only(hex_id, h["color"])
+        if h.get("tile") in rules.final_tiles:
+            fit = False
+        elif only is not None:
+            fit = t["name"] in only
+        else:
+            fit = upgrades_to(old, h["color"], new, t["color"], rules)
+        turns = rotations(old, rotation, new, exits_allowed, rules) if fit else []
+        if not turns:
+            others.append(entry)
+            continue
+        entry["phase"] = t["color"] in colours
+        entry["code"] = t["code"]
+        entry["rotations"] = turns
+        entry["cities"] = {str(r): {str(a): b for a, b in city_map(old, rotation, new, r).items()} for r in turns}
+        fits.append(entry)
+    kept = most_exits(fits, supply, old, rules)
+    others += [{k: f[k] for k in ("tile", "color", "left")} for f in fits if f not in kept]
+    fits = sorted(kept, key=lambda e: not e["phase"])
+    return {
+        "hex": hex_id,
+        "name": h.get("location_name"),
+        "tile": h.get("tile"),
+        "color": h["color"],
+        "rotation": rotation,
+        "laid": hex_id in laid,
+        "cities": [{"index": c["index"], "slots": c["slots"]} for c in h.get("cities", [])],
+        "fits": fits,
+        "others": others,
+    }

@@ -81,6 +81,8 @@ def spec_from_rows(
     for row in rows:
         types = set(row["nodes"])
         large, small = bool(types & LARGE_TYPES), bool(types & SMALL_TYPES)
+        if not (large or small):  # a type no tile here has (1822CAWRS grain_elevator): it counts nothing
+            continue
         key = "A" if large and small else ("L" if large else "S")
         v[key] += row["visit"]
         p[key] += row["pay"]

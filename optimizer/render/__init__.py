@@ -4,6 +4,6 @@ The picture reads the same board and track graph the search used, so a route is 
 very pieces of track it was priced on (see :mod:`optimizer.render.svg`).
 """
 
-from .svg import render_svg, write_svg
+from .svg import render_svg, render_tile_svg, write_svg
 
-__all__ = ["render_svg", "write_svg"]
+__all__ = ["render_svg", "render_tile_svg", "write_svg"]

@@ -15,6 +15,7 @@ read the picture back.
 from __future__ import annotations
 
 import colorsys
+import functools
 import itertools
 import math
 import sys
@@ -25,6 +26,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..board import geometry
 from ..board.state import read_board
 from ..errors import OptimizerError
+from ..games import canonical_name, game_data
 from ..rules.routes import DrawnRoute, drawn_routes
 
 S = 50.0  # hex circumradius, in user units; everything else is a fraction of it
@@ -102,6 +104,39 @@ def render_svg(state: dict, routes: list | None = None, *, title: str | None = N
     out.append(legend)
     out.append("</svg>")
     return "\n".join(s for s in out if s) + "\n"
+
+
+def render_tile_svg(layout: str, code: str, colour: str, rotation: int, phase_tiles=(), label: str = "") -> str:
+    """One tile as a small picture (a hex of the board's layout), for a list of tiles to choose from;
+    ``label`` (its name) goes on the hex's ``data-tile``."""
+    hex_id = "A1" if layout == "flat" else "A2"  # a hex of each layout's coordinate grid
+    board = read_board(
+        {
+            "game": "tile",
+            "layout": layout,
+            "phase": {"name": "", "tiles": list(phase_tiles) or [colour]},
+            "corporation": {"id": "-"},
+            "trains": [],
+            "hexes": [{"id": hex_id, "tile": label, "color": colour, "rotation": rotation, "code": code}],
+        }
+    )
+    frame = _Frame(layout)
+    hx = board.hexes[hex_id]
+    places = _place_nodes(hx, frame)
+    corners = frame.corners(frame.centre(hex_id))
+    x0, y0 = min(x for x, _ in corners) - 2, min(y for _, y in corners) - 2
+    w, h = max(x for x, _ in corners) + 2 - x0, max(y for _, y in corners) + 2 - y0
+    body = [
+        _hex(hx, frame),
+        f'<g class="track" fill="none" stroke="#111" stroke-width="{_n(TRACK_WIDTH)}" stroke-linecap="round">',
+        _track(hx, frame, places),
+        "</g>",
+        _nodes(board, hx, frame, places),
+    ]
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_n(x0)} {_n(y0)} {_n(w)} {_n(h)}" class="tile">'
+        f"<style>{STYLE}</style>" + "\n".join(b for b in body if b) + "</svg>"
+    )
 
 
 def write_svg(state: dict, routes: list | None, path: str, *, title: str | None = None) -> None:
@@ -456,6 +491,7 @@ def _city(board, hx, node, xy: tuple, r: float, c: tuple) -> str:
         ours = company == board.company.id
         neutral = k < len(city.neutral) and city.neutral[k]
         size = min(0.2 * S, 1.8 * r / max(1, len(company)) / 0.72)  # bold glyphs are ~0.72 em wide
+        fill, ink = ("#777", "#fff") if neutral else token_colours(board.game, company)
         out.append(
             f'<g class="token" data-company={quoteattr(company)}>'
             + _el(
@@ -463,11 +499,11 @@ def _city(board, hx, node, xy: tuple, r: float, c: tuple) -> str:
                 cx=x,
                 cy=y,
                 r=r - 0.5,
-                fill="#777" if neutral else company_colour(company),
+                fill=fill,
                 stroke="#ffd400" if ours else "#111",
                 stroke_width=3.0 if ours else 1.2,
             )
-            + _el("text", company, x=x, y=y, style=f"font-size:{_n(size)}px")
+            + _el("text", company, x=x, y=y, style=f"font-size:{_n(size)}px;fill:{ink}")
             + "</g>"
         )
     out.append("</g>")
@@ -597,6 +633,22 @@ def _wrap(name: str, width: int = 13) -> list:
         return [name]
     cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
     return [name[:cut], name[cut + 1 :]]
+
+
+def token_colours(game: str, company: str) -> tuple:
+    """A token's fill and text colours: the company's own in a built-in game's data (the
+    engine's), else :func:`company_colour` on white text."""
+    for c in _companies(game):
+        if c["id"] == company and c.get("color"):
+            return c["color"], c.get("text_color") or "#fff"
+    return company_colour(company), "#fff"
+
+
+@functools.cache
+def _companies(game: str) -> tuple:
+    if canonical_name(game) is None:
+        return ()
+    return tuple(game_data(game).get("corporations", []))
 
 
 def company_colour(company: str) -> str:

@@ -12,6 +12,7 @@ from itertools import product
 from ..errors import RoutesError
 from ..graph.problem import build_problem
 from ..revenue import best_route_awards, price_route, visit_errors
+from .notation import known_trains, named_hexes, train_ids
 from .routes import readings
 
 
@@ -26,15 +27,16 @@ def check_routes(board, routes) -> dict:
         raise RoutesError("routes must be a JSON list of {train, hexes} or {train, stops}", field="routes")
     trains = {t.id: i for i, t in enumerate(problem.trains)}
     bonus_trains = {t.id: t for t in problem.bonus_trains}
+    by_id = train_ids(routes, list(problem.trains) + list(problem.bonus_trains))
     parsed = []
     seen_trains = set()
     for i, route in enumerate(routes):
         where = f"routes[{i}]"
         if not isinstance(route, dict) or "train" not in route:
             raise RoutesError(f"{where}: each route is an object with a train and hexes or stops", field=where)
-        train = str(route["train"])
+        train = by_id[i]
         if train not in trains and train not in bonus_trains:
-            known = ", ".join(list(trains) + list(bonus_trains)) or "none"
+            known = known_trains(list(problem.trains) + list(problem.bonus_trains))
             raise RoutesError(
                 f"{where}.train: unknown train {train!r} (this company runs: {known})", field=f"{where}.train"
             )
@@ -75,15 +77,9 @@ def _readings_or_forbidden(problem, route, where) -> list:
 
 def _forbidden_reason(problem, route) -> str | None:
     board, rules = problem.board, problem.rules
-    if isinstance(route.get("stops"), list):
-        hex_ids = [s.split(".")[0] for s in route["stops"] if isinstance(s, str)]
-    elif isinstance(route.get("hexes"), list):
-        hex_ids = [h for chain in route["hexes"] if isinstance(chain, list) for h in chain if isinstance(h, str)]
-    else:
-        return None
-    for hex_id in dict.fromkeys(hex_ids):
-        hx = board.hexes.get(hex_id)
-        for node in hx.tile.nodes if hx is not None else ():
+    for hex_id in named_hexes(board, route):
+        hx = board.hexes[hex_id]
+        for node in hx.tile.nodes:
             if node.is_stop and rules.forbidden(hx, node):
                 return rules.forbidden_reason(hx, node)
     return None

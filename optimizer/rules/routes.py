@@ -3,7 +3,9 @@
 A routes document is a list of routes (or an object holding one under ``routes``, as ``solve
 --json`` prints), each in the corpus's shape: ``{"train": id, "hexes": [[hex ids of one chain],
 ...]}`` (one chain per connection between two stops, in route order, each in either direction;
-``["local", HEX]`` for a one-city run) or ``{"train": id, "stops": ["HEX._N", ...]}``. Chains are
+``["local", HEX]`` for a one-city run) or ``{"train": id, "stops": ["HEX._N", ...]}``; or as players
+write them (:mod:`optimizer.rules.notation`: train names, hexes and place names for stops, one
+chain from end to end). Chains are
 matched to segments of the track graph by their hexes (``TrackGraph.segments_by_chain``). The
 checker reads every way a route can be walked (:func:`readings`); the picture reads the track to
 draw, and draws a chain with no track under it hex to hex (:func:`drawn_routes`).
@@ -11,13 +13,13 @@ draw, and draws a chain with no track under it hex to hex (:func:`drawn_routes`)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import islice, product
 
-from ..errors import RoutesError
+from ..errors import RoutesError, decoded_json
 from ..games import rules_for
 from ..graph.walks import build_track_graph
+from .notation import chain_list, chain_pieces, stop_entries, stop_options, stop_walks
 
 MAX_READINGS = 64
 
@@ -27,10 +29,7 @@ def routes_document(source, field: str = "routes") -> list:
     under ``routes`` (a ``solve --json`` answer). ``field`` names where it came from in errors."""
     routes = source
     if isinstance(source, (str, bytes, bytearray)):
-        try:
-            routes = json.loads(source)
-        except (ValueError, RecursionError) as err:
-            raise RoutesError(f"routes are not valid JSON: {str(err)[:200]}", field=field) from None
+        routes = decoded_json(source, field=field, what="routes are ", error=RoutesError)
     if isinstance(routes, dict) and isinstance(routes.get("routes"), list):
         routes = routes["routes"]
     if not isinstance(routes, list):
@@ -59,30 +58,25 @@ def check_chains(board, chains, where: str) -> None:
 
 
 def readings(problem, route: dict, where: str) -> list:
-    """Every way to read a route as a walk over the track graph: lists of (segment, forward)."""
+    """Every way to read a route as a walk over the track graph: lists of (segment, forward).
+
+    Stops and chains may be written as players write them (see :mod:`optimizer.rules.notation`)."""
     graph = problem.graph
-    index = graph.stop_index()
     if "stops" in route and route["stops"] is not None:
-        stops = route["stops"]
-        if not isinstance(stops, list) or not all(isinstance(s, str) for s in stops):
-            raise RoutesError(f'{where}.stops must be a list of stop ids like "H12._0"', field=f"{where}.stops")
-        for k, s in enumerate(stops):
-            if s not in index:
-                _unknown_place(problem, s.split(".")[0], f"{where}.stops[{k}]", stop=s)
-        if len(stops) == 1:
-            return [("local", index[stops[0]])]
-        options = []
-        for k, (a, b) in enumerate(zip(stops, stops[1:])):
-            ia, ib = index[a], index[b]
-            segs = [(j, seg.a == ia) for j, seg in enumerate(graph.segments) if {seg.a, seg.b} == {ia, ib}]
-            if not segs:
-                raise RoutesError(
-                    f"{where}.stops: no track joins {a} and {b} without another stop between",
-                    field=f"{where}.stops[{k + 1}]",
-                )
-            options.append(segs)
-        return [list(c) for c in product(*options)][:MAX_READINGS]
-    chains = route.get("hexes")
+        if route["stops"] == []:
+            return [[]]  # a run of no stops: read, and judged as such ("a route needs at least two stops")
+        entries = stop_entries(route["stops"], where)
+        options = [stop_options(problem, e, f"{where}.stops[{k}]") for k, e in enumerate(entries)]
+        if len(entries) == 1:
+            if len(options[0]) == 1:
+                return [("local", options[0][0])]
+            return [("local_hex", graph.stops[options[0][0]].hex)]
+        stops = stop_walks(problem, entries, options, where)
+        choices = []
+        for ia, ib in zip(stops, stops[1:]):
+            choices.append([(j, seg.a == ia) for j, seg in enumerate(graph.segments) if {seg.a, seg.b} == {ia, ib}])
+        return [list(c) for c in product(*choices)][:MAX_READINGS]
+    chains = chain_list(route.get("hexes"))
     if chains is None:
         raise RoutesError(f"{where}: give hexes (chains of hex ids) or stops", field=where)
     check_chains(problem.board, chains, where)
@@ -92,16 +86,16 @@ def readings(problem, route: dict, where: str) -> list:
         if len(chains) != 1 or len(chains[0]) != 2:
             raise RoutesError(f'{where}.hexes: a local run is [["local", HEX]]', field=f"{where}.hexes")
         return [("local_hex", chains[0][1])]
-    candidates = []
+    cuts: list = []
     for k, chain in enumerate(chains):
-        found = graph.segments_by_chain.get(tuple(chain), [])
+        found = chain_pieces(graph, chain)
         if not found:
             reason = _why_no_track(problem, chain)
             raise RoutesError(f"{where}.hexes[{k}]: {reason}", field=f"{where}.hexes[{k}]", hex=chain[0])
-        candidates.append(found)
+        cuts.append(found)
     walks: list = []
 
-    def extend(k, at, walk):
+    def extend(candidates, k, at, walk):
         if len(walks) >= MAX_READINGS:
             return
         if k == len(candidates):
@@ -113,25 +107,16 @@ def readings(problem, route: dict, where: str) -> list:
                 start, end = (seg.a, seg.b) if forward else (seg.b, seg.a)
                 if at is None or start == at:
                     walk.append((j, forward))
-                    extend(k + 1, end, walk)
+                    extend(candidates, k + 1, end, walk)
                     walk.pop()
 
-    extend(0, None, [])
+    for pieces in islice(product(*cuts), MAX_READINGS):
+        extend([p for chain in pieces for p in chain], 0, None, [])
     if not walks:
         raise RoutesError(
             f"{where}.hexes: its chains do not join end to end into one run of track", field=f"{where}.hexes"
         )
     return walks
-
-
-def _check_hex(problem, hex_id, field):
-    if not isinstance(hex_id, str) or hex_id not in problem.board.hexes:
-        raise RoutesError(f"{field}: hex {hex_id!r} is not on the board", field=field, hex=str(hex_id))
-
-
-def _unknown_place(problem, hex_id, field, stop):
-    _check_hex(problem, hex_id, field)
-    raise RoutesError(f"{field}: {stop} is not a stop of hex {hex_id}", field=field, hex=hex_id)
 
 
 def _why_no_track(problem, chain) -> str:

@@ -26,6 +26,9 @@ async function send(path, body, headers = {}) {
 
 const deadlineHeader = (ms) => (ms ? { 'X-Deadline-Ms': String(ms) } : {});
 
+// A board-state document goes as it is; a tile-lay board (built on the page) as JSON text.
+const boardField = (board) => ('hexes' in board ? { board } : { stateJson: JSON.stringify(board) });
+
 export async function examples() {
   return (await send('/page/examples')).json();
 }
@@ -36,7 +39,7 @@ export async function example(name) {
 
 // Each better solution as the search finds it, then the final one: onSolution(solution, final).
 export async function optimizeStream(board, deadlineMs, onSolution) {
-  const response = await send('/v1/optimize:stream', { board }, deadlineHeader(deadlineMs));
+  const response = await send('/v1/optimize:stream', boardField(board), deadlineHeader(deadlineMs));
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
@@ -54,10 +57,25 @@ export async function optimizeStream(board, deadlineMs, onSolution) {
 }
 
 export async function check(board, routes) {
-  return (await send('/v1/check', { board, routes })).json();
+  return (await send('/v1/check', { ...boardField(board), routes })).json();
 }
 
 // The board as SVG text, with routes ({train, hexes: [[hex, ...], ...]}) drawn over its track.
 export async function render(board, routes) {
   return (await send('/page/render', { board, routes })).text();
+}
+
+// The built-in games a board can be built for ([{title, layout}]), and one game's setup:
+// {title, layout, phases, trains, companies, tiles, places, start}.
+export async function games() {
+  return (await send('/page/games')).json();
+}
+
+export async function gameSetup(title) {
+  return (await send(`/page/games/${encodeURIComponent(title)}`)).json();
+}
+
+// What may go on a hex of a tile-lay board: {hex, name, tile, cities, fits: [...], others: [...]}.
+export async function tileChoices(board, hex) {
+  return (await send('/page/tiles', { board, hex })).json();
 }

@@ -1,6 +1,8 @@
-// The players' page: load a board, see its best routes (streamed as the search improves them),
-// draw your own routes one train at a time and see at once whether they are legal (/v1/check).
+// The players' page: load a board or build one by taps, see its best routes (streamed as the
+// search improves them), draw your own routes one train at a time and see at once whether they
+// are legal (/v1/check).
 import * as api from './api.js';
+import { BoardEditor } from './editor.js';
 import { BoardMap } from './map.js';
 
 const COLOURS = ['#d7263d', '#1b98e0', '#2e933c', '#f49d37', '#7b2cbf', '#00a6a6', '#8d6a9f', '#3d5a80'];
@@ -16,9 +18,13 @@ const state = {
   active: 0,          // index of the train being drawn
   drawn: {},          // train id -> hex ids in click order
   checkSeq: 0,
+  places: {},         // hex id -> printed name, to name stops
+  editing: false,     // the board is being built on the page
+  tapMode: 'tiles',   // while editing, a tap on a hex lays tiles ('tiles') or draws routes ('routes')
 };
 
 const map = new BoardMap($('board'), onHexClick);
+const editor = new BoardEditor((doc) => load(doc, editor.places()), showError);
 
 function showError(err) {
   const box = $('error');
@@ -34,7 +40,12 @@ function text(tag, content, cls) {
   return el;
 }
 
-const stopsText = (stops) => stops.map((s) => s.split('.')[0]).join(' – ');
+// A stop as players name it, as the CLI does: "Baltimore (I15)"; a hex without a name by its id.
+function stopName(stop) {
+  const hex = stop.split('.')[0];
+  return state.places[hex] ? `${state.places[hex]} (${hex})` : hex;
+}
+const stopsText = (stops) => stops.map(stopName).join(' – ');
 const chainsOf = (route) => route.hexes.map((c) => c.hexes);
 
 // --- the best routes ----------------------------------------------------------------------
@@ -78,7 +89,9 @@ async function solve() {
     const routes = state.best.routes.map((r) => ({  // the shape `route18xx solve --json` prints
       train: r.train, name: r.name, revenue: num(r.revenue), stops: r.stops, paid: r.paid, hexes: chainsOf(r),
     }));
-    state.bestSvg = await api.render(board, routes);
+    const svg = await api.render(board, routes);
+    if (board !== state.board) return;
+    state.bestSvg = svg;
     $('show-best').checked = !hasDrawn();
     redraw();
     updateGap();
@@ -94,8 +107,8 @@ async function solve() {
 
 const hasDrawn = () => Object.values(state.drawn).some((h) => h.length);
 
-function trainIds(board) {
-  return (board.trains || []).map((t, i) => String(t.id ?? `${t.name}-${i}`));
+function trainIds(board) {  // a tile-lay board names its trains; the API numbers them "4-0", "5-1"
+  return (board.trains || []).map((t, i) => (typeof t === 'string' ? `${t}-${i}` : String(t.id ?? `${t.name}-${i}`)));
 }
 
 function showTrains() {
@@ -126,6 +139,12 @@ function chains(hexes, stopHexes) {
 }
 
 function onHexClick(hex) {
+  if (state.editing && state.tapMode === 'tiles') {
+    const phone = getComputedStyle($('hex-sheet')).position === 'fixed';
+    map.mark(hex, phone);
+    editor.openHex(hex);
+    return;
+  }
   const train = state.trains[state.active];
   if (!train) return;
   const hexes = state.drawn[train] || (state.drawn[train] = []);
@@ -135,9 +154,36 @@ function onHexClick(hex) {
   checkRoutes();
 }
 
+// A route written as players say it, "4: Baltimore - Lancaster - Philadelphia": the checker reads
+// the train's name and the places (see optimizer/rules/notation.py); its track is then drawn as if tapped.
+async function writeRoute(event) {
+  event.preventDefault();
+  const match = $('route-text').value.match(/^\s*([^:]+?)\s*:\s*(\S.*)$/);
+  if (!match) {
+    showError(new Error('write a route as its train, a colon and its stops: "4: Baltimore - Lancaster - Philadelphia"'));
+    return;
+  }
+  try {
+    const verdict = await api.check(state.board, [{ train: match[1], stops: [match[2]] }]);
+    const route = verdict.routes[0];
+    const chains = (route.hexes || []).map((c) => c.hexes);
+    if (!chains.length) throw new Error((route.errors || []).join('; ') || 'this route runs on no track');
+    showError(null);
+    state.drawn[route.train] = chains[0].concat(...chains.slice(1).map((c) => c.slice(1)));
+    state.active = Math.max(0, state.trains.indexOf(route.train));
+    $('route-text').value = '';
+    $('show-best').checked = false;
+    showTrains();
+    redraw();
+    await checkRoutes();
+  } catch (err) {
+    showError(err);
+  }
+}
+
 function redraw() {
   const svg = $('show-best').checked ? state.bestSvg : state.bareSvg;
-  if (svg && map.svgText !== svg) { map.show(svg); map.svgText = svg; }
+  if (svg && map.svgText !== svg) { map.show(svg); map.svgText = svg; map.mark(state.editing && editor.hex); }
   map.drawPlayerRoutes(state.trains.map((train, i) => ({
     train, hexes: state.drawn[train] || [], colour: COLOURS[i % COLOURS.length], active: i === state.active,
   })));
@@ -160,7 +206,9 @@ async function checkRoutes() {
       const row = document.createElement('tr');
       row.dataset.train = r.train;
       row.className = r.legal ? 'legal' : 'illegal';
-      row.append(text('td', r.train), text('td', routes[i].hexes.map((c) => c.hexes.join('–')).join(' | '), 'hexes'),
+      // a route that reads as track is named by its stops, as players name them; else by the hexes tapped
+      const where = r.stops && r.stops.length ? stopsText(r.stops) : routes[i].hexes.map((c) => c.hexes.join('–')).join(' | ');
+      row.append(text('td', r.train), text('td', where, 'hexes'),
         text('td', num(r.revenue), 'num revenue'),
         text('td', r.legal ? 'legal' : (r.errors || []).join('; '), r.legal ? 'reason ok' : 'reason'));
       body.appendChild(row);
@@ -182,15 +230,17 @@ function updateGap(yours = num($('your-total').textContent), legal = true) {
 
 // --- loading a board ----------------------------------------------------------------------
 
-async function load(board) {
+async function load(board, places = null) {
   showError(null);
   state.board = board;
+  state.places = places || Object.fromEntries((board.hexes || []).filter((h) => h.location_name)
+    .map((h) => [h.id, h.location_name]));
   state.best = null;
   state.bestSvg = null;
   state.drawn = {};
   state.active = 0;
   state.trains = trainIds(board);
-  const company = board.corporation ? board.corporation.id : '';
+  const company = board.corporation ? board.corporation.id : (board.company || '');
   $('board-name').textContent = `${board.game || ''} · ${company}${board.id ? ` · ${board.id}` : ''}`;
   $('yours').querySelector('tbody').replaceChildren();
   $('best').querySelector('tbody').replaceChildren();
@@ -202,7 +252,9 @@ async function load(board) {
   $('status').className = 'muted';
   showTrains();
   try {
-    state.bareSvg = await api.render(board, []);
+    const svg = await api.render(board, []);
+    if (board !== state.board) return;  // another board was loaded meanwhile
+    state.bareSvg = svg;
     $('show-best').checked = true;
     redraw();
   } catch (err) {
@@ -227,7 +279,7 @@ async function init() {
     option.value = e.name;
     select.appendChild(option);
   }
-  select.addEventListener('change', async () => load(await api.example(select.value)));
+  select.addEventListener('change', async () => { setEditing(false); await load(await api.example(select.value)); });
   $('file').addEventListener('change', async (event) => {
     const file = event.target.files[0];
     if (!file) return;
@@ -238,9 +290,54 @@ async function init() {
   });
   $('solve').addEventListener('click', solve);
   $('show-best').addEventListener('change', redraw);
+  $('route-form').addEventListener('submit', writeRoute);
   $('clear').addEventListener('click', () => { state.drawn = {}; redraw(); checkRoutes(); });
-  await load(await api.example('default'));
+  await initEditor();
+  const saved = editor.saved();
+  if (saved) {
+    setEditing(true);
+    await editor.open(saved);
+  } else {
+    await load(await api.example('default'));
+  }
   document.body.dataset.ready = 'true';
+}
+
+// --- building a board -----------------------------------------------------------------------
+
+function setEditing(on) {
+  state.editing = on;
+  document.body.classList.toggle('editing', on);
+  $('editor').hidden = !on;
+  $('build').setAttribute('aria-pressed', String(on));
+  if (!on) editor.closeHex();
+}
+
+function setTapMode(mode) {
+  state.tapMode = mode;
+  for (const b of document.querySelectorAll('#tap-mode button')) b.setAttribute('aria-pressed', String(b.dataset.mode === mode));
+  if (mode !== 'tiles') editor.closeHex();
+}
+
+async function initEditor() {
+  await editor.fillGames();
+  const guard = (f) => async (...args) => { try { await f(...args); } catch (err) { showError(err); } };
+  $('build').addEventListener('click', guard(async () => {
+    if (state.editing) { setEditing(false); return; }
+    setEditing(true);
+    if (!editor.doc) await editor.open(editor.saved() || { game: '1830' });
+    else await load(editor.doc, editor.places());
+  }));
+  $('ed-new').addEventListener('click', guard(() => editor.startNew($('ed-game').value)));
+  $('ed-company').addEventListener('change', guard((e) => editor.edit((d) => { d.company = e.target.value; })));
+  $('ed-phase').addEventListener('change', guard((e) => editor.edit((d) => { d.phase = e.target.value; })));
+  $('ed-undo').addEventListener('click', guard(() => editor.undo()));
+  $('ed-share').addEventListener('click', guard(async () => {
+    $('ed-link').hidden = false;
+    $('ed-link').select();
+    try { await navigator.clipboard.writeText($('ed-link').value); $('ed-share').textContent = 'Link copied'; } catch { /* shown to copy by hand */ }
+  }));
+  for (const b of document.querySelectorAll('#tap-mode button')) b.addEventListener('click', () => setTapMode(b.dataset.mode));
 }
 
 init().catch(showError);

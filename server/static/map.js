@@ -22,6 +22,21 @@ export class BoardMap {
     this.svg.appendChild(this.overlay);
   }
 
+  // The hex being edited, outlined; on a phone (the sheet covers the lower half) scrolled to a
+  // quarter of the screen's height.
+  mark(hexId, scroll = false) {
+    if (!this.svg) return;
+    for (const p of this.svg.querySelectorAll('polygon.hex.selected')) p.classList.remove('selected');
+    const polygon = hexId && this.svg.querySelector(`polygon[data-hex="${CSS.escape(hexId)}"]`);
+    if (!polygon) return;
+    polygon.classList.add('selected');
+    polygon.parentNode.appendChild(polygon);  // drawn last among the hexes: its outline on top
+    if (scroll) {
+      polygon.scrollIntoView({ block: 'center', inline: 'center' });
+      window.scrollBy(0, window.innerHeight / 4);
+    }
+  }
+
   // Hex ids that hold a stop (city, town or off-board), read from the picture's data-node attributes.
   stopHexes() {
     const out = new Set();

@@ -184,7 +184,7 @@ class DistanceRow(_message.Message):
     def __init__(self, nodes: _Optional[_Iterable[str]] = ..., pay: _Optional[int] = ..., visit: _Optional[int] = ..., multiplier: _Optional[int] = ...) -> None: ...
 
 class Hex(_message.Message):
-    __slots__ = ("id", "tile", "color", "rotation", "code", "location_name", "neighbors", "borders", "cities", "tile_reservations", "assignments")
+    __slots__ = ("id", "tile", "color", "rotation", "code", "location_name", "neighbors", "borders", "cities", "tile_reservations", "assignments", "no_neighbors")
     class NeighborsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -203,6 +203,7 @@ class Hex(_message.Message):
     CITIES_FIELD_NUMBER: _ClassVar[int]
     TILE_RESERVATIONS_FIELD_NUMBER: _ClassVar[int]
     ASSIGNMENTS_FIELD_NUMBER: _ClassVar[int]
+    NO_NEIGHBORS_FIELD_NUMBER: _ClassVar[int]
     id: str
     tile: str
     color: str
@@ -214,7 +215,8 @@ class Hex(_message.Message):
     cities: _containers.RepeatedCompositeFieldContainer[City]
     tile_reservations: _containers.RepeatedScalarFieldContainer[str]
     assignments: _struct_pb2.Struct
-    def __init__(self, id: _Optional[str] = ..., tile: _Optional[str] = ..., color: _Optional[str] = ..., rotation: _Optional[int] = ..., code: _Optional[str] = ..., location_name: _Optional[str] = ..., neighbors: _Optional[_Mapping[int, str]] = ..., borders: _Optional[_Iterable[_Union[Border, _Mapping]]] = ..., cities: _Optional[_Iterable[_Union[City, _Mapping]]] = ..., tile_reservations: _Optional[_Iterable[str]] = ..., assignments: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    no_neighbors: bool
+    def __init__(self, id: _Optional[str] = ..., tile: _Optional[str] = ..., color: _Optional[str] = ..., rotation: _Optional[int] = ..., code: _Optional[str] = ..., location_name: _Optional[str] = ..., neighbors: _Optional[_Mapping[int, str]] = ..., borders: _Optional[_Iterable[_Union[Border, _Mapping]]] = ..., cities: _Optional[_Iterable[_Union[City, _Mapping]]] = ..., tile_reservations: _Optional[_Iterable[str]] = ..., assignments: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., no_neighbors: _Optional[bool] = ...) -> None: ...
 
 class Border(_message.Message):
     __slots__ = ("edge", "type", "cost")

@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+module Route18xx
+  # The site runs the engine under Opal, which checks neither method arity (missing arguments are nil,
+  # extra ones dropped) nor private visibility. A few games call their own methods in ways MRI refuses;
+  # here those methods are made as forgiving as Opal makes them, one by one, each where the engine
+  # snapshot's own code needs it (lib/engine/game/...), so that MRI prices what the site prices.
+  module OpalLeniency
+    module_function
+
+    # [class path, method, why]; EngineLoader.relax_arities does stop_type and check_distance already
+    ARITY = [
+      # g_1871/game.rb#hex_route_distance calls hex_edge_cost(conn, route.train)
+      ['Engine::Game::G1871::Game', :hex_edge_cost, 'called with the train too'],
+      # g_18_india/game.rb#revenue_for calls commodity_bonus(route, stops)
+      ['Engine::Game::G18India::Game', :commodity_bonus, 'called with the stops too'],
+    ].freeze
+
+    PUBLIC = [
+      # route.rb#check_connected! calls @game.check_connected; g_1828 defines it below `private`
+      ['Engine::Game::G1828::Game', :check_connected],
+    ].freeze
+
+    def apply
+      ARITY.each { |path, name, _why| forgive_arity(constant(path), name) }
+      PUBLIC.each do |path, name|
+        klass = constant(path)
+        klass.send(:public, name) if klass&.private_method_defined?(name, false)
+      end
+      ::Engine::Train.prepend(RowsBySymbol)
+      ::Engine::Phase.prepend(ColoursAsSymbols)
+    end
+
+    # g_18_carolinas/game.rb PHASES lists colours as strings (`tiles: %w[yellow green]`); stops' revenue
+    # tables are keyed by symbols (part/revenue_center.rb#route_base_revenue), which Opal does not tell apart.
+    module ColoursAsSymbols
+      def tiles
+        colours = super
+        return colours if !colours.is_a?(Array) || colours.equal?(@route18xx_tiles)
+
+        @tiles = @route18xx_tiles = colours.map { |c| c.is_a?(String) ? c.to_sym : c }
+      end
+    end
+
+    # Under Opal a symbol is a string: g_18_cz/game.rb#revenue_for reads a train's row as
+    # `distance[0][:pay]`, though the rows are written `{ 'pay' => 3 }` (g_18_cz/entities.rb).
+    module RowsBySymbol
+      def distance
+        rows = super
+        return rows if !rows.is_a?(Array) || rows.equal?(@route18xx_rows)
+
+        @distance = @route18xx_rows = rows.map { |row| OpalLeniency.symbols_as_strings(row) }
+      end
+    end
+
+    def symbols_as_strings(row)
+      return row if !row.is_a?(Hash) || row.default_proc
+
+      row = row.dup
+      row.default_proc = proc { |h, key| h[key.to_s] if key.is_a?(Symbol) && h.key?(key.to_s) }
+      row
+    end
+
+    def constant(path)
+      Object.const_get(path)
+    rescue NameError
+      nil # an engine without that game: nothing to forgive
+    end
+
+    # Calls to klass#name get their positional arguments cut or padded with nil to what it takes.
+    def forgive_arity(klass, name)
+      return unless klass && (klass.method_defined?(name, false) || klass.private_method_defined?(name, false))
+
+      params = klass.instance_method(name).parameters
+      return if params.any? { |kind, _| kind == :rest }
+
+      required = params.count { |kind, _| kind == :req }
+      most = required + params.count { |kind, _| kind == :opt }
+      shim = Module.new do
+        define_method(name) do |*args, &block|
+          args = args.first(most)
+          args += [nil] * (required - args.size) if args.size < required
+          super(*args, &block)
+        end
+      end
+      klass.prepend(shim)
+    end
+  end
+end

@@ -1,0 +1,109 @@
+"""The board as plain objects: what both readers build and every layer above reads.
+
+A read board is read-only: the fast reader hands the same :class:`Board` (and the same
+:class:`Hex` objects) out again for the same document.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import BoardError
+from .tiles import Tile
+
+
+class _kept:
+    """An attribute computed on first use and kept on the instance (``functools.cached_property``
+    without its lock, which costs more than these small values)."""
+
+    def __init__(self, compute):
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)
+        return value
+
+
+@dataclass
+class City:
+    index: int  # k: the k-th city of the tile
+    node: int  # N: its node index (``HEX._N``)
+    slots: int
+    tokens: list  # company id or None, per slot
+    neutral: list  # per slot: the token is neutral (never blocks)
+
+
+@dataclass
+class Hex:
+    id: str
+    tile_name: str
+    color: str
+    rotation: int
+    tile: Tile
+    location_name: str | None
+    neighbors: dict  # absolute edge -> hex id (the adjacency trains use)
+    borders: list  # [(absolute edge, type)]
+    cities: dict  # node index N -> City
+    assignments: dict
+
+    def node_id(self, n: int) -> str:
+        return f"{self.id}._{n}"
+
+    @_kept
+    def stop_nodes(self) -> tuple:
+        """The tile's revenue nodes (cities, towns, off-boards), in code order."""
+        return tuple(node for node in self.tile.nodes if node.is_stop)
+
+    @_kept
+    def track(self) -> tuple:
+        """What a walk over the track reads of this hex: tile code, rotation, neighbours (a hex is
+        read-only once read; the fast reader shares it between boards)."""
+        return (self.tile.code, self.rotation, tuple(self.neighbors.items()))
+
+
+@dataclass
+class Train:
+    id: str
+    name: str
+    distance: object  # int, or list of row dicts
+    multiplier: int = 1
+    requires_token: bool = True
+    local: bool = False
+    owner: str | None = None
+    price: float | None = None
+
+
+@dataclass
+class Company:
+    id: str
+    name: str
+    type: str | None
+    minor: bool
+    owner: str | None
+    companies: list
+    president_companies: list
+    abilities: list
+    ferry_marker: bool | None
+    assignments: dict = field(default_factory=dict)  # what the engine assigned to it (1846 privates' markers)
+
+
+@dataclass
+class Board:
+    id: object
+    game: str
+    layout: str
+    phase_name: str
+    phase_tiles: list
+    company: Company
+    trains: list
+    hexes: dict  # id -> Hex, in document order
+
+    def hex(self, hex_id: str) -> Hex:
+        try:
+            return self.hexes[hex_id]
+        except KeyError:
+            raise BoardError(f"unknown hex {hex_id!r}", hex=str(hex_id)) from None

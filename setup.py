@@ -12,7 +12,7 @@ extensions = [
         extra_compile_args=["-O3"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-    for name in ("_search", "_packing")
+    for name in ("_input", "_pricing", "_bounds", "_search", "_packing")
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}))

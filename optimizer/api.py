@@ -89,7 +89,7 @@ def route_json(problem: Problem, found) -> dict:
     graph = problem.graph
     chains = []
     for a, d in zip(found.stops, found.dsegs):
-        seg = graph.segments[int(problem.adj_seg[d])]
+        seg = graph.segments[int(problem.seg_by_dir[d])]
         chains.append(list(seg.hexes) if seg.a == a else list(reversed(seg.hexes)))
     return {
         "train": problem.trains[found.train].id,

@@ -25,7 +25,7 @@ class Priced:
 def visit_errors(problem, t: int, stops: list) -> list:
     """Reasons the train may not visit these stops (empty when it may)."""
     spec = problem.specs[t]
-    n_large = sum(1 for s in stops if problem.large[s])
+    n_large = sum(1 for s in stops if problem.large_by_stop[s])
     n_small = len(stops) - n_large
     errors = []
     label = f"the {spec.name} train"
@@ -37,32 +37,39 @@ def visit_errors(problem, t: int, stops: list) -> list:
         errors.append(f"{label} counts {len(stops)} stops; it may count {spec.visit_total}")
     if len(stops) < 2 and not spec.local:
         errors.append("a route needs at least two stops")
-    if spec.requires_token and not any(problem.token[s] for s in stops):
+    if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")
     return errors
 
 
 def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     """Bonuses of a route given the stops visited (route order) and those paid."""
-    values = problem.values[t]
+    values = problem.values_by_train_stop[t]
     on, on_route = set(paid), set(visited)
     extra = 0
-    for a, b, amount, visit in zip(problem.pair_a, problem.pair_b, problem.pair_amount, problem.pair_visited):
+    for a, b, amount, visit in zip(
+        problem.stop_a_by_pair, problem.stop_b_by_pair, problem.amount_by_pair, problem.visited_by_pair
+    ):
         where = on_route if visit else on
         if a in where and b in where:
             extra += int(amount)
-    for trigger, exclude in zip(problem.largest_trigger, problem.largest_exclude):
+    for trigger, exclude in zip(problem.trigger_by_largest, problem.excluded_by_largest_stop):
         if trigger in on:
             others = [int(values[s]) for s in paid if s != trigger and not exclude[s]]
             extra += max(others, default=0)
-    if problem.r2r_per_token and len(visited) >= 2 and problem.red[visited[0]] and problem.red[visited[-1]]:
-        tokens = sum(1 for s in paid if problem.token[s])
+    if (
+        problem.r2r_per_token
+        and len(visited) >= 2
+        and problem.red_by_stop[visited[0]]
+        and problem.red_by_stop[visited[-1]]
+    ):
+        tokens = sum(1 for s in paid if problem.token_by_stop[s])
         extra += problem.r2r_per_token * min(tokens, problem.r2r_max_tokens)
     return extra
 
 
 def penalty_value(problem, pen_mask: int) -> int:
-    return sum(int(a) for b, a in enumerate(problem.pen_amount) if pen_mask >> b & 1)
+    return sum(int(a) for b, a in enumerate(problem.amount_by_penalty) if pen_mask >> b & 1)
 
 
 def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
@@ -75,17 +82,17 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]
-    values = problem.values[t]
+    values = problem.values_by_train_stop[t]
     if spec.pays_all:
         candidates = [list(stops)]
     else:
         candidates = []
         for k in range(min(spec.pay_total, len(stops)), 0, -1):
             for subset in combinations(stops, k):
-                n_large = sum(1 for s in subset if problem.large[s])
+                n_large = sum(1 for s in subset if problem.large_by_stop[s])
                 if n_large > spec.pay_large or k - n_large > spec.pay_small:
                     continue
-                if spec.requires_token and not any(problem.token[s] for s in subset):
+                if spec.requires_token and not any(problem.token_by_stop[s] for s in subset):
                     continue
                 candidates.append(list(subset))
     best: Priced | None = None
@@ -93,7 +100,7 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
     for paid in candidates:
         revenue = sum(int(values[s]) for s in paid) * spec.multiplier + bonus_value(problem, t, stops, paid)
         # ties go to the richer city or off-board, the one a Pullman would double (as the compiled core)
-        key = (revenue, max([0] + [int(values[s]) for s in paid if problem.large[s]]))
+        key = (revenue, max([0] + [int(values[s]) for s in paid if problem.large_by_stop[s]]))
         if best is None or key > best_key:
             best, best_key = Priced(revenue, paid, []), key
     if best is None:
@@ -108,15 +115,15 @@ def pullman_pick(problem, routes: list):
     best = None
     for r in routes:
         for s in r.paid:
-            v = int(problem.values[r.train][s])
-            if problem.large[s] and (best is None or v > best[0]):
+            v = int(problem.values_by_train_stop[r.train][s])
+            if problem.large_by_stop[s] and (best is None or v > best[0]):
                 best = (v, s)
     return best
 
 
 def pullman_bonus(problem, routes: list) -> int:
     """18EU Pullman: one city or off-board of one other train's route counts twice."""
-    pick = pullman_pick(problem, routes) if problem.double_best_large else None
+    pick = pullman_pick(problem, routes) if problem.has_pullman else None
     return pick[0] if pick else 0
 
 
@@ -124,16 +131,18 @@ def best_route_value(problem, k: int, visited: list) -> int:
     """What best-route bonus k would pay on a route visiting these stops."""
     met = 0
     for s in visited:
-        met |= int(problem.br_mask[k][s])
-    full = int(problem.br_full[k])
-    return (int(problem.br_amount[k]) if met & full == full else 0) + int(problem.br_per_stop[k]) * len(visited)
+        met |= int(problem.groups_by_best_route_stop[k][s])
+    full = int(problem.full_by_best_route[k])
+    return (int(problem.amount_by_best_route[k]) if met & full == full else 0) + int(
+        problem.per_stop_by_best_route[k]
+    ) * len(visited)
 
 
 def best_route_awards(problem, visited_lists: list) -> list:
     """Each best-route bonus paid once, on the route that earns it most (the first of equals):
     (route position, amount) for those that pay (1846 Mail Contract, 18AL named routes)."""
     awards = []
-    for k in range(len(problem.br_amount)):
+    for k in range(len(problem.amount_by_best_route)):
         values = [best_route_value(problem, k, v) for v in visited_lists]
         if values and max(values) > 0:
             awards.append((values.index(max(values)), max(values)))

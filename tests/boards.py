@@ -182,43 +182,47 @@ def small_boards(draw, max_hexes: int = 10, min_trains: int = 1, max_trains: int
 
 @st.composite
 def bonuses(draw, problem):
-    """Random bonus data for a flattened problem, in place; returns the problem."""
+    """Random bonus data for a flattened problem, in place (arrays and their sizes); returns the problem."""
     n = problem.n_stops
     if n >= 2 and draw(st.booleans()):
         k = draw(st.integers(1, 2))
-        problem.pair_a = np.array([draw(st.integers(0, n - 1)) for _ in range(k)], dtype=np.int32)
-        problem.pair_b = np.array([draw(st.integers(0, n - 1)) for _ in range(k)], dtype=np.int32)
-        problem.pair_amount = np.array([draw(st.sampled_from([20, 50, 100, -10])) for _ in range(k)], dtype=np.int32)
-        problem.pair_visited = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
+        problem.stop_a_by_pair = np.array([draw(st.integers(0, n - 1)) for _ in range(k)], dtype=np.int32)
+        problem.stop_b_by_pair = np.array([draw(st.integers(0, n - 1)) for _ in range(k)], dtype=np.int32)
+        problem.amount_by_pair = np.array([draw(st.sampled_from([20, 50, 100, -10])) for _ in range(k)], dtype=np.int32)
+        problem.visited_by_pair = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
+        problem.n_pairs = k
     if n >= 1 and draw(st.booleans()):
         trigger = draw(st.integers(0, n - 1))
-        problem.largest_trigger = np.array([trigger], dtype=np.int32)
+        problem.trigger_by_largest = np.array([trigger], dtype=np.int32)
         exclude = np.zeros((1, n), dtype=np.uint8)
         exclude[0, trigger] = 1
         if draw(st.booleans()):
             exclude[0, draw(st.integers(0, n - 1))] = 1
-        problem.largest_exclude = exclude
+        problem.excluded_by_largest_stop = exclude
+        problem.n_largest = 1
     if draw(st.booleans()) and all(s.pays_all for s in problem.specs):
         problem.r2r_per_token = draw(st.sampled_from([10, 20, 30]))
         problem.r2r_max_tokens = draw(st.integers(1, 5))
-        problem.red = np.array([draw(st.booleans()) or s.red for s in problem.graph.stops], dtype=np.uint8)
+        problem.red_by_stop = np.array([draw(st.booleans()) or s.red for s in problem.graph.stops], dtype=np.uint8)
     if len(problem.graph.segments) and draw(st.booleans()):
-        problem.pen_amount = np.array([10, 20], dtype=np.int32)
-        problem.seg_pen = np.array(
+        problem.amount_by_penalty = np.array([10, 20], dtype=np.int32)
+        problem.n_penalties = 2
+        problem.penalty_mask_by_seg = np.array(
             [draw(st.integers(0, 3)) if draw(st.integers(0, 3)) == 0 else 0 for _ in problem.graph.segments],
             dtype=np.uint32,
         )
     if draw(st.integers(0, 4)) == 0:
-        problem.double_best_large = 1
+        problem.has_pullman = 1
     if n >= 1 and draw(st.integers(0, 2)) == 0:  # best-route bonuses: Mail Contract, named routes
         k = draw(st.integers(1, 2))
-        problem.br_amount = np.array([draw(st.sampled_from([0, 20, 40])) for _ in range(k)], dtype=np.int32)
-        problem.br_per_stop = np.array([draw(st.sampled_from([0, 10])) for _ in range(k)], dtype=np.int32)
-        problem.br_mask = np.zeros((k, n), dtype=np.uint32)
+        problem.amount_by_best_route = np.array([draw(st.sampled_from([0, 20, 40])) for _ in range(k)], dtype=np.int32)
+        problem.per_stop_by_best_route = np.array([draw(st.sampled_from([0, 10])) for _ in range(k)], dtype=np.int32)
+        problem.groups_by_best_route_stop = np.zeros((k, n), dtype=np.uint32)
         groups = [draw(st.integers(0, 2)) for _ in range(k)]
         for b in range(k):
             for g in range(groups[b]):
                 for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2)):
-                    problem.br_mask[b, s] |= np.uint32(1 << g)
-        problem.br_full = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
+                    problem.groups_by_best_route_stop[b, s] |= np.uint32(1 << g)
+        problem.full_by_best_route = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
+        problem.n_best_route = k
     return problem

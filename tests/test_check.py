@@ -255,7 +255,7 @@ def test_reference_reaches_the_router_and_its_routes_are_legal():
         for r in result.routes:
             chains = []
             for _stop, d in zip(r.stops, r.dsegs):
-                seg = problem.graph.segments[problem.adj_seg[d]]
+                seg = problem.graph.segments[problem.seg_by_dir[d]]
                 chains.append(list(seg.hexes))
             routes.append({"train": problem.trains[r.train].id, "hexes": chains})
         verdict = check_routes(read_board(copy.deepcopy(doc)), routes)

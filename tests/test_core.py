@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from optimizer import api
 from optimizer.board.state import read_board
-from optimizer.core import SEARCHES, CancelToken, _search, compiled, reference
-from optimizer.core.contract import KernelResult, prepare
+from optimizer.core import SEARCHES, CancelToken, _input, _search, bounds, compiled, reference
+from optimizer.core.compiled import prepare
+from optimizer.core.contract import KernelResult
 from optimizer.errors import OptimizerError
 from optimizer.graph.problem import build_problem
 from optimizer.revenue import best_route_awards, price_route
@@ -33,7 +34,7 @@ STATES = states()
 def _segments_pen(problem, route):
     mask = 0
     for d in route.dsegs:
-        mask |= int(problem.seg_pen[problem.adj_seg[d]])
+        mask |= int(problem.penalty_mask_by_seg[problem.seg_by_dir[d]])
     return mask
 
 
@@ -49,7 +50,7 @@ def _assert_sound(problem, result):
         assert priced.legal, priced.errors
         assert priced.revenue + awards.get(i, 0) == r.revenue
         for d in r.dsegs:
-            seg = problem.graph.segments[problem.adj_seg[d]]
+            seg = problem.graph.segments[problem.seg_by_dir[d]]
             assert not (seg.resources & used)
             used |= seg.resources
     assert len({r.train for r in result.routes}) == len(result.routes)
@@ -89,16 +90,17 @@ def _crowded_mail_contract(draw):
     problem = build_problem(doc)
     n = problem.n_stops
     k = draw(st.integers(1, 2))
-    problem.br_amount = np.array([draw(st.sampled_from([0, 20, 60])) for _ in range(k)], dtype=np.int32)
-    problem.br_per_stop = np.array([draw(st.sampled_from([10, 20, 50])) for _ in range(k)], dtype=np.int32)
-    problem.br_mask = np.zeros((k, n), dtype=np.uint32)
+    problem.amount_by_best_route = np.array([draw(st.sampled_from([0, 20, 60])) for _ in range(k)], dtype=np.int32)
+    problem.per_stop_by_best_route = np.array([draw(st.sampled_from([10, 20, 50])) for _ in range(k)], dtype=np.int32)
+    problem.groups_by_best_route_stop = np.zeros((k, n), dtype=np.uint32)
     groups = [draw(st.integers(0, 1)) if n else 0 for _ in range(k)]
     for b in range(k):
         for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2)) if groups[b] else []:
-            problem.br_mask[b, s] |= np.uint32(1)
-    problem.br_full = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
+            problem.groups_by_best_route_stop[b, s] |= np.uint32(1)
+    problem.full_by_best_route = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
+    problem.n_best_route = k
     if draw(st.integers(0, 3)) == 0:
-        problem.double_best_large = 1
+        problem.has_pullman = 1
     return problem
 
 
@@ -187,10 +189,11 @@ CROWDED_BOARD = {
 @pytest.mark.parametrize("strategy", ["nested", "packing"])
 def test_an_empty_train_leaves_the_mail_contract_to_the_routes_placed(strategy):
     problem = build_problem(copy.deepcopy(CROWDED_BOARD))
-    problem.br_amount = np.array([0], np.int32)
-    problem.br_per_stop = np.array([50], np.int32)
-    problem.br_mask = np.zeros((1, problem.n_stops), np.uint32)
-    problem.br_full = np.array([0], np.uint32)
+    problem.amount_by_best_route = np.array([0], np.int32)
+    problem.per_stop_by_best_route = np.array([50], np.int32)
+    problem.groups_by_best_route_stop = np.zeros((1, problem.n_stops), np.uint32)
+    problem.full_by_best_route = np.array([0], np.uint32)
+    problem.n_best_route = 1
     ref = reference.search(problem)
     assert ref.revenue == 220  # one D from the token: 3 stops, 70 + 3 x 50 Mail Contract
     fast = compiled.search(problem, strategy=strategy)
@@ -304,13 +307,14 @@ LARGEST_BONUS_BOARD = {
 @pytest.mark.parametrize("strategy", ["nested", "packing"])
 def test_an_express_pays_the_stop_its_largest_stop_bonus_pays_for(strategy):
     problem = build_problem(copy.deepcopy(LARGEST_BONUS_BOARD))
-    problem.pair_a = np.array([0], np.int32)
-    problem.pair_b = np.array([0], np.int32)
-    problem.pair_amount = np.array([20], np.int32)
-    problem.pair_visited = np.array([0], np.uint8)
-    problem.largest_trigger = np.array([0], np.int32)
-    problem.largest_exclude = np.zeros((1, problem.n_stops), np.uint8)
-    problem.largest_exclude[0, [0, 1]] = 1
+    problem.stop_a_by_pair = np.array([0], np.int32)
+    problem.stop_b_by_pair = np.array([0], np.int32)
+    problem.amount_by_pair = np.array([20], np.int32)
+    problem.visited_by_pair = np.array([0], np.uint8)
+    problem.trigger_by_largest = np.array([0], np.int32)
+    problem.excluded_by_largest_stop = np.zeros((1, problem.n_stops), np.uint8)
+    problem.excluded_by_largest_stop[0, [0, 1]] = 1
+    problem.n_pairs = problem.n_largest = 1
     ref = reference.search(problem)
     assert ref.revenue == 100 and [r.paid for r in ref.routes] == [[0, 4]]
     fast = compiled.search(problem, strategy=strategy)
@@ -320,28 +324,50 @@ def test_an_express_pays_the_stop_its_largest_stop_bonus_pays_for(strategy):
 
 
 def test_more_largest_stop_bonuses_than_the_kernel_prices_go_to_the_reference():
-    """The compiled express pricing tries at most MAX_LARGEST_BONUSES bonus stops at once: a board
-    with more is answered by the reference search, exactly, and the answer says which core ran."""
+    """The compiled express pricing tries at most MAX_FORCED bonus stops at once: a board with
+    more is answered by the reference search, exactly, and the answer says which core ran."""
     problem = build_problem(copy.deepcopy(LARGEST_BONUS_BOARD))
-    k = compiled.MAX_LARGEST_BONUSES + 1
-    problem.largest_trigger = np.zeros(k, np.int32)
-    problem.largest_exclude = np.zeros((k, problem.n_stops), np.uint8)
-    problem.largest_exclude[:, [0, 1]] = 1
+    k = _search.MAX_FORCED + 1
+    problem.trigger_by_largest = np.zeros(k, np.int32)
+    problem.excluded_by_largest_stop = np.zeros((k, problem.n_stops), np.uint8)
+    problem.excluded_by_largest_stop[:, [0, 1]] = 1
+    problem.n_largest = k
     fast, ref = compiled.search(problem), reference.search(problem)
     assert fast.core == reference.NAME and fast.revenue == ref.revenue and fast.optimal
-    problem.largest_trigger, problem.largest_exclude = problem.largest_trigger[:1], problem.largest_exclude[:1]
+    problem.trigger_by_largest, problem.excluded_by_largest_stop = (
+        problem.trigger_by_largest[:1],
+        problem.excluded_by_largest_stop[:1],
+    )
+    problem.n_largest = 1
     assert compiled.search(problem).core == compiled.NAME
+
+
+def test_more_best_route_bonuses_than_the_kernel_keeps_go_to_the_reference():
+    """The kernel keeps a running best per level for at most MAX_BEST_ROUTE best-route bonuses (the
+    only limit on them, declared once in _state.pxd): with more, the reference answers, exactly."""
+    problem = build_problem(copy.deepcopy(CROWDED_BOARD))
+    k = _search.MAX_BEST_ROUTE + 1
+    problem.amount_by_best_route = np.full(k, 10, np.int32)
+    problem.per_stop_by_best_route = np.zeros(k, np.int32)
+    problem.groups_by_best_route_stop = np.zeros((k, problem.n_stops), np.uint32)
+    problem.full_by_best_route = np.zeros(k, np.uint32)
+    problem.n_best_route = k
+    fast, ref = compiled.search(problem), reference.search(problem)
+    assert fast.core == reference.NAME and fast.optimal and fast.revenue == ref.revenue
+    assert fast.revenue == reference.search(build_problem(copy.deepcopy(CROWDED_BOARD))).revenue + 10 * k
 
 
 def test_more_bonus_stops_than_the_kernel_prices_go_to_the_reference():
     """Likewise for the stops bonuses depend on (MAX_INTERESTING), and only with an express train."""
     ki = prepare(build_problem(copy.deepcopy(LARGEST_BONUS_BOARD)))
-    assert not compiled.beyond_express_pricing(ki)
-    wide = np.zeros(compiled.MAX_INTERESTING + 1, np.uint8) + 1
-    many = replace(ki, n_stops=len(wide), interesting_by_stop=wide)
-    assert compiled.beyond_express_pricing(many)
-    all_pay = np.ones_like(ki.pays_all_by_train)
-    assert not compiled.beyond_express_pricing(replace(many, pays_all_by_train=all_pay))
+    assert not compiled.beyond_the_kernel(_search, ki)
+    wide = np.zeros(_search.MAX_INTERESTING + 1, np.uint8) + 1
+    many = replace(ki, interesting_by_stop=wide)
+    assert compiled.beyond_the_kernel(_search, many)
+    all_pay = np.ones_like(ki.problem.pays_all_by_train)
+    assert not compiled.beyond_the_kernel(
+        _search, replace(many, problem=replace(ki.problem, pays_all_by_train=all_pay))
+    )
 
 
 @pytest.mark.parametrize("strategy", ["nested", "packing"])
@@ -383,7 +409,7 @@ def test_an_express_paid_one_of_equal_stops_takes_the_city_a_pullman_doubles(str
         ],
     }
     problem = build_problem(doc)
-    problem.double_best_large = 1
+    problem.has_pullman = 1
     ref = reference.search(problem)
     assert ref.revenue == 40 and ref.pullman == 20
     fast = compiled.search(problem, strategy=strategy)
@@ -417,12 +443,13 @@ def test_an_express_under_largest_stop_bonuses_equals_reference(data):
     data.draw(bonuses(problem))
     n = problem.n_stops
     k = data.draw(st.integers(1, 2))
-    problem.largest_trigger = np.array([data.draw(st.integers(0, n - 1)) for _ in range(k)], np.int32)
-    problem.largest_exclude = np.zeros((k, n), np.uint8)
+    problem.trigger_by_largest = np.array([data.draw(st.integers(0, n - 1)) for _ in range(k)], np.int32)
+    problem.excluded_by_largest_stop = np.zeros((k, n), np.uint8)
+    problem.n_largest = k
     for b in range(k):
-        problem.largest_exclude[b, problem.largest_trigger[b]] = 1
+        problem.excluded_by_largest_stop[b, problem.trigger_by_largest[b]] = 1
         for s in data.draw(st.lists(st.integers(0, n - 1), max_size=3)):
-            problem.largest_exclude[b, s] = 1
+            problem.excluded_by_largest_stop[b, s] = 1
     ref = reference.search(problem)
     for strategy in ("nested", "packing"):
         fast = compiled.search(problem, strategy=strategy)
@@ -508,41 +535,31 @@ def test_packing_equals_nested_on_dense_boards(trains, seed, no_token, long_sear
     prices from the first node (halving the usable track's price in it fails here)."""
     from optimizer.bench.suites import TRAINS
     from optimizer.bench.synthetic import synthetic_board
-    from optimizer.core import _packing
 
     doc = synthetic_board(seed, track=0.4, trains=TRAINS[trains])
     if no_token:
         doc["trains"][-1]["requires_token"] = False
     problem = build_problem(doc)
     nested = compiled.search(problem, strategy="nested")
-    if long_search == "later-prices":
-        previous = _packing._tune(_packing._settings()[0], 30000, 300000, 20000, 4096, 500000, 2000000, 0)
-    else:
-        previous = _packing._tune(_packing._settings()[0], 30000, 300000, 20000, 4096, 0, 1000) if long_search else None
-    try:
-        fast = compiled.search(problem, strategy="packing")
-    finally:
-        if previous:
-            _packing._tune(*previous)
+    settings = {
+        False: None,
+        True: {"reach_after": 0, "memo_grow_after": 1000},
+        "later-prices": {"mu_after": 0},
+    }[long_search]
+    fast = compiled.search(problem, strategy="packing", packing=settings)
     assert nested.optimal and fast.optimal
     assert fast.revenue == nested.revenue, (fast.routes, nested.routes)
     _assert_sound(problem, fast)
 
 
 def _packing_with(problem, **settings):
-    """The packing kernel's search with these settings (``_packing._tune``'s; the rest at their
-    defaults), restored after."""
-    from optimizer.core import _packing
-
-    previous = _packing._tune(_packing._settings()[0], 30000, **settings)
-    try:
-        return compiled.search(problem, strategy="packing")
-    finally:
-        _packing._tune(*previous)
+    """The packing kernel's search with these settings (``_packing.Packing``'s; the rest at their
+    defaults), for this search only."""
+    return compiled.search(problem, strategy="packing", packing=settings)
 
 
 # Shortcuts that must find what the plain way finds, so the same search node for node: each forced
-# on for every list and off (settings of _packing._tune).
+# on for every list and off (settings of _packing.Packing).
 SAME_SEARCH = {
     # long lists priced by byte tables: the same prices as walking each route's bits
     "byte-tables": ({"table_routes": 0}, {"table_routes": 1 << 40}),
@@ -696,6 +713,31 @@ def test_the_memo_keys_on_the_track_reached_from_tokens_only_where_every_later_t
     _assert_sound(problem, fast)
 
 
+def test_packing_settings_belong_to_each_search():
+    """Searches with different packing settings, side by side on threads without the GIL: each
+    searches as it does alone, node for node (settings that were process-wide globals would leak
+    from one search into the other)."""
+    from optimizer.bench.suites import TRAINS
+    from optimizer.bench.synthetic import synthetic_board
+
+    problem = build_problem(synthetic_board(0, track=0.4, trains=TRAINS[3]))
+    settings = [None, {"iterations": 0}, {"iterations": 5, "dive_nodes": 1}]
+    alone = [compiled.search(problem, strategy="packing", packing=s) for s in settings]
+    assert len({r.nodes for r in alone}) == len(settings)  # the settings change the search
+
+    def run(i, together):
+        together[i] = compiled.search(problem, strategy="packing", packing=settings[i])
+
+    for _ in range(3):
+        together: list = [None] * len(settings)
+        threads = [threading.Thread(target=run, args=(i, together)) for i in range(len(settings))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert [(r.revenue, r.nodes) for r in together] == [(r.revenue, r.nodes) for r in alone]
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("trains", [("D", "8E"), ("D", "8E", "6"), ("D", "8E", "6", "6E")], ids="-".join)
 def test_packing_hands_over_past_its_list_limit(trains, seed):
@@ -705,15 +747,12 @@ def test_packing_hands_over_past_its_list_limit(trains, seed):
     node, or it would find these small boards' optimum before any list is made (seed 1 then ends
     below the optimum if the nested rounds are skipped)."""
     from optimizer.bench.synthetic import synthetic_board
-    from optimizer.core import _packing
 
     problem = build_problem(synthetic_board(seed, track=0.3, trains=trains))
     nested = compiled.search(problem, strategy="nested")
-    previous = _packing._tune(_packing._settings()[0], 3, 3, 1)
-    try:
-        fast = compiled.search(problem, strategy="packing")
-    finally:
-        _packing._tune(*previous)
+    fast = compiled.search(
+        problem, strategy="packing", packing={"max_routes": 3, "max_routes_many": 3, "dive_nodes": 1}
+    )
     assert nested.optimal and fast.optimal
     assert fast.revenue == nested.revenue, (fast.routes, nested.routes)
     _assert_sound(problem, fast)
@@ -975,23 +1014,41 @@ CORRUPT = {
 }
 
 
+class _Both:
+    """A KernelInput's fields and its Problem's, read as one (the kernel reads both)."""
+
+    def __init__(self, ki):
+        self.ki = ki
+
+    def __getattr__(self, name):
+        return getattr(self.ki if hasattr(self.ki, name) else self.ki.problem, name)
+
+
+def _corrupted(ki, changes: dict):
+    """The KernelInput with these fields changed, in itself or in its Problem, whichever has them."""
+    own = {k: v for k, v in changes.items() if k != "problem" and hasattr(ki, k)}
+    theirs = {k: v for k, v in changes.items() if k not in own}
+    return replace(ki, problem=replace(ki.problem, **theirs), **own)
+
+
 @pytest.mark.parametrize("name", sorted(CORRUPT))
 def test_corrupted_kernel_input_is_refused_by_name(name):
-    """Out-of-range indexes, wrong dtypes, strided or wrongly sized arrays: a ValueError naming
-    the array, before the kernel reads any of it (never a crash)."""
+    """Out-of-range indexes, wrong dtypes, strided or wrongly sized arrays, in the Problem or in
+    what the search derives from it: a ValueError naming the array, before the kernel reads any
+    of it (never a crash)."""
     ki = prepare(build_problem(default_board()))
-    bad = replace(ki, **CORRUPT[name](ki))
+    bad = _corrupted(ki, CORRUPT[name](_Both(ki)))
     with pytest.raises(ValueError, match=f"kernel input {name.strip()}:"):
-        _search.check(bad)
+        _input.check(bad)
     with pytest.raises(ValueError, match=f"kernel input {name.strip()}:"):
         _search.search(bad)
-    _search.check(ki)  # the original is untouched
+    _input.check(ki)  # the original is untouched
 
 
 def test_a_corrupted_problem_raises_instead_of_crashing():
     """The segfault of issue 11: a Problem whose adjacency points past the last stop."""
     problem = build_problem(default_board())
-    problem.adj_to = _set(problem.adj_to, 3, problem.n_stops + 1000)
+    problem.to_stop_by_dir = _set(problem.to_stop_by_dir, 3, problem.n_stops + 1000)
     with pytest.raises(ValueError, match="to_stop_by_dir"):
         compiled.search(problem)
 
@@ -999,6 +1056,23 @@ def test_a_corrupted_problem_raises_instead_of_crashing():
 def test_the_kernel_takes_only_a_kernel_input():
     with pytest.raises(TypeError, match="KernelInput"):
         _search.search(build_problem(default_board()))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_the_static_bounds_are_the_kernels(data):
+    """The most each train can earn alone, as the reference search bounds it (``bounds.train_bound``,
+    Python) and as the kernel derives it (``_input.derive_train``, C): the same figure, train by
+    train, on boards with every kind of bonus; and the company's static bound is their sum plus
+    the company-level bonuses' cap, as a stopped compiled search reports it."""
+    problem = build_problem(data.draw(small_boards(max_hexes=8, max_trains=4)))
+    data.draw(bonuses(problem))
+    ki = prepare(problem)
+    python = [bounds.train_bound(problem, int(t)) for t in ki.train_by_level]
+    assert ki.bound_by_level.tolist() == python
+    assert ki.pullman_cap == bounds.company_cap(problem)
+    assert bounds.static_bound(problem) == sum(python) + ki.pullman_cap
+    assert sorted(python, reverse=True) == python  # strongest first
 
 
 def test_kernel_result_is_named():
@@ -1012,10 +1086,11 @@ def test_kernel_result_is_named():
 
 
 def test_empty_problem_is_padded():
-    """No trains and no track: every array padded, the kernel answers 0."""
+    """No trains and no track: the empty arrays stand for padding the kernel borrows, it answers 0."""
     doc = default_board(trains=[])
     ki = prepare(build_problem(doc))
-    assert ki.n_trains == 0 and ki.values_by_train_stop.shape[0] == 1
+    assert ki.problem.n_trains == 0 and ki.problem.values_by_train_stop.shape == (0, ki.problem.n_stops)
+    assert ki.train_by_level.shape == (0,)
     assert _search.search(ki).value == 0
 
 

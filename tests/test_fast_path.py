@@ -68,7 +68,7 @@ def test_fast_path_answers_every_state_as_the_reference(monkeypatch):
     """Whole answers, state after state as a service sees them (the caches warm, then reused)."""
     from optimizer import api
     from optimizer.board import state as board_state
-    from optimizer.graph import problem, track
+    from optimizer.graph import problem, walks
 
     fast = [api.solve(doc) for doc in STATES]
     again = [api.solve(json.dumps(doc)) for doc in STATES]  # as text, each board read and built before
@@ -76,7 +76,7 @@ def test_fast_path_answers_every_state_as_the_reference(monkeypatch):
     monkeypatch.setattr(api, "read_board", read_board_reference)
     monkeypatch.setattr(problem, "read_board", read_board_reference)
     monkeypatch.setattr(problem, "build_track_graph", build_track_graph_reference)
-    monkeypatch.setattr(track, "build_track_graph", build_track_graph_reference)
+    monkeypatch.setattr(walks, "build_track_graph", build_track_graph_reference)
     for doc, answer, answer_again in zip(STATES, fast, again):
         reference = api.solve(doc)
         for key in ("id", "revenue", "optimal", "bound", "routes"):

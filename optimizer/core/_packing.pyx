@@ -31,53 +31,31 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.math cimport floor
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
-from cpython.pycapsule cimport PyCapsule_New
 
-from ._search cimport (Ctx, Level, call_improve, check_limits, init_level, next_route, price_express, price_route,
-                       proven_bound, route_stops, run, solve)
+from ._pricing cimport price_route, route_stops
+from ._search cimport (Kernel, best_segs, best_stops, call_improve, check_limits, clear_best, init_level,
+                       keep_route, next_route, run, solve)
+from ._state cimport ERR_MEMORY, STOP_NODES, Ctx, Level, same_train_as_above
 
 cdef extern from *:
     """
-    static inline int read_flag_p(const unsigned char* p) { return p ? *(volatile const unsigned char*)p : 0; }
     static inline int ctz64(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int popcount64(unsigned long long x) { return __builtin_popcountll(x); }
     """
-    int read_flag_p(const uint8_t* p) nogil
     int ctz64(uint64_t x) nogil
     int popcount64(uint64_t x) nogil
 
 cdef enum:
     CHECK_EVERY = 512  # packing nodes between looks at the limits (a node can take microseconds)
-    STOP_DEADLINE = 1
-    STOP_NODES = 2
-    STOP_CANCELLED = 3
-    ERR_MEMORY = -1
     TOO_MANY = -2
 
-cdef int64_t DIVE_NODES = 20000  # the nested search's first answers, before listing routes
-cdef int64_t MAX_ROUTES = 30000  # per list; past this (a full map with a D train) the nested search is faster
-cdef int64_t MAX_ROUTES_MANY = 300000  # the same from three trains on, where nested rounds are far slower
-cdef int LAGRANGE_ITERATIONS = 60  # subgradient steps, the sampled ones included (100: the same nodes, 6-10% more work)
 cdef int TABLE_WORDS = 4  # track bitsets this short are priced by byte tables while pricing
-cdef int64_t TABLE_ROUTES = 4096  # when at least this many routes are listed (filling the tables costs as much)
-cdef int64_t INDEX_ROUTES = 4096  # lists this long (of short bitsets) are scanned by a bit index
 cdef int BY_ONE = 8  # routes scanned one by one before the index
 cdef int64_t MEMO_SIZE = 1 << 18  # remembered dfs nodes (a power of two)
-# A long search (counted in packing nodes) turns on what costs a short one more than it saves:
-cdef int64_t REACH_AFTER = 500000  # the usable track walked from the tokens
-cdef int64_t MU_AFTER = 1000000  # the later levels' own prices (-1: never)
-cdef int64_t MEMO_GROW_AFTER = 2000000  # the memo grown to MEMO_GROWN nodes (at most MEMO_BYTES), keyed
-                                         # from then on by the usable track (see dfs)
-cdef int64_t MEMO_GROWN = 1 << 20
+cdef int64_t MEMO_GROWN = 1 << 20  # the memo grown (at most MEMO_BYTES) in a long search
 cdef int64_t MEMO_BYTES = 64 << 20
-# Pricing reads a list in value order until its prices settle, then in a reference order:
-cdef int REFERENCE_AFTER = 30  # steps in value order (the prices move too much before)
-cdef int64_t REFERENCE_ROUTES = 4096  # lists this long get a reference order
-cdef int REFERENCE_DEPTH = 4  # renewed when a step reads more than 1/4 of its list
-# and the steps before it read only every SAMPLE_STRIDE-th route of such a list (in value order):
-cdef int SAMPLE_STEPS = 30  # a sample's best route is not its list's, but its step a direction
-cdef int SAMPLE_STRIDE = 8
+cdef int REFERENCE_DEPTH = 4  # a reference order is renewed when a step reads more than 1/4 of its list
+# The settings a search may change (Packing's keyword arguments): see _packing.pxd.
 
 
 cdef struct Routes:
@@ -101,6 +79,7 @@ cdef struct Routes:
 
 cdef struct Pack:
     Ctx* c
+    const Settings* s   # the search's settings
     int K
     int W               # words of a track bitset
     Routes* lists       # per group of identical trains
@@ -125,19 +104,13 @@ cdef struct Pack:
     int n_token_stops
     uint64_t* dir_bits  # [n_dirs * W]: each dir's track (its segment's), in dir order
     int32_t* queue      # [n_stops]: scratch
-    uint8_t* token_from # [K + 1]: every train from this level on needs a token
+    uint8_t* token_from  # [K + 1]: every train from this level on needs a token
     int64_t reach_at    # from this many nodes on, the usable track is what a token reaches
     int64_t* mu         # [W * 64]: prices tuned for levels 1.. alone (once mu_on)
     int64_t mu_total
     int64_t mu_at       # at this many nodes the later levels are priced (-1: never)
     int mu_on
     int64_t* mfc        # [(K + 1) * K]: as fc, in the order of the later levels' prices
-
-
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 # ---- listing one train's routes ----------------------------------------------------------------
@@ -177,8 +150,17 @@ cdef int grow(Routes* R, int W, int64_t need_pool) noexcept nogil:
 
 
 cdef void free_routes(Routes* R) noexcept nogil:
-    free(R.val); free(R.red); free(R.res); free(R.off); free(R.nstops); free(R.pool); free(R.mred); free(R.mres); free(R.mpr)
-    free(R.by_word); free(R.mby_word)
+    free(R.val)
+    free(R.red)
+    free(R.res)
+    free(R.off)
+    free(R.nstops)
+    free(R.pool)
+    free(R.mred)
+    free(R.mres)
+    free(R.mpr)
+    free(R.by_word)
+    free(R.mby_word)
     memset(R, 0, sizeof(Routes))
 
 
@@ -303,7 +285,8 @@ cdef int keep_richest_per_track(Routes* R, int W) noexcept nogil:
     cdef int64_t* table = track_table(R, W, &size)
     cdef uint8_t* keep = <uint8_t*>malloc(R.n + 1)
     if table == NULL or keep == NULL:
-        free(table); free(keep)
+        free(table)
+        free(keep)
         return ERR_MEMORY
     for i in range(R.n):
         slot = track_slot(table, size, R, R.res + i * W, W)
@@ -313,7 +296,8 @@ cdef int keep_richest_per_track(Routes* R, int W) noexcept nogil:
                 keep[slot[0]] = 0
             slot[0] = i
     keep_only(R, W, keep)
-    free(table); free(keep)
+    free(table)
+    free(keep)
     return 0
 
 
@@ -346,7 +330,8 @@ cdef int radix_sort(int64_t n, uint64_t* key, int64_t* idx) noexcept nogil:
     cdef int64_t q, at, m
     cdef int shift, x
     if k2 == NULL or i2 == NULL:
-        free(k2); free(i2)
+        free(k2)
+        free(i2)
         return ERR_MEMORY
     for shift in range(0, 64, 8):
         memset(count, 0, sizeof(count))
@@ -364,12 +349,17 @@ cdef int radix_sort(int64_t n, uint64_t* key, int64_t* idx) noexcept nogil:
             kb[count[x]] = ka[q]
             ib[count[x]] = ia[q]
             count[x] += 1
-        kt = ka; ka = kb; kb = kt
-        it = ia; ia = ib; ib = it
+        kt = ka
+        ka = kb
+        kb = kt
+        it = ia
+        ia = ib
+        ib = it
     if ka != key:
         memcpy(key, ka, n * sizeof(uint64_t))
         memcpy(idx, ia, n * sizeof(int64_t))
-    free(k2); free(i2)
+    free(k2)
+    free(i2)
     return 0
 
 
@@ -382,7 +372,9 @@ cdef int64_t* ranked(int64_t n, const int64_t* first, const int64_t* second) noe
     cdef uint64_t* key = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
     cdef int64_t* idx = <int64_t*>malloc((n + 1) * sizeof(int64_t))
     if keys == NULL or key == NULL or idx == NULL:
-        free(keys); free(key); free(idx)
+        free(keys)
+        free(key)
+        free(idx)
         return NULL
     for i in range(n):  # stable sorts, the first key last: ties keep the order before
         idx[i] = i
@@ -394,14 +386,17 @@ cdef int64_t* ranked(int64_t n, const int64_t* first, const int64_t* second) noe
             key[q] = falling(first[idx[q]])
         code = radix_sort(n, key, idx)
     if code:
-        free(keys); free(key); free(idx)
+        free(keys)
+        free(key)
+        free(idx)
         return NULL
     for q in range(n):
         i = idx[q]
         keys[3 * q] = first[i]
         keys[3 * q + 1] = second[i] if second != NULL else 0
         keys[3 * q + 2] = i
-    free(key); free(idx)
+    free(key)
+    free(idx)
     return keys
 
 
@@ -415,7 +410,12 @@ cdef int sort_routes(Routes* R, int W) noexcept nogil:
     cdef int32_t* ns = <int32_t*>malloc((R.n + 1) * sizeof(int32_t))
     cdef uint64_t* res = <uint64_t*>malloc((R.n * W + 1) * sizeof(uint64_t))
     if not (keys and val and red and off and ns and res):
-        free(keys); free(val); free(red); free(off); free(ns); free(res)
+        free(keys)
+        free(val)
+        free(red)
+        free(off)
+        free(ns)
+        free(res)
         return ERR_MEMORY
     for i in range(R.n):
         j = keys[3 * i + 2]
@@ -424,7 +424,12 @@ cdef int sort_routes(Routes* R, int W) noexcept nogil:
         off[i] = R.off[j]
         ns[i] = R.nstops[j]
         memcpy(res + i * W, R.res + j * W, W * sizeof(uint64_t))
-    free(keys); free(R.val); free(R.red); free(R.off); free(R.nstops); free(R.res)
+    free(keys)
+    free(R.val)
+    free(R.red)
+    free(R.off)
+    free(R.nstops)
+    free(R.res)
     R.val = val
     R.red = red
     R.off = off
@@ -557,14 +562,16 @@ cdef int set_reference(Scan* S, const Routes* R, const int64_t* ord, int W, cons
     cdef uint64_t* key = <uint64_t*>malloc((R.n + 1) * sizeof(uint64_t))
     cdef double* red = <double*>malloc((R.n + 1) * sizeof(double))
     if key == NULL or red == NULL:
-        free(key); free(red)
+        free(key)
+        free(red)
         return ERR_MEMORY
     if S.at == NULL:
         S.at = <int64_t*>malloc((R.n + 1) * sizeof(int64_t))
         S.red = <double*>malloc((R.n + 1) * sizeof(double))
         S.lref = <double*>malloc(nb * sizeof(double))
         if S.at == NULL or S.red == NULL or S.lref == NULL:
-            free(key); free(red)
+            free(key)
+            free(red)
             return ERR_MEMORY
         S.most_bits = 0
         for ii in range(R.n):
@@ -579,12 +586,14 @@ cdef int set_reference(Scan* S, const Routes* R, const int64_t* ord, int W, cons
         key[q] = falling_d(red[q])
         S.at[q] = q
     if radix_sort(R.n, key, S.at):
-        free(key); free(red)
+        free(key)
+        free(red)
         return ERR_MEMORY
     for q in range(R.n):
         S.red[q] = red[S.at[q]]
     memcpy(S.lref, lam, nb * sizeof(double))
-    free(key); free(red)
+    free(key)
+    free(red)
     S.on = 1
     return 0
 
@@ -691,12 +700,21 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
     cdef Scan* scans = <Scan*>calloc(K, sizeof(Scan))
     cdef Scan* S
     cdef double* drops = <double*>malloc(nb * sizeof(double))
-    cdef int tables = W <= TABLE_WORDS and sum_n(p) >= TABLE_ROUTES and little_endian()
+    cdef int tables = W <= TABLE_WORDS and sum_n(p) >= p.s.table_routes and little_endian()
     if tables:
         tab = <double*>malloc(n_bytes * 256 * sizeof(double))
     if not (lam and keep and cnt and best_of and first and scans and drops) or (tables and tab == NULL) \
             or (not tables and bit_lists(p, &bits, &ptr)):
-        free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab); free(scans); free(drops)
+        free(lam)
+        free(keep)
+        free(cnt)
+        free(best_of)
+        free(first)
+        free(bits)
+        free(ptr)
+        free(tab)
+        free(scans)
+        free(drops)
         return ERR_MEMORY
     for g in range(K):  # where each list's routes start in ptr
         first[g + 1] = first[g] + p.lists[g].n
@@ -718,10 +736,11 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
                 ord = order[p.list_of[j]] if order != NULL else NULL
                 bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
                 S = &scans[p.list_of[j]]
-                stride = SAMPLE_STRIDE if it < SAMPLE_STEPS and R.n >= REFERENCE_ROUTES else 1  # (no reference yet)
+                # (no reference yet)
+                stride = p.s.sample_stride if it < p.s.sample_steps and R.n >= p.s.reference_routes else 1
                 sampled |= stride > 1
                 arg = best_reduced(S, R, ord, W, tab, bits, bp, lam, nb, drops, stride)
-                if not S.on and it >= REFERENCE_AFTER and it >= SAMPLE_STEPS and R.n >= REFERENCE_ROUTES \
+                if not S.on and it >= p.s.reference_after and it >= p.s.sample_steps and R.n >= p.s.reference_routes \
                         and set_reference(S, R, ord, W, tab, bits, bp, lam, nb):
                     code = ERR_MEMORY
                     break
@@ -771,8 +790,19 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
         out[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
         out_total[0] += out[b]
     for g in range(K):
-        free(scans[g].at); free(scans[g].red); free(scans[g].lref)
-    free(lam); free(keep); free(cnt); free(best_of); free(first); free(bits); free(ptr); free(tab); free(scans); free(drops)
+        free(scans[g].at)
+        free(scans[g].red)
+        free(scans[g].lref)
+    free(lam)
+    free(keep)
+    free(cnt)
+    free(best_of)
+    free(first)
+    free(bits)
+    free(ptr)
+    free(tab)
+    free(scans)
+    free(drops)
     if code:
         return code
     if c.lim.stop_code:
@@ -795,7 +825,7 @@ cdef int reprice(Pack* p, Routes* R) noexcept nogil:
     if check_limits(p.c):
         return p.c.lim.stop_code
     free(R.by_word)
-    R.by_word = bit_index(R.res, R.n, p.W)
+    R.by_word = bit_index(R.res, R.n, p.W, p.s.index_routes)
     return check_limits(p.c)
 
 
@@ -812,37 +842,25 @@ cdef inline int clash(const uint64_t* a, const uint64_t* b, int W) noexcept nogi
 cdef void record_packing(Pack* p, int64_t value) noexcept nogil:
     """Keep the chosen routes as the best solution (as ``record`` does for the nested search)."""
     cdef Ctx* c = p.c
-    cdef int li, k, n, bl
+    cdef int li, k, n
     cdef int64_t i
     cdef Routes* R
     cdef int32_t* stops
     cdef int32_t* segs
-    cdef int32_t* paid
-    c.best.value = value
+    clear_best(c, value)
     for li in range(p.K):
-        c.best.n_stops_by_level[li] = 0
-        c.best.revenue_by_level[li] = 0
-        c.best.n_paid_by_level[li] = 0
         i = p.chosen[li]
         if i < 0:
             continue
         R = &p.lists[p.list_of[li]]
         n = R.nstops[i]
-        stops = c.best.stops_by_level + <int64_t>li * (c.inp.n_stops + 1)
-        segs = c.best.segs_by_level + <int64_t>li * (c.inp.n_stops + 1)
-        paid = c.best.paid_by_level + <int64_t>li * (c.inp.n_stops + 1)
+        stops = best_stops(c, li)
+        segs = best_segs(c, li)
         for k in range(n):
             stops[k] = R.pool[R.off[i] + k]
         for k in range(n - 1):
             segs[k] = R.pool[R.off[i] + n + k]
-        c.best.n_stops_by_level[li] = n
-        c.best.revenue_by_level[li] = R.val[i]
-        if c.inp.pays_all_by_train[c.inp.train_by_level[li]]:
-            for k in range(n):
-                paid[k] = stops[k]
-            c.best.n_paid_by_level[li] = n
-        else:
-            price_express(c, c.inp.train_by_level[li], stops, n, &bl, paid, &c.best.n_paid_by_level[li])
+        keep_route(c, li, c.inp.train_by_level[li], n, R.val[i])
     if c.lim.on_improve != NULL:
         call_improve(c, value)
 
@@ -903,15 +921,16 @@ cdef int64_t free_by_words(const uint64_t* index, int64_t n, const uint64_t* use
     return n
 
 
-cdef uint64_t* bit_index(const uint64_t* res, int64_t n, int W) noexcept nogil:
+cdef uint64_t* bit_index(const uint64_t* res, int64_t n, int W, int64_t index_routes) noexcept nogil:
     """For each 64 of n routes (their tracks ``res``, in order) and each track bit, which of them
-    use it; NULL for long bitsets, short lists, or no memory (they are scanned one by one).
+    use it; NULL for long bitsets, lists shorter than ``index_routes``, or no memory (they are
+    scanned one by one).
     Scanning for free routes is most of a long search."""
     cdef int64_t i, nw = (n + 63) >> 6
     cdef int w, nb = W * 64
     cdef uint64_t x
     cdef uint64_t* index
-    if W > 4 or n < INDEX_ROUTES:
+    if W > 4 or n < index_routes:
         return NULL
     index = <uint64_t*>calloc(nw * nb + 1, sizeof(uint64_t))
     if index == NULL:
@@ -1006,7 +1025,7 @@ cdef int mu_cut(Pack* p, int k, int64_t base, const uint64_t* usable) noexcept n
     >= 0 give a bound). Scans as dfs does, from where the parent left each level. ``usable``: the
     usable free track where dfs has it (else NULL)."""
     cdef int K = p.K, W = p.W, j
-    cdef int64_t bound, top, i, free_mu
+    cdef int64_t bound, top, free_mu
     cdef int64_t best = p.c.best.value
     cdef Routes* R
     free_mu = p.mu_total
@@ -1069,7 +1088,7 @@ cdef int mu_start(Pack* p) noexcept nogil:
             if code:
                 break
     if code == 0:
-        code = price_levels(p, 1, LAGRANGE_ITERATIONS, <double>(c.best.value - c.best.revenue_by_level[0]),
+        code = price_levels(p, 1, p.s.iterations, <double>(c.best.value - c.best.revenue_by_level[0]),
                             order, p.mu, &p.mu_total)
     if code == 0:
         for g in range(K):  # the lists again, in reduced order at the new prices (a copy beside the first)
@@ -1107,7 +1126,7 @@ cdef int mu_start(Pack* p) noexcept nogil:
             code = check_limits(c)
             if code:
                 break
-            R.mby_word = bit_index(R.mres, n, W)
+            R.mby_word = bit_index(R.mres, n, W, p.s.index_routes)
             code = check_limits(c)
             if code:
                 break
@@ -1115,7 +1134,8 @@ cdef int mu_start(Pack* p) noexcept nogil:
     for g in range(K):
         if order:
             free(order[g])
-    free(order); free(need)
+    free(order)
+    free(need)
     if code == 0:
         p.mu_on = 1
         return 0
@@ -1210,9 +1230,13 @@ cdef void alloc_memo(Pack* p, int64_t size) noexcept nogil:
     cdef uint64_t* key = <uint64_t*>malloc(size * p.W * sizeof(uint64_t))
     cdef int64_t* val = <int64_t*>malloc(size * sizeof(int64_t))
     if k == NULL or key == NULL or val == NULL:
-        free(k); free(key); free(val)
+        free(k)
+        free(key)
+        free(val)
         return
-    free(p.memo_k); free(p.memo_key); free(p.memo_val)
+    free(p.memo_k)
+    free(p.memo_key)
+    free(p.memo_val)
     memset(k, 0xff, size * sizeof(int32_t))
     p.memo_k = k
     p.memo_key = key
@@ -1318,7 +1342,7 @@ cdef int build_lists(Pack* p, int64_t* tau_of) noexcept nogil:
                 tau = tau_of[j]
             j += 1
         R = &p.lists[g]
-        code = list_routes(p, li, tau, R, MAX_ROUTES if K < 3 else MAX_ROUTES_MANY)
+        code = list_routes(p, li, tau, R, p.s.max_routes if K < 3 else p.s.max_routes_many)
         if code == 0:
             code = keep_richest_per_track(R, p.W)
         if code == 0:
@@ -1329,13 +1353,15 @@ cdef int build_lists(Pack* p, int64_t* tau_of) noexcept nogil:
             code = check_limits(c)
         if code:
             return code
-    if LAGRANGE_ITERATIONS > 0:
-        code = price_track(p, LAGRANGE_ITERATIONS)
+    if p.s.iterations > 0:
+        code = price_track(p, p.s.iterations)
     return code
 
 
-cdef int pack_run(Ctx* c) noexcept nogil:
-    """Each train alone (proving its best), then list the routes and pack them."""
+cdef int pack_run(Ctx* c, const void* settings) noexcept nogil:
+    """Each train alone (proving its best), then list the routes and pack them (``settings``: a
+    Settings)."""
+    cdef const Settings* s = <const Settings*>settings
     cdef int K = c.inp.n_trains, li, j, g, code = 0
     cdef int64_t v, others, tau
     cdef int64_t* tau_of
@@ -1345,7 +1371,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     if c.inp.pullman_cap > 0:
         return run(c)  # the Pullman's and best-route bonuses span trains: the nested search prices them
     for li in range(K):
-        if li > 0 and c.inp.group_by_train[c.inp.train_by_level[li]] == c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
+        if li > 0 and same_train_as_above(&c.inp, li):
             c.bounds.alone_by_level[li] = c.bounds.alone_by_level[li - 1]
             continue
         v = solve(c, li, li + 1, 0, 0)
@@ -1353,7 +1379,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             return c.lim.stop_code
         c.bounds.alone_by_level[li] = v
     c.bounds.stage = 1
-    if K > 1 and dive(c, DIVE_NODES):
+    if K > 1 and dive(c, s.dive_nodes):
         return c.lim.stop_code
     if K == 1:
         c.bounds.stage = 2
@@ -1363,6 +1389,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
 
     memset(&p, 0, sizeof(Pack))
     p.c = c
+    p.s = s
     p.K = K
     p.W = c.inp.n_track_words
     p.lists = <Routes*>calloc(K, sizeof(Routes))
@@ -1396,7 +1423,7 @@ cdef int pack_run(Ctx* c) noexcept nogil:
                     others += c.bounds.alone_by_level[j]
             tau = c.best.value - others + 1
             tau_of[li] = tau if tau > 1 else 1
-            if li == 0 or c.inp.group_by_train[c.inp.train_by_level[li]] != c.inp.group_by_train[c.inp.train_by_level[li - 1]]:
+            if li == 0 or not same_train_as_above(&c.inp, li):
                 g += 1
             p.list_of[li] = g
         for j in range(c.inp.n_stops):  # the token walk's inputs (usable_mask)
@@ -1413,9 +1440,9 @@ cdef int pack_run(Ctx* c) noexcept nogil:
             li -= 1
         code = build_lists(&p, tau_of)
         if code == 0:
-            p.reach_at = c.lim.nodes + REACH_AFTER
-            p.memo_grow_at = c.lim.nodes + MEMO_GROW_AFTER if p.memo_k != NULL else -1
-            p.mu_at = c.lim.nodes + (MU_AFTER if MU_AFTER > 0 else 1) if MU_AFTER >= 0 and K >= 2 else -1
+            p.reach_at = c.lim.nodes + s.reach_after
+            p.memo_grow_at = c.lim.nodes + s.memo_grow_after if p.memo_k != NULL else -1
+            p.mu_at = c.lim.nodes + (s.mu_after if s.mu_after > 0 else 1) if s.mu_after >= 0 and K >= 2 else -1
             code = dfs(&p, 0, 0, p.lam_total)
             if code == 0:
                 c.bounds.stage = 2
@@ -1424,9 +1451,26 @@ cdef int pack_run(Ctx* c) noexcept nogil:
     for li in range(K):
         if p.lists:
             free_routes(&p.lists[li])
-    free(p.lists); free(p.list_of); free(p.chosen); free(p.fc); free(p.buf); free(p.lam); free(p.vstack); free(tau_of)
-    free(p.mask); free(p.keys); free(p.seen_at); free(p.token_stops); free(p.dir_bits); free(p.queue); free(p.token_from)
-    free(p.memo_k); free(p.memo_key); free(p.memo_val); free(p.mu); free(p.mfc)
+    free(p.lists)
+    free(p.list_of)
+    free(p.chosen)
+    free(p.fc)
+    free(p.buf)
+    free(p.lam)
+    free(p.vstack)
+    free(tau_of)
+    free(p.mask)
+    free(p.keys)
+    free(p.seen_at)
+    free(p.token_stops)
+    free(p.dir_bits)
+    free(p.queue)
+    free(p.token_from)
+    free(p.memo_k)
+    free(p.memo_key)
+    free(p.memo_val)
+    free(p.mu)
+    free(p.mfc)
     if code < 0:  # too many routes, or no memory for them: the nested search needs neither
         c.bounds.bound = -1
         return nested_rest(c)
@@ -1456,40 +1500,24 @@ cdef int nested_rest(Ctx* c) noexcept nogil:
     return 0
 
 
-KERNEL = PyCapsule_New(<void*>pack_run, b"route18xx.kernel", NULL)
+cdef class Packing(Kernel):
+    """The packing kernel with its settings, each search reading its own (read only while it
+    runs): ``Packing()`` has the defaults; experiments and tests change some by keyword."""
+
+    def __init__(self, *, int iterations=60, long long max_routes=30000, long long max_routes_many=300000,
+                 long long dive_nodes=20000, long long table_routes=4096, long long reach_after=500000,
+                 long long memo_grow_after=2000000, long long mu_after=1000000, int reference_after=30,
+                 long long reference_routes=4096, long long index_routes=4096, int sample_steps=30,
+                 int sample_stride=8):
+        self.tuned = Settings(iterations, max_routes, max_routes_many, dive_nodes, table_routes, reach_after,
+                              memo_grow_after, mu_after, reference_after, reference_routes, index_routes,
+                              sample_steps, sample_stride)
+        self.fn = pack_run
+        self.settings = &self.tuned
+
+    def settings_dict(self):
+        """The settings, by keyword."""
+        return self.tuned
 
 
-def _tune(int iterations, long long max_routes, long long max_routes_many=300000, long long dive_nodes=20000,
-          long long table_routes=4096, long long reach_after=500000, long long memo_grow_after=2000000,
-          long long mu_after=1000000, int reference_after=30, long long reference_routes=4096,
-          long long index_routes=4096, int sample_steps=30, int sample_stride=8):
-    """Experiments and tests only: the pricing effort, the longest list before handing over (with
-    two trains, and with more), the first dive's nodes, the fewest routes priced by byte tables and
-    the packing nodes before the token walk, the larger memo and the later levels' own prices (0:
-    from the first node), the pricing steps and list length before a list is read in a reference
-    order, the list length from which free routes are found by a bit index, and the first steps'
-    sample of long lists (every stride-th route). Returns the settings it replaced."""
-    global LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER, MEMO_GROW_AFTER
-    global MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES, INDEX_ROUTES, SAMPLE_STEPS, SAMPLE_STRIDE
-    previous = _settings()
-    LAGRANGE_ITERATIONS = iterations
-    MAX_ROUTES = max_routes
-    MAX_ROUTES_MANY = max_routes_many
-    DIVE_NODES = dive_nodes
-    TABLE_ROUTES = table_routes
-    REACH_AFTER = reach_after
-    MEMO_GROW_AFTER = memo_grow_after
-    MU_AFTER = mu_after
-    REFERENCE_AFTER = reference_after
-    REFERENCE_ROUTES = reference_routes
-    INDEX_ROUTES = index_routes
-    SAMPLE_STEPS = sample_steps
-    SAMPLE_STRIDE = sample_stride
-    return previous
-
-
-def _settings():
-    """The settings in force, in ``_tune``'s order (tests change some and keep the rest)."""
-    return (LAGRANGE_ITERATIONS, MAX_ROUTES, MAX_ROUTES_MANY, DIVE_NODES, TABLE_ROUTES, REACH_AFTER,
-            MEMO_GROW_AFTER, MU_AFTER, REFERENCE_AFTER, REFERENCE_ROUTES, INDEX_ROUTES, SAMPLE_STEPS,
-            SAMPLE_STRIDE)
+KERNEL = Packing()  # the defaults

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Branch and bound over a company's routes, compiled, with the GIL released.
 
-See ``_search.pxd`` for the state. The search runs in rounds that each prove a bound for the
+See ``_state.pxd`` for the state. The search runs in rounds that each prove a bound for the
 next: every train alone, then the trains from the last one backwards (the optimum of the later
 trains is the bound for them while the earlier ones are placed), then all of them. Every route is
 generated once, identical trains are placed in increasing order, and a node is cut when the
@@ -9,24 +9,41 @@ revenue placed plus the best its train could still add plus the proven optimum o
 still to come cannot beat the best found. The loops run on explicit stacks without the GIL;
 errors are codes, raised once outside.
 
-The only entry is :func:`search`, which takes a checked
-:class:`~optimizer.core.contract.KernelInput` and returns a
-:class:`~optimizer.core.contract.KernelResult`.
+The only entry is :func:`search`, which takes a :class:`~optimizer.core.contract.KernelInput`
+(checked by ``_input.borrow``) and returns a :class:`~optimizer.core.contract.KernelResult`.
+Beside it: the input's checks and derivation (``_input.pyx``), what a route earns
+(``_pricing.pyx``), the bounds (``_bounds.pyx``); the packing kernel, built from these functions,
+is ``_packing.pyx``.
 """
 cimport numpy as cnp
-from libc.stdlib cimport calloc, free, qsort
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
-from cpython.pycapsule cimport PyCapsule_GetPointer
 
 import numpy as np
 
-from .contract import KernelInput, KernelResult
+from . cimport _state
+from ._bounds cimport cut_anchor, cut_by_bound, later_bound, rest_bound, route_top
+from ._input cimport borrow
+from ._pricing cimport best_route_sum, price_express, price_route, route_segs, route_stops
+from ._state cimport (ERR_MEMORY, STOP_CALLBACK, STOP_CANCELLED, STOP_DEADLINE, STOP_NODES, Best, Bounds, Ctx, Input,
+                      Half, Level, Limits, Scratch, TopK, loc_flip, loc_has, now, res_flip, res_free)
+
+from .contract import KernelResult
 
 cnp.import_array()
 
-KERNEL_CAPSULE = b"route18xx.kernel"
+# The kernel's constants (_state.pxd), for Python.
+MAX_BEST_ROUTE = _state.MAX_BEST_ROUTE
+MAX_INTERESTING = _state.MAX_INTERESTING
+MAX_FORCED = _state.MAX_FORCED
+STOPPED_BY = {  # SearchResult.stopped_by, by stop code
+    _state.STOP_NONE: None,
+    _state.STOP_DEADLINE: "deadline",
+    _state.STOP_NODES: "nodes",
+    _state.STOP_CANCELLED: "cancelled",
+    _state.STOP_CALLBACK: "on_improve raised",
+}
 
 cdef extern from *:
     """
@@ -36,27 +53,10 @@ cdef extern from *:
 
 cdef enum:
     CHECK_EVERY = 4096      # nodes between looks at the clock and the cancel flag
-    STOP_NONE = 0
-    STOP_DEADLINE = 1
-    STOP_NODES = 2
-    STOP_CANCELLED = 3
-    STOP_CALLBACK = 4       # on_improve raised: the error is re-raised by search()
-    ERR_MEMORY = -1
-    MAX_INTERESTING = 12    # interesting stops of one route tried in and out (2**12 subsets)
-    MAX_FORCED = 4          # stops forced into an express's paid subset for its largest-stop bonuses
     LATER_EVERY = 3         # frames between looks at what the later trains can still reach (every
     #                         frame: fewer nodes but more time; every 4th: fewer cuts)
 
-cdef int64_t INT64_MAX_ = 0x3FFFFFFFFFFFFFFF  # "no limit" where a sum is compared against it
-
-
 # ---- limits ---------------------------------------------------------------------------------
-
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
 
 cdef int check_limits(Ctx* c) noexcept nogil:
     """Look at every limit; set and return the stop code, else plan the next look."""
@@ -82,723 +82,6 @@ cdef int tick(Ctx* c) noexcept nogil:
         return 1
     c.lim.nodes += 1
     return 0
-
-
-# ---- track and locations --------------------------------------------------------------------
-
-cdef inline int res_free(Ctx* c, int seg) noexcept nogil:
-    cdef const uint64_t* r = c.inp.track_bits_by_seg + <int64_t>seg * c.inp.n_track_words
-    cdef int w
-    for w in range(c.inp.n_track_words):
-        if r[w] & c.work.used[w]:
-            return 0
-    return 1
-
-
-cdef inline void res_flip(Ctx* c, int seg) noexcept nogil:
-    cdef const uint64_t* r = c.inp.track_bits_by_seg + <int64_t>seg * c.inp.n_track_words
-    cdef int w
-    for w in range(c.inp.n_track_words):
-        c.work.used[w] ^= r[w]
-
-
-cdef inline int loc_has(Level* L, int loc) noexcept nogil:
-    return (L.locs[loc >> 6] >> (loc & 63)) & 1
-
-
-cdef inline void loc_flip(Level* L, int loc) noexcept nogil:
-    L.locs[loc >> 6] ^= (<uint64_t>1) << (loc & 63)
-
-
-# ---- bounds ---------------------------------------------------------------------------------
-
-cdef inline const int64_t* prefix_of(Ctx* c, int t, int which) noexcept nogil:
-    return c.inp.prefix_by_train_class_count + (<int64_t>t * 3 + which) * (c.inp.n_stops + 1)
-
-
-cdef int64_t rem_bound(Ctx* c, int t, int r_large, int r_small, int r_total) noexcept nogil:
-    """The most r more stops within these caps could pay train t (positive values only)."""
-    cdef int n = c.inp.n_stops
-    cdef const int64_t* pl = prefix_of(c, t, 0)
-    cdef const int64_t* ps = prefix_of(c, t, 1)
-    cdef const int64_t* pa = prefix_of(c, t, 2)
-    cdef int k, s
-    cdef int64_t best = 0, v
-    if r_large < 0 or r_small < 0 or r_total < 0:
-        return 0
-    if r_large > n:
-        r_large = n
-    if r_small > n:
-        r_small = n
-    if r_total > n:
-        r_total = n
-    if r_large >= r_total and r_small >= r_total:
-        return pa[r_total]
-    if r_total >= r_large + r_small:
-        return pl[r_large] + ps[r_small]
-    for k in range(0, (r_large if r_large < r_total else r_total) + 1):
-        s = r_total - k
-        if s > r_small:
-            s = r_small
-        v = pl[k] + ps[s]
-        if v > best:
-            best = v
-    return best
-
-
-cdef inline int64_t rest_bound(Ctx* c, int li) noexcept nogil:
-    """Proven optimum of the trains after level li within the running solve."""
-    if li + 1 < c.run.hi:
-        return c.bounds.from_level[li + 1]
-    return 0
-
-
-cdef inline void topk_add(TopK* T, int32_t v) noexcept nogil:
-    """Offer v to the k largest values held."""
-    cdef int i
-    if T.n < T.k:
-        i = T.n
-        T.n += 1
-        T.sum += v
-    elif T.k > 0 and v > T.vals[T.k - 1]:
-        i = T.k - 1
-        T.sum += v - T.vals[i]
-    else:
-        return
-    while i > 0 and T.vals[i - 1] < v:
-        T.vals[i] = T.vals[i - 1]
-        i -= 1
-    T.vals[i] = v
-
-
-cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from, int64_t enough,
-                         TopK* best=NULL) noexcept nogil:
-    """What the stops a route could still reach are worth: a walk over free track from the
-    route's open ends, never into a location it holds (negative stops never counted).
-
-    Called with w pushed (its location and track taken), or with d = -1 for a route that is
-    only its anchor w, not pushed yet. The anchor is an open end too while half 0 grows and the
-    route may still pass through it (``anchor_from`` >= 0, else -1): half 1 then leaves it by a dir
-    after ``anchor_from``, half 0's first (every route is made once). With ``best``, the positive values
-    reached are offered to it and its sum is the answer. The walk stops as soon as the answer
-    passes ``enough`` (a bound above the caller's cut-off cannot cut: the rest is not needed).
-    """
-    cdef const Input* g = &c.inp
-    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
-    cdef int32_t* stack = c.work.stops
-    cdef int32_t* seen = c.work.stops + g.n_stops
-    cdef uint8_t* mark = c.work.reach_mark
-    cdef int top = 0, n_seen = 0, u, e, v, i, T = -1
-    cdef int64_t total = best.sum if best != NULL else 0
-    if total > enough:
-        return total
-    if d < 0 or (not g.end_only_by_stop[w] and not g.to_terminal_by_dir[d]):
-        stack[top] = w
-        top += 1
-    mark[w] = 1
-    seen[n_seen] = w
-    n_seen += 1
-    if anchor_from >= 0:
-        u = T = L.half[0].stop[0]
-        if not mark[u]:
-            mark[u] = 1
-            seen[n_seen] = u
-            n_seen += 1
-            stack[top] = u
-            top += 1
-    while top > 0:
-        top -= 1
-        u = stack[top]
-        for e in range(anchor_from + 1 if u == T else g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
-            v = g.to_stop_by_dir[e]
-            if mark[v] or loc_has(L, g.loc_by_stop[v]) or (L.rank[v] >= 0 and L.rank[v] < L.anchor_i) \
-                    or not res_free(c, g.seg_by_dir[e]):
-                continue  # (an anchor richer than the route's is never on it)
-            mark[v] = 1
-            seen[n_seen] = v
-            n_seen += 1
-            if values[v] > 0:
-                if best != NULL:
-                    topk_add(best, values[v])
-                    total = best.sum
-                else:
-                    total += values[v]
-                if total > enough:
-                    top = 0
-                    break
-            if not g.end_only_by_stop[v] and not g.to_terminal_by_dir[e]:
-                stack[top] = v
-                top += 1
-    for i in range(n_seen):
-        mark[seen[i]] = 0
-    return total
-
-
-cdef void route_top(Ctx* c, Level* L, int t, int k, TopK* top) noexcept nogil:
-    """Start ``top`` (the k best) with the positive values of the stops on level L's route."""
-    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
-    cdef int i
-    top.k = k if k < c.inp.n_stops else c.inp.n_stops
-    top.n = 0
-    top.sum = 0
-    top.vals = c.work.stops + 2 * c.inp.n_stops
-    for i in range(L.half[0].h + 1):
-        if values[L.half[0].stop[i]] > 0:
-            topk_add(top, values[L.half[0].stop[i]])
-    if L.phase == 2:
-        for i in range(1, L.half[1].h + 1):
-            if values[L.half[1].stop[i]] > 0:
-                topk_add(top, values[L.half[1].stop[i]])
-
-
-cdef int64_t express_reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from,
-                                 int64_t enough) noexcept nogil:
-    """The most a train that pays only its best stops can earn on a route growing to w: its best
-    ``pay_total`` stop values among the stops visited and those it could still reach (or, once
-    that passes ``enough``, some value above it)."""
-    cdef int32_t value_w = c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + w]
-    cdef TopK top
-    route_top(c, L, t, c.inp.caps_by_train[t * 6 + 5], &top)
-    if value_w > 0:
-        topk_add(&top, value_w)
-    return reach_bound(c, L, t, w, d, anchor_from, enough, &top)
-
-
-cdef inline int64_t floor_div(int64_t a, int64_t b) noexcept nogil:
-    """a // b rounded down (b > 0), as C division is not for negative a."""
-    cdef int64_t q = a / b
-    if q * b > a:
-        q -= 1
-    return q
-
-
-cdef int64_t later_bound(Ctx* c, int li, int64_t rest, int64_t useful) noexcept nogil:
-    """At most what the levels after li can add on the track in use, if less than ``rest``: the
-    next train's best paid stops among those one of its anchors reaches over free track (never
-    through a richer anchor: its routes do not), plus the proven optimum of the trains after it.
-    The walks stop (``rest`` then) once one passes ``useful``."""
-    cdef const Input* g = &c.inp
-    cdef int lj = li + 1, t2 = g.train_by_level[lj], n = g.n_stops, i, u, e, v, top_, n_seen, a
-    cdef const int32_t* caps = g.caps_by_train + t2 * 6
-    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t2 * n
-    cdef const int32_t* anchors = g.anchor_by_train_rank + <int64_t>t2 * n
-    cdef const int32_t* rank = g.rank_by_train_stop + <int64_t>t2 * n
-    cdef int32_t* stack = c.work.stops
-    cdef int32_t* seen = c.work.stops + n
-    cdef uint8_t* mark = c.work.reach_mark
-    cdef int64_t after = c.bounds.from_level[lj + 1] if lj + 1 < c.run.hi else 0
-    cdef int64_t mult = g.multiplier_by_train[t2], enough, most = 0
-    cdef TopK top
-    if mult <= 0 or (g.pays_all_by_train[t2] and caps[2] - 1 < g.reach_from):
-        return rest
-    enough = floor_div((rest if rest < useful else useful) - after - g.max_bonus_by_train[t2], mult)
-    if enough < 0:
-        return rest
-    for a in range(g.n_anchors_by_train[t2]):
-        top.k = caps[2] if g.pays_all_by_train[t2] else caps[5]
-        if top.k > n:
-            top.k = n
-        top.n = 0
-        top.sum = 0
-        top.vals = c.work.stops + 2 * n
-        u = anchors[a]
-        mark[u] = 1
-        seen[0] = u
-        n_seen = 1
-        stack[0] = u
-        top_ = 1
-        if values[u] > 0:
-            topk_add(&top, values[u])
-        while top_ > 0 and top.sum <= enough:
-            top_ -= 1
-            u = stack[top_]
-            for e in range(g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
-                v = g.to_stop_by_dir[e]
-                if mark[v] or (rank[v] >= 0 and rank[v] < a) or not res_free(c, g.seg_by_dir[e]):
-                    continue
-                mark[v] = 1
-                seen[n_seen] = v
-                n_seen += 1
-                if values[v] > 0:
-                    topk_add(&top, values[v])
-                    if top.sum > enough:
-                        break
-                if not g.end_only_by_stop[v] and not g.to_terminal_by_dir[e]:
-                    stack[top_] = v
-                    top_ += 1
-        for i in range(n_seen):
-            mark[seen[i]] = 0
-        if top.sum > enough:
-            return rest
-        if top.sum > most:
-            most = top.sum
-    return most * mult + g.max_bonus_by_train[t2] + after
-
-
-cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept nogil:
-    """1 if extending level li's route by dir d (to w) cannot beat the best found."""
-    cdef const Input* g = &c.inp
-    cdef int t = L.t
-    cdef const int32_t* caps = g.caps_by_train + t * 6
-    cdef int64_t value_w = g.values_by_train_stop[<int64_t>t * g.n_stops + w]
-    cdef int nl = L.n_large + g.large_by_stop[w]
-    cdef int ns = L.n_small + 1 - g.large_by_stop[w]
-    cdef int64_t pull = c.inp.pullman_cap if c.run.use_pullman else 0
-    cdef int64_t ub, reach, room, rest, mult = g.multiplier_by_train[t]
-    cdef int seg, T, first, anchor_from
-    if g.pays_all_by_train[t]:
-        ub = (L.vsum + value_w + rem_bound(c, t, caps[0] - nl, caps[1] - ns, caps[2] - nl - ns)) \
-            * g.multiplier_by_train[t] + g.max_bonus_by_train[t]
-        if ub > c.bounds.alone_by_level[li]:
-            ub = c.bounds.alone_by_level[li]
-    else:
-        ub = c.bounds.alone_by_level[li]
-    rest = H.later[H.h]
-    if L.base + ub + rest + pull <= c.run.cur_best:
-        return 1
-    # the most the stop values below may add up to and still cut (past it, the walks stop early)
-    room = c.run.cur_best - L.base - g.max_bonus_by_train[t] - rest - pull
-    if room <= 0:
-        return 0  # only stops worth nothing could cut: leaving them is safe (listing all routes, say)
-    room = floor_div(room, mult) if mult > 0 else INT64_MAX_
-    T = L.half[0].stop[0]
-    first = d if H.h == 0 else L.d1  # half 0's first dir
-    anchor_from = first if L.phase == 1 and not g.end_only_by_stop[T] and not g.from_terminal_by_dir[first] else -1
-    if g.reach_from and g.pays_all_by_train[t] and caps[2] - nl - ns >= g.reach_from:
-        # a long train: bound it by what it can still reach, not by the whole map
-        seg = g.seg_by_dir[d]
-        res_flip(c, seg)
-        loc_flip(L, g.loc_by_stop[w])
-        reach = reach_bound(c, L, t, w, d, anchor_from, room - L.vsum - value_w)
-        res_flip(c, seg)
-        loc_flip(L, g.loc_by_stop[w])
-        if L.base + (L.vsum + value_w + reach) * g.multiplier_by_train[t] + g.max_bonus_by_train[t] \
-                + rest + pull <= c.run.cur_best:
-            return 1
-    elif g.reach_from and not g.pays_all_by_train[t]:
-        # an express: bound it by the best stops it has or can still reach
-        seg = g.seg_by_dir[d]
-        res_flip(c, seg)
-        loc_flip(L, g.loc_by_stop[w])
-        reach = express_reach_bound(c, L, t, w, d, anchor_from, room)
-        res_flip(c, seg)
-        loc_flip(L, g.loc_by_stop[w])
-        if L.base + reach * g.multiplier_by_train[t] + g.max_bonus_by_train[t] + rest + pull \
-                <= c.run.cur_best:
-            return 1
-    return 0
-
-
-cdef int cut_anchor(Ctx* c, int li, Level* L, int T) noexcept nogil:
-    """1 if no route of level li's train out of anchor T can beat the best found: its best paid
-    stops (all a train that pays every stop can visit) among T and the stops T reaches over free
-    track cannot. One walk per anchor where the per-extension bounds would walk once per first
-    step (a later train's routes, on a board mostly taken by the earlier ones, end here)."""
-    cdef const Input* g = &c.inp
-    cdef int t = L.t
-    cdef const int32_t* caps = g.caps_by_train + t * 6
-    cdef int64_t pull = g.pullman_cap if c.run.use_pullman else 0
-    cdef int64_t room, mult = g.multiplier_by_train[t]
-    cdef TopK top
-    if not g.reach_from or (g.pays_all_by_train[t] and caps[2] - 1 < g.reach_from):
-        return 0
-    room = c.run.cur_best - L.base - g.max_bonus_by_train[t] - rest_bound(c, li) - pull
-    if room < 0:
-        return 0  # even a route worth nothing would beat the best
-    if mult == 0:
-        return 1
-    route_top(c, L, t, caps[2] if g.pays_all_by_train[t] else caps[5], &top)  # the route is T alone
-    room = floor_div(room, mult)
-    return reach_bound(c, L, t, T, -1, -1, room, &top) <= room
-
-
-# ---- pricing --------------------------------------------------------------------------------
-
-cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil:
-    """The route's stops in route order: half 1 reversed, then half 0."""
-    cdef int k, n = 0
-    if L.phase == 2:
-        k = L.half[1].h
-        while k >= 1:
-            out[n] = L.half[1].stop[k]
-            n += 1
-            k -= 1
-    for k in range(L.half[0].h + 1):
-        out[n] = L.half[0].stop[k]
-        n += 1
-    return n
-
-
-cdef int route_segs(Ctx* c, Level* L, int32_t* out) noexcept nogil:
-    """The route's track segments in route order (as route_stops)."""
-    cdef int k, n = 0
-    if L.phase == 2:
-        k = L.half[1].h
-        while k >= 1:
-            out[n] = c.inp.seg_by_dir[L.half[1].dseg[k]]
-            n += 1
-            k -= 1
-    for k in range(1, L.half[0].h + 1):
-        out[n] = c.inp.seg_by_dir[L.half[0].dseg[k]]
-        n += 1
-    return n
-
-
-cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, const int32_t* paid, int n_paid) noexcept nogil:
-    """Pair, largest-stop and red-to-red bonuses of a route, given its paid stops (a pair counts
-    when both its stops are paid or, for a visited pair, both on the route)."""
-    cdef const Input* g = &c.inp
-    cdef int64_t extra = 0, top
-    cdef int i, k, s, tokens
-    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
-    cdef uint8_t* mark = c.work.mark
-    cdef uint8_t bit
-    for i in range(n_visited):
-        mark[visited[i]] = 2  # on the route
-    for i in range(n_paid):
-        mark[paid[i]] = 3  # on the route and paid
-    for k in range(g.n_pairs):
-        bit = 2 if g.visited_by_pair[k] else 1
-        if mark[g.stop_a_by_pair[k]] & bit and mark[g.stop_b_by_pair[k]] & bit:
-            extra += g.amount_by_pair[k]
-    for k in range(g.n_largest):
-        if mark[g.trigger_by_largest[k]] & 1:
-            top = 0
-            for i in range(n_paid):
-                s = paid[i]
-                if s != g.trigger_by_largest[k] and not g.excluded_by_largest_stop[<int64_t>k * g.n_stops + s] \
-                        and values[s] > top:
-                    top = values[s]
-            extra += top
-    if g.r2r_per_token and n_visited >= 2 and g.red_by_stop[visited[0]] and g.red_by_stop[visited[n_visited - 1]]:
-        tokens = 0
-        for i in range(n_paid):
-            if g.token_by_stop[paid[i]]:
-                tokens += 1
-        if tokens > g.r2r_max_tokens:
-            tokens = g.r2r_max_tokens
-        extra += <int64_t>g.r2r_per_token * tokens
-    for i in range(n_visited):
-        mark[visited[i]] = 0
-    for i in range(n_paid):
-        mark[paid[i]] = 0
-    return extra
-
-
-cdef inline int64_t penalty_of(Ctx* c, uint32_t mask) noexcept nogil:
-    cdef int64_t p = 0
-    cdef int b
-    for b in range(c.inp.n_penalties):
-        if mask >> b & 1:
-            p += c.inp.amount_by_penalty[b]
-    return p
-
-
-cdef int largest_paid(Ctx* c, int t, const int32_t* paid, int n) noexcept nogil:
-    cdef int i, best = 0
-    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
-    for i in range(n):
-        if c.inp.large_by_stop[paid[i]] and values[paid[i]] > best:
-            best = values[paid[i]]
-    return best
-
-
-cdef void sort_by_value(const int32_t* values, int32_t* a, int n) noexcept nogil:
-    """Insertion sort, richest first: routes are short."""
-    cdef int i, j, x
-    for i in range(1, n):
-        x = a[i]
-        j = i - 1
-        while j >= 0 and values[a[j]] < values[x]:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = x
-
-
-cdef inline int _in(const int32_t* a, int n, int x) noexcept nogil:
-    cdef int i
-    for i in range(n):
-        if a[i] == x:
-            return 1
-    return 0
-
-
-cdef void express_split(Ctx* c, int t, const int32_t* visited, int nv, Express* E) noexcept nogil:
-    """Split a route's stops: the interesting ones, then the others by class, richest first."""
-    cdef const Input* g = &c.inp
-    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
-    cdef int i, s, other
-    E.m = 0
-    E.nb = 0
-    E.ns = 0
-    for i in range(nv):
-        if g.interesting_by_stop[visited[i]] and E.m < MAX_INTERESTING:
-            E.inter[E.m] = visited[i]
-            E.m += 1
-    for i in range(nv):
-        s = visited[i]
-        if not (g.interesting_by_stop[s] and _in(E.inter, E.m, s)) and g.large_by_stop[s]:
-            E.big[E.nb] = s
-            E.nb += 1
-    E.small = E.big + E.nb
-    for i in range(nv):
-        s = visited[i]
-        if not (g.interesting_by_stop[s] and _in(E.inter, E.m, s)) and not g.large_by_stop[s]:
-            E.small[E.ns] = s
-            E.ns += 1
-    sort_by_value(values, E.big, E.nb)
-    sort_by_value(values, E.small, E.ns)
-
-
-cdef inline int express_skip(Express* E, int pos) noexcept nogil:
-    """The stop at ``pos`` (into big then small) is already in the head, not for the greedy rest."""
-    return pos == E.forced_tok or (E.n_forced and _in(E.forced, E.n_forced, pos))
-
-
-cdef inline int express_at(Express* E, int pos) noexcept nogil:
-    return E.big[pos] if pos < E.nb else E.small[pos - E.nb]
-
-
-cdef inline void express_add(Ctx* c, const int32_t* values, Express* E, int s) noexcept nogil:
-    E.paid[E.n_paid] = s
-    E.n_paid += 1
-    E.head += values[s]
-    if c.inp.large_by_stop[s]:
-        E.n_large += 1
-    else:
-        E.n_small += 1
-
-
-cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
-    """Start the paid subset: the interesting stops in ``mask``, the forced ones, and the richest
-    token stop when the train must count one and none is in. 0 when that breaks the pay caps."""
-    cdef const Input* g = &c.inp
-    cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
-    cdef const int32_t* caps = g.caps_by_train + t * 6
-    cdef int i, tok = 0
-    E.n_paid = 0
-    E.n_large = 0
-    E.n_small = 0
-    E.head = 0
-    E.forced_tok = -1
-    for i in range(E.m):
-        if mask >> i & 1:
-            express_add(c, values, E, E.inter[i])
-            if g.token_by_stop[E.inter[i]]:
-                tok = 1
-    for i in range(E.n_forced):
-        express_add(c, values, E, express_at(E, E.forced[i]))
-        if g.token_by_stop[express_at(E, E.forced[i])]:
-            tok = 1
-    if not tok and g.requires_token_by_train[t]:  # count one of our cities: the richest
-        for i in range(E.nb):
-            if g.token_by_stop[E.big[i]]:
-                E.forced_tok = i
-                break
-        if E.forced_tok < 0:
-            for i in range(E.ns):
-                if g.token_by_stop[E.small[i]]:
-                    E.forced_tok = E.nb + i
-                    break
-        if E.forced_tok < 0:
-            return 0
-        express_add(c, values, E, E.big[E.forced_tok] if E.forced_tok < E.nb else E.small[E.forced_tok - E.nb])
-    return E.n_large <= caps[3] and E.n_small <= caps[4] and E.n_large + E.n_small <= caps[5]
-
-
-cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best) noexcept nogil:
-    """The best greedy rest within the pay caps: kl large and ks small stops, richest first,
-    positive only (on a tie, a large stop rather than none: the city a Pullman would double);
-    returns their value."""
-    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
-    cdef const int32_t* caps = c.inp.caps_by_train + t * 6
-    cdef int pay_large = caps[3] - E.n_large, pay_small = caps[4] - E.n_small
-    cdef int pay_total = caps[5] - E.n_large - E.n_small
-    cdef int kl = 0, ks, k, i = 0, room
-    cdef int64_t v = -1, sum_big = 0, sum_small
-    kl_best[0] = 0
-    ks_best[0] = 0
-    while True:
-        room = pay_total - kl
-        ks = 0
-        sum_small = 0
-        k = 0
-        while k < E.ns and ks < pay_small and ks < room:
-            if not express_skip(E, E.nb + k):
-                if values[E.small[k]] <= 0:
-                    break
-                sum_small += values[E.small[k]]
-                ks += 1
-            k += 1
-        if sum_big + sum_small > v or (sum_big + sum_small == v and kl == 1):  # ties: a city for a Pullman
-            v = sum_big + sum_small
-            kl_best[0] = kl
-            ks_best[0] = ks
-        # take one more large stop
-        while i < E.nb and express_skip(E, i):
-            i += 1
-        if i >= E.nb or values[E.big[i]] <= 0 or kl + 1 > pay_large or kl + 1 > pay_total:
-            break
-        sum_big += values[E.big[i]]
-        kl += 1
-        i += 1
-    return v
-
-
-cdef void express_take(Express* E, int kl_best, int ks_best) noexcept nogil:
-    """Append the greedy rest to the paid subset."""
-    cdef int k = 0, i = 0
-    while k < kl_best:
-        if not express_skip(E, i):
-            E.paid[E.n_paid] = E.big[i]
-            E.n_paid += 1
-            k += 1
-        i += 1
-    k = 0
-    i = 0
-    while k < ks_best:
-        if not express_skip(E, E.nb + i):
-            E.paid[E.n_paid] = E.small[i]
-            E.n_paid += 1
-            k += 1
-        i += 1
-
-
-cdef void express_try(Ctx* c, int t, const int32_t* visited, int nv, Express* E, int mask, int64_t* best,
-                      int* best_large, int32_t* out_paid, int32_t* n_out) noexcept nogil:
-    """Price one paid subset: the head for ``mask`` (with E's forced stops), then the greedy rest;
-    keep it in ``best`` if it pays more (ties: the richer city for a Pullman to double)."""
-    cdef int k, kl_best, ks_best, bl
-    cdef int64_t v
-    if not express_head(c, t, E, mask):
-        return
-    v = express_rest(c, t, E, &kl_best, &ks_best)
-    express_take(E, kl_best, ks_best)
-    v = (E.head + v) * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, E.paid, E.n_paid)
-    if v < best[0]:
-        return
-    bl = largest_paid(c, t, E.paid, E.n_paid)
-    if v > best[0] or bl > best_large[0]:
-        best[0] = v
-        best_large[0] = bl
-        if out_paid != NULL:
-            for k in range(E.n_paid):
-                out_paid[k] = E.paid[k]
-            n_out[0] = E.n_paid
-
-
-cdef inline int largest_active(Ctx* c, Express* E, int mask, int k) noexcept nogil:
-    """Largest-stop bonus k is triggered by an interesting stop in ``mask``."""
-    cdef int i
-    for i in range(E.m):
-        if mask >> i & 1 and E.inter[i] == c.inp.trigger_by_largest[k]:
-            return 1
-    return 0
-
-
-cdef int largest_pays_for(Ctx* c, int t, Express* E, int mask, int s) noexcept nogil:
-    """A largest-stop bonus triggered in ``mask`` could pay for stop s (worth something)."""
-    cdef const Input* g = &c.inp
-    cdef int k
-    if g.values_by_train_stop[<int64_t>t * g.n_stops + s] <= 0:
-        return 0
-    for k in range(g.n_largest):
-        if s != g.trigger_by_largest[k] and not g.excluded_by_largest_stop[<int64_t>k * g.n_stops + s] \
-                and largest_active(c, E, mask, k):
-            return 1
-    return 0
-
-
-cdef void express_force(Ctx* c, int t, const int32_t* visited, int nv, Express* E, int mask, int start,
-                        int depth, int64_t* best, int* best_large, int32_t* out_paid, int32_t* n_out) noexcept nogil:
-    """Try the paid subsets with up to ``depth`` more of the rest's stops forced in, each one a
-    largest-stop bonus could pay for: the greedy rest alone would miss the stop a bonus pays on."""
-    cdef int pos
-    for pos in range(start, E.nb + E.ns):
-        if not largest_pays_for(c, t, E, mask, express_at(E, pos)):
-            continue
-        E.forced[E.n_forced] = pos
-        E.n_forced += 1
-        express_try(c, t, visited, nv, E, mask, best, best_large, out_paid, n_out)
-        if depth > 1:
-            express_force(c, t, visited, nv, E, mask, pos + 1, depth - 1, best, best_large, out_paid, n_out)
-        E.n_forced -= 1
-
-
-cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large,
-                           int32_t* out_paid, int32_t* n_out) noexcept nogil:
-    """Best paid subset of a route for a train that may skip stops.
-
-    The stops that bonuses depend on are tried in and out in every combination; the rest are
-    chosen greedily, richest first per class, within the pay caps, with the richest token city
-    forced in where the train must count one of ours. Where largest-stop bonuses are triggered,
-    so is each choice of the stops (one per bonus) they pay for: exact, as the best subset pays
-    each bonus on some stop and is, besides those, the greedy rest.
-    """
-    cdef Express E
-    cdef int n = c.inp.n_stops, mask, k, n_active
-    cdef int64_t best = -(<int64_t>1 << 62)
-    E.inter = c.work.stops + n
-    E.big = c.work.stops + 2 * n
-    E.paid = c.work.stops + 3 * n
-    E.n_forced = 0
-    express_split(c, t, visited, nv, &E)
-    best_large[0] = 0
-    for mask in range(1 << E.m):
-        express_try(c, t, visited, nv, &E, mask, &best, best_large, out_paid, n_out)
-        if c.inp.n_largest:
-            n_active = 0
-            for k in range(c.inp.n_largest):
-                n_active += largest_active(c, &E, mask, k)
-            if n_active:
-                express_force(c, t, visited, nv, &E, mask, 0, min(n_active, MAX_FORCED),
-                              &best, best_large, out_paid, n_out)
-    return best
-
-
-cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
-    """What each best-route bonus would pay on this route (L.br_rev)."""
-    cdef const Input* g = &c.inp
-    cdef int k, i
-    cdef uint32_t met
-    cdef const uint32_t* groups
-    for k in range(g.n_best_route):
-        groups = g.groups_by_best_route_stop + <int64_t>k * g.n_stops
-        met = 0
-        for i in range(nv):
-            met |= groups[visited[i]]
-        L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * nv \
-            + (g.amount_by_best_route[k] if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
-
-
-cdef inline int64_t best_route_sum(Ctx* c, Level* L) noexcept nogil:
-    """The best-route bonuses of the routes placed down to this level's: each its best route's."""
-    cdef int k
-    cdef int64_t total = 0
-    for k in range(c.inp.n_best_route):
-        total += L.br_base[k] if L.br_base[k] > L.br_rev[k] else L.br_rev[k]
-    return total
-
-
-cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
-    """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev."""
-    cdef int t = L.t
-    cdef int32_t* visited = c.work.stops
-    cdef int nv = route_stops(c, L, visited)
-    cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
-    cdef int bl = 0
-    cdef int64_t rev
-    if c.inp.n_best_route:
-        price_best_route(c, L, visited, nv)
-    if c.inp.pays_all_by_train[t]:
-        rev = L.vsum * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, visited, nv)
-        bl = largest_paid(c, t, visited, nv)
-    else:
-        rev = price_express(c, t, visited, nv, &bl, NULL, NULL)
-    rev -= penalty_of(c, pen)
-    L.rev = rev
-    L.best_large = bl if c.inp.has_pullman else 0
-    return rev
 
 
 # ---- one level: the routes of one train -----------------------------------------------------
@@ -1041,33 +324,53 @@ cdef class _Improve:
         self.error = None
 
 
-cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:
-    """Keep the routes of levels lo..upto as the best solution."""
-    cdef int li, n, bl, stride = c.inp.n_stops + 1
-    cdef Level* L
-    cdef int32_t* stops
-    cdef int32_t* paid
-    cdef Best* best = &c.best
-    best.value = value
+cdef void clear_best(Ctx* c, int64_t value) noexcept nogil:
+    """Start keeping a new best solution worth ``value``: every level runs nothing until kept."""
+    cdef int li
+    c.best.value = value
     for li in range(c.inp.n_trains):
-        best.n_stops_by_level[li] = 0
-        best.revenue_by_level[li] = 0
-        best.n_paid_by_level[li] = 0
+        c.best.n_stops_by_level[li] = 0
+        c.best.revenue_by_level[li] = 0
+        c.best.n_paid_by_level[li] = 0
+
+
+cdef int32_t* best_stops(Ctx* c, int li) noexcept nogil:
+    """Where level li's route stops are kept (n_stops + 1 of them at most)."""
+    return c.best.stops_by_level + <int64_t>li * (c.inp.n_stops + 1)
+
+
+cdef int32_t* best_segs(Ctx* c, int li) noexcept nogil:
+    """Where level li's route track segments are kept."""
+    return c.best.segs_by_level + <int64_t>li * (c.inp.n_stops + 1)
+
+
+cdef void keep_route(Ctx* c, int li, int t, int n, int64_t revenue) noexcept nogil:
+    """Keep level li's route, its n stops and segments already written to best_stops and
+    best_segs: its revenue, and the stops its train t is paid for."""
+    cdef int bl
+    cdef int32_t* stops = best_stops(c, li)
+    cdef int32_t* paid = c.best.paid_by_level + <int64_t>li * (c.inp.n_stops + 1)
+    c.best.n_stops_by_level[li] = n
+    c.best.revenue_by_level[li] = revenue
+    if c.inp.pays_all_by_train[t]:
+        memcpy(paid, stops, n * sizeof(int32_t))
+        c.best.n_paid_by_level[li] = n
+    else:
+        price_express(c, t, stops, n, &bl, paid, &c.best.n_paid_by_level[li])
+
+
+cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:
+    """Keep the routes of levels lo..upto as the best solution, and tell the caller."""
+    cdef int li, n
+    cdef Level* L
+    clear_best(c, value)
     for li in range(c.run.lo, upto + 1):
         L = &c.work.levels[li]
         if L.empty or L.phase == 0:
             continue
-        stops = best.stops_by_level + <int64_t>li * stride
-        n = route_stops(c, L, stops)
-        route_segs(c, L, best.segs_by_level + <int64_t>li * stride)
-        best.n_stops_by_level[li] = n
-        best.revenue_by_level[li] = L.rev
-        paid = best.paid_by_level + <int64_t>li * stride
-        if c.inp.pays_all_by_train[L.t]:
-            memcpy(paid, stops, n * sizeof(int32_t))
-            best.n_paid_by_level[li] = n
-        else:
-            price_express(c, L.t, stops, n, &bl, paid, &best.n_paid_by_level[li])
+        n = route_stops(c, L, best_stops(c, li))
+        route_segs(c, L, best_segs(c, li))
+        keep_route(c, li, L.t, n, L.rev)
     if c.lim.on_improve != NULL:
         call_improve(c, value)
 
@@ -1186,6 +489,11 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
             return c.run.cur_best
 
 
+cdef int nested(Ctx* c, const void* settings) noexcept nogil:
+    """The nested search as a kernel (it has no settings)."""
+    return run(c)
+
+
 cdef int run(Ctx* c) noexcept nogil:
     """All rounds: each train alone, the suffixes, then everything. Returns a stop code."""
     cdef int K = c.inp.n_trains, li
@@ -1274,375 +582,49 @@ cdef void teardown(Ctx* c) noexcept nogil:
         for li in range(c.inp.n_trains):
             L = &w.levels[li]
             for k in range(2):
-                free(L.half[k].stop); free(L.half[k].pos); free(L.half[k].dseg); free(L.half[k].pen)
+                free(L.half[k].stop)
+                free(L.half[k].pos)
+                free(L.half[k].dseg)
+                free(L.half[k].pen)
                 free(L.half[k].later)
             free(L.locs)
         free(w.levels)
-    free(w.used); free(w.mark); free(w.reach_mark); free(w.stops)
-    free(c.bounds.alone_by_level); free(c.bounds.from_level)
-    free(b.n_stops_by_level); free(b.stops_by_level); free(b.segs_by_level); free(b.revenue_by_level)
-    free(b.paid_by_level); free(b.n_paid_by_level)
-
-
-# ---- derived arrays, for contract.prepare ----------------------------------------------------
-
-cdef int by_key(const void* a, const void* b) noexcept nogil:
-    """qsort order: key, then item, ascending."""
-    cdef const Keyed* x = <const Keyed*>a
-    cdef const Keyed* y = <const Keyed*>b
-    if x.key != y.key:
-        return -1 if x.key < y.key else 1
-    return -1 if x.item < y.item else (1 if x.item > y.item else 0)
-
-
-cdef int64_t derive_train(const int32_t* values, const uint8_t* large, Py_ssize_t n, const int32_t* caps,
-                          int64_t multiplier, int64_t fixed_bonus, int64_t n_largest, int64_t* prefix,
-                          int64_t* max_bonus, int64_t* scratch) noexcept nogil:
-    """One train's max bonus, prefix sums ([3, n + 1]: the k best positive values of large
-    stops, small stops, all stops) and bound alone (returned): the best k large and the best small
-    stops within its pay caps, times its multiplier, plus its bonuses."""
-    cdef Py_ssize_t s, k, m, which
-    cdef int64_t top = 0, v, best = 0, pay_large, pay_small, pay_total
-    for s in range(n):
-        if values[s] > top:
-            top = values[s]
-    max_bonus[0] = fixed_bonus + n_largest * top  # every positive pair, the best value per largest-stop bonus
-    for which in range(3):
-        m = 0
-        for s in range(n):
-            if values[s] > 0 and (which == 2 or (large[s] != 0) == (which == 0)):
-                scratch[m] = -values[s]
-                m += 1
-        qsort(scratch, m, sizeof(int64_t), by_int64)
-        for k in range(n):
-            prefix[which * (n + 1) + k + 1] = prefix[which * (n + 1) + k] + (-scratch[k] if k < m else 0)
-    pay_total = min(min(caps[5], caps[2]), n)
-    pay_large = min(min(min(caps[3], caps[0]), n), pay_total)
-    pay_small = min(min(caps[4], caps[1]), n)
-    for k in range(pay_large + 1):
-        v = prefix[k] + prefix[(n + 1) + min(pay_small, pay_total - k)]
-        if v > best:
-            best = v
-    return best * multiplier + max_bonus[0]
-
-
-cdef void order_levels(const int64_t* bound, const int32_t[::1] group, Py_ssize_t K, Keyed* keyed,
-                       int32_t* order) noexcept nogil:
-    """Strongest trains first, identical trains side by side: by (-bound, group, train)."""
-    cdef Py_ssize_t i, k
-    cdef Keyed swap
-    for i in range(K):
-        keyed[i].key = -bound[i]
-        keyed[i].item = <int32_t>i
-    for i in range(1, K):  # insertion sort: a handful of trains
-        k = i
-        while k > 0 and before(&keyed[k], &keyed[k - 1], group):
-            swap = keyed[k]
-            keyed[k] = keyed[k - 1]
-            keyed[k - 1] = swap
-            k -= 1
-    for i in range(K):
-        order[i] = keyed[i].item
-
-
-cdef void rank_anchors(const int32_t[:, ::1] values, const uint8_t[::1] token, const uint8_t[::1] requires_token,
-                       Keyed* keyed, int32_t* anchors, int32_t* n_anchors, int32_t* rank) noexcept nogil:
-    """Stops richest first (best value over the trains), ties by index: the token stops for a
-    train that needs one, every stop for the others."""
-    cdef Py_ssize_t K = values.shape[0], n = values.shape[1], s, t, i, m
-    cdef int64_t best
-    for s in range(n):
-        best = values[0, s] if K else 0
-        for t in range(1, K):
-            if values[t, s] > best:
-                best = values[t, s]
-        keyed[s].key = -best
-        keyed[s].item = <int32_t>s
-    qsort(keyed, n, sizeof(Keyed), by_key)
-    for t in range(K):
-        m = 0
-        for i in range(n):
-            s = keyed[i].item
-            if token[s] or not requires_token[t]:
-                anchors[t * n + m] = <int32_t>s
-                rank[t * n + s] = <int32_t>m
-                m += 1
-        n_anchors[t] = <int32_t>m
-
-
-def derive(const int32_t[:, ::1] values, const uint8_t[::1] large, const uint8_t[::1] token,
-           const int32_t[:, ::1] caps, const int32_t[::1] multiplier, const int32_t[::1] group,
-           const uint8_t[::1] requires_token, int64_t fixed_bonus, int64_t n_largest):
-    """What :func:`optimizer.core.contract.prepare` derives per train, in C (numpy costs more
-    per call than these loops take): max_bonus, prefix, bound, order, anchors, n_anchors, rank,
-    as documented on KernelInput (unpadded)."""
-    cdef Py_ssize_t K = values.shape[0], n = values.shape[1], t
-    for name, length, want in (("large", large.shape[0], n), ("token", token.shape[0], n),
-                               ("caps", caps.shape[0], K), ("multiplier", multiplier.shape[0], K),
-                               ("group", group.shape[0], K), ("requires_token", requires_token.shape[0], K)):
-        if length != want:
-            raise ValueError(f"problem {name}: {length} entries for {want}")
-    if K and caps.shape[1] != 6:
-        raise ValueError(f"problem caps: {caps.shape[1]} columns for 6")
-    max_bonus = np.empty(K, dtype=np.int64)
-    prefix = np.zeros((K, 3, n + 1), dtype=np.int64)
-    bound = np.empty(K, dtype=np.int64)
-    order = np.empty(K, dtype=np.int32)
-    anchors = np.zeros((K, n), dtype=np.int32)
-    n_anchors = np.empty(K, dtype=np.int32)
-    rank = np.full((K, n), -1, dtype=np.int32)
-    cdef int64_t* max_bonus_p = <int64_t*>cnp.PyArray_DATA(max_bonus)
-    cdef int64_t* prefix_p = <int64_t*>cnp.PyArray_DATA(prefix)
-    cdef int64_t* bound_p = <int64_t*>cnp.PyArray_DATA(bound)
-    cdef int32_t* order_p = <int32_t*>cnp.PyArray_DATA(order)
-    cdef int32_t* anchors_p = <int32_t*>cnp.PyArray_DATA(anchors)
-    cdef int32_t* n_anchors_p = <int32_t*>cnp.PyArray_DATA(n_anchors)
-    cdef int32_t* rank_p = <int32_t*>cnp.PyArray_DATA(rank)
-    cdef Keyed* keyed = <Keyed*>calloc(max(n, K) + 1, sizeof(Keyed))
-    cdef int64_t* scratch = <int64_t*>calloc(n + 1, sizeof(int64_t))
-    if keyed == NULL or scratch == NULL:
-        free(keyed)
-        free(scratch)
-        raise MemoryError("derive")
-    with nogil:
-        for t in range(K):
-            bound_p[t] = derive_train(&values[t, 0] if n else NULL, &large[0] if n else NULL, n, &caps[t, 0],
-                                      multiplier[t], fixed_bonus, n_largest, prefix_p + t * 3 * (n + 1),
-                                      max_bonus_p + t, scratch)
-        order_levels(bound_p, group, K, keyed, order_p)
-        rank_anchors(values, token, requires_token, keyed, anchors_p, n_anchors_p, rank_p)
-    free(keyed)
-    free(scratch)
-    return max_bonus, prefix, bound, order, anchors, n_anchors, rank
-
-
-cdef inline int before(const Keyed* a, const Keyed* b, const int32_t[::1] group) noexcept nogil:
-    """Train a goes before train b: by key (-bound), then group, then index."""
-    if a.key != b.key:
-        return a.key < b.key
-    if group[a.item] != group[b.item]:
-        return group[a.item] < group[b.item]
-    return a.item < b.item
-
-
-cdef int by_int64(const void* a, const void* b) noexcept nogil:
-    cdef int64_t x = (<const int64_t*>a)[0], y = (<const int64_t*>b)[0]
-    return -1 if x < y else (1 if x > y else 0)
+    free(w.used)
+    free(w.mark)
+    free(w.reach_mark)
+    free(w.stops)
+    free(c.bounds.alone_by_level)
+    free(c.bounds.from_level)
+    free(b.n_stops_by_level)
+    free(b.stops_by_level)
+    free(b.segs_by_level)
+    free(b.revenue_by_level)
+    free(b.paid_by_level)
+    free(b.n_paid_by_level)
 
 
 # ---- Python entry point ---------------------------------------------------------------------
 
-cdef int I32 = np.dtype(np.int32).num, I64 = np.dtype(np.int64).num, U8 = np.dtype(np.uint8).num
-cdef int U32 = np.dtype(np.uint32).num, U64 = np.dtype(np.uint64).num
-DTYPE_NAMES = {I32: "int32", I64: "int64", U8: "uint8", U32: "uint32", U64: "uint64"}
+cdef class Kernel:
+    """A search strategy and its settings: the nested search (``NESTED``), or another built from
+    the same pieces (``_packing.Packing``). Read only while searches run."""
+
+    def __cinit__(self):
+        self.fn = nested
+        self.settings = NULL
 
 
-cdef inline const void* data(object a):
-    """The data of an array already checked (dtype, C order, shape)."""
-    return cnp.PyArray_DATA(<cnp.ndarray>a)
+NESTED = Kernel()
 
 
-def _refuse(name, why):
-    raise ValueError(f"kernel input {name}: {why}")
-
-
-cdef const void* take(ki, str name, int typenum, Py_ssize_t d0, Py_ssize_t d1=-1, Py_ssize_t d2=-1) except NULL:
-    """The data of array ``name`` of a KernelInput once its dtype, byte order, C order and shape
-    (each axis padded to at least one) are checked; ValueError naming it otherwise."""
-    a = getattr(ki, name)
-    if not isinstance(a, np.ndarray):
-        _refuse(name, f"must be a numpy array, not {type(a).__name__}")
-    cdef cnp.ndarray arr = <cnp.ndarray>a
-    if cnp.PyArray_TYPE(arr) != typenum or not cnp.PyArray_ISNOTSWAPPED(arr):
-        _refuse(name, f"dtype must be {DTYPE_NAMES[typenum]}, not {a.dtype}")
-    cdef tuple want
-    if d1 < 0:
-        want = (max(1, d0),)
-    elif d2 < 0:
-        want = (max(1, d0), max(1, d1))
-    else:
-        want = (max(1, d0), max(1, d1), max(1, d2))
-    if a.shape != want:
-        _refuse(name, f"shape must be {want}, not {a.shape}")
-    if not cnp.PyArray_IS_C_CONTIGUOUS(arr):
-        _refuse(name, "must be C-contiguous")
-    return cnp.PyArray_DATA(arr)
-
-
-cdef int64_t first_outside(const int32_t* a, int64_t n, int64_t lo, int64_t hi) noexcept nogil:
-    """Index of the first of a[0 .. n-1] outside lo .. hi - 1, or -1."""
-    cdef int64_t i
-    for i in range(n):
-        if a[i] < lo or a[i] >= hi:
-            return i
-    return -1
-
-
-cdef int in_range(const int32_t* a, int64_t n, int64_t lo, int64_t hi, str name) except -1:
-    cdef int64_t i = first_outside(a, n, lo, hi)
-    if i >= 0:
-        _refuse(name, f"entry {i} is {a[i]}, outside {lo} .. {hi - 1}")
-    return 0
-
-
-cdef int size(ki, str name, int64_t hi=2 ** 31 - 1) except -1:
-    value = getattr(ki, name)
-    if not isinstance(value, (int, np.integer)) or not 0 <= value <= hi:
-        _refuse(name, f"must be an integer in 0 .. {hi}, not {value!r}")
-    return value
-
-
-cdef int borrow_sizes(Input* g, ki) except -1:
-    g.n_stops = size(ki, "n_stops")
-    g.n_dirs = size(ki, "n_dirs")
-    g.n_segs = size(ki, "n_segs")
-    g.n_track_words = size(ki, "n_track_words", 1 << 20)
-    if g.n_track_words < 1:
-        _refuse("n_track_words", "must be at least 1")
-    g.n_locs = size(ki, "n_locs", g.n_stops)
-    g.n_loc_words = (g.n_locs + 63) // 64 + 1
-    g.n_trains = size(ki, "n_trains")
-    g.n_pairs = size(ki, "n_pairs")
-    g.n_largest = size(ki, "n_largest")
-    g.n_penalties = size(ki, "n_penalties", 32)
-    g.n_best_route = size(ki, "n_best_route", MAX_BEST_ROUTE)
-    g.r2r_per_token = size(ki, "r2r_per_token")
-    g.r2r_max_tokens = size(ki, "r2r_max_tokens")
-    g.has_pullman = size(ki, "has_pullman", 1)
-    g.pullman_cap = size(ki, "pullman_cap")
-    g.reach_from = size(ki, "reach_from")
-    return 0
-
-
-cdef int borrow_stops(Input* g, ki) except -1:
-    cdef int n = g.n_stops
-    g.large_by_stop = <const uint8_t*>take(ki, "large_by_stop", U8, n)
-    g.token_by_stop = <const uint8_t*>take(ki, "token_by_stop", U8, n)
-    g.red_by_stop = <const uint8_t*>take(ki, "red_by_stop", U8, n)
-    g.end_only_by_stop = <const uint8_t*>take(ki, "end_only_by_stop", U8, n)
-    g.loc_by_stop = <const int32_t*>take(ki, "loc_by_stop", I32, n)
-    in_range(g.loc_by_stop, n, 0, g.n_locs, "loc_by_stop")
-    g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, n)
-    return 0
-
-
-cdef int borrow_track(Input* g, ki) except -1:
-    """The directed segments (CSR by stop) and the track segments."""
-    cdef int n = g.n_stops, i
-    cdef int64_t previous = 0
-    g.adj_ptr_by_stop = <const int32_t*>take(ki, "adj_ptr_by_stop", I32, n + 1)
-    for i in range(n + 1):
-        if g.adj_ptr_by_stop[i] < previous or (i == 0 and g.adj_ptr_by_stop[0] != 0):
-            _refuse("adj_ptr_by_stop", f"must rise from 0; entry {i} is {g.adj_ptr_by_stop[i]}")
-        previous = g.adj_ptr_by_stop[i]
-    if g.adj_ptr_by_stop[n] != g.n_dirs:
-        _refuse("adj_ptr_by_stop", f"must end at n_dirs = {g.n_dirs}, not {g.adj_ptr_by_stop[n]}")
-    g.to_stop_by_dir = <const int32_t*>take(ki, "to_stop_by_dir", I32, g.n_dirs)
-    in_range(g.to_stop_by_dir, g.n_dirs, 0, n, "to_stop_by_dir")
-    g.seg_by_dir = <const int32_t*>take(ki, "seg_by_dir", I32, g.n_dirs)
-    in_range(g.seg_by_dir, g.n_dirs, 0, g.n_segs, "seg_by_dir")
-    g.from_terminal_by_dir = <const uint8_t*>take(ki, "from_terminal_by_dir", U8, g.n_dirs)
-    g.to_terminal_by_dir = <const uint8_t*>take(ki, "to_terminal_by_dir", U8, g.n_dirs)
-    g.track_bits_by_seg = <const uint64_t*>take(ki, "track_bits_by_seg", U64, g.n_segs, g.n_track_words)
-    g.penalty_mask_by_seg = <const uint32_t*>take(ki, "penalty_mask_by_seg", U32, g.n_segs)
-    if g.n_penalties < 32:
-        for i in range(g.n_segs):
-            if g.penalty_mask_by_seg[i] >> g.n_penalties:
-                _refuse("penalty_mask_by_seg", f"entry {i} names a penalty hex beyond the {g.n_penalties} there are")
-    g.amount_by_penalty = <const int32_t*>take(ki, "amount_by_penalty", I32, g.n_penalties)
-    return 0
-
-
-cdef int borrow_trains(Input* g, ki) except -1:
-    """Per train, and the levels (trains in search order)."""
-    cdef int n = g.n_stops, K = g.n_trains, i
-    g.values_by_train_stop = <const int32_t*>take(ki, "values_by_train_stop", I32, K, n)
-    g.caps_by_train = <const int32_t*>take(ki, "caps_by_train", I32, K, 6)
-    in_range(g.caps_by_train, 6 * K, 0, 2 ** 31 - 1, "caps_by_train")
-    g.multiplier_by_train = <const int32_t*>take(ki, "multiplier_by_train", I32, K)
-    in_range(g.multiplier_by_train, K, 0, 2 ** 31 - 1, "multiplier_by_train")
-    g.group_by_train = <const int32_t*>take(ki, "group_by_train", I32, K)
-    g.pays_all_by_train = <const uint8_t*>take(ki, "pays_all_by_train", U8, K)
-    g.requires_token_by_train = <const uint8_t*>take(ki, "requires_token_by_train", U8, K)
-    g.max_bonus_by_train = <const int64_t*>take(ki, "max_bonus_by_train", I64, K)
-    g.prefix_by_train_class_count = <const int64_t*>take(ki, "prefix_by_train_class_count", I64, K, 3, n + 1)
-    g.anchor_by_train_rank = <const int32_t*>take(ki, "anchor_by_train_rank", I32, K, n)
-    g.n_anchors_by_train = <const int32_t*>take(ki, "n_anchors_by_train", I32, K)
-    in_range(g.n_anchors_by_train, K, 0, n + 1, "n_anchors_by_train")
-    for i in range(K):
-        in_range(g.anchor_by_train_rank + <int64_t>i * n, g.n_anchors_by_train[i], 0, n, "anchor_by_train_rank")
-    g.rank_by_train_stop = <const int32_t*>take(ki, "rank_by_train_stop", I32, K, n)
-    in_range(g.rank_by_train_stop, <int64_t>K * n, -1, n, "rank_by_train_stop")
-    g.train_by_level = <const int32_t*>take(ki, "train_by_level", I32, K)
-    if K and sorted(ki.train_by_level.tolist()) != list(range(K)):
-        _refuse("train_by_level", "must be a permutation of the trains")
-    take(ki, "bound_by_level", I64, K)
-    return 0
-
-
-cdef int borrow_bonuses(Input* g, ki) except -1:
-    cdef int n = g.n_stops
-    g.stop_a_by_pair = <const int32_t*>take(ki, "stop_a_by_pair", I32, g.n_pairs)
-    in_range(g.stop_a_by_pair, g.n_pairs, 0, n, "stop_a_by_pair")
-    g.stop_b_by_pair = <const int32_t*>take(ki, "stop_b_by_pair", I32, g.n_pairs)
-    in_range(g.stop_b_by_pair, g.n_pairs, 0, n, "stop_b_by_pair")
-    g.amount_by_pair = <const int32_t*>take(ki, "amount_by_pair", I32, g.n_pairs)
-    g.visited_by_pair = <const uint8_t*>take(ki, "visited_by_pair", U8, g.n_pairs)
-    g.trigger_by_largest = <const int32_t*>take(ki, "trigger_by_largest", I32, g.n_largest)
-    in_range(g.trigger_by_largest, g.n_largest, 0, n, "trigger_by_largest")
-    g.excluded_by_largest_stop = <const uint8_t*>take(ki, "excluded_by_largest_stop", U8, g.n_largest, n)
-    borrow_best_route(g, ki)
-    return 0
-
-
-cdef int borrow_best_route(Input* g, ki) except -1:
-    """The best-route bonuses: each stop's groups among its bonus's groups."""
-    cdef int n = g.n_stops, B = g.n_best_route, k
-    cdef int64_t i, j
-    g.amount_by_best_route = <const int32_t*>take(ki, "amount_by_best_route", I32, B)
-    g.per_stop_by_best_route = <const int32_t*>take(ki, "per_stop_by_best_route", I32, B)
-    g.groups_by_best_route_stop = <const uint32_t*>take(ki, "groups_by_best_route_stop", U32, B, n)
-    g.full_by_best_route = <const uint32_t*>take(ki, "full_by_best_route", U32, B)
-    for k in range(B):
-        for i in range(n):
-            j = <int64_t>k * n + i
-            if g.groups_by_best_route_stop[j] & ~g.full_by_best_route[k]:
-                _refuse("groups_by_best_route_stop",
-                        f"entry [{k}, {i}] names a group beyond those of full_by_best_route[{k}]")
-    return 0
-
-
-cdef int borrow(Input* g, ki) except -1:
-    """Point the kernel's input at a KernelInput's arrays, checking every one first: dtype, C
-    order, shape and index ranges (ValueError naming the array), so that no index read later
-    falls outside its array."""
-    if type(ki) is not KernelInput:
-        raise TypeError(f"the kernel takes a KernelInput (see optimizer.core.contract.prepare), "
-                        f"not {type(ki).__name__}")
-    borrow_sizes(g, ki)
-    borrow_stops(g, ki)
-    borrow_track(g, ki)
-    borrow_trains(g, ki)
-    borrow_bonuses(g, ki)
-    return 0
-
-
-def check(ki):
-    """Check a KernelInput as the kernel does before it reads it: ValueError naming the first
-    array it could not safely read (wrong dtype, order or shape, an index out of range)."""
-    cdef Input g
-    borrow(&g, ki)
-
-
-def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_improve=None, kernel=None):
-    """Run the compiled search on a checked :class:`~optimizer.core.contract.KernelInput`.
+def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_improve=None, Kernel kernel=None):
+    """Run the compiled search on a :class:`~optimizer.core.contract.KernelInput`, checked first.
 
     ``deadline`` is in ``time.monotonic()`` seconds (0 for none); ``node_budget`` counts nodes
     exactly (0 for none); ``cancel`` is a ``CancelToken.flag``; ``on_improve(value, stops, segs,
     revenues, paid, bound, nodes)`` (per level) is called at each better solution, and what it
-    raises stops the search and is raised here; ``kernel``: a capsule of another
-    :c:type:`kernel_fn` to run instead of :c:func:`run`. Returns a
-    :class:`~optimizer.core.contract.KernelResult`.
+    raises stops the search and is raised here; ``kernel``: the strategy (default ``NESTED``).
+    Returns a :class:`~optimizer.core.contract.KernelResult`.
     """
     if cancel is not None and not (isinstance(cancel, np.ndarray) and cancel.dtype == np.uint8
                                    and cancel.ndim == 1 and cancel.shape[0] >= 1):
@@ -1650,17 +632,17 @@ def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_imp
     cdef Ctx c
     cdef int code = 0, err, K
     cdef _Improve improve = _Improve(on_improve) if on_improve is not None else None
-    cdef const void* bound_by_level
-    cdef kernel_fn fn = run
-    if kernel is not None:
-        fn = <kernel_fn>PyCapsule_GetPointer(kernel, KERNEL_CAPSULE)
+    cdef const int64_t* bound_by_level
+    cdef list keep = []  # padding borrowed for empty arrays, alive until the search ends
+    if kernel is None:
+        kernel = NESTED
     memset(&c, 0, sizeof(Ctx))
-    borrow(&c.inp, ki)
+    borrow(&c.inp, ki, keep)
     K = c.inp.n_trains
-    bound_by_level = data(ki.bound_by_level)
+    bound_by_level = c.inp.bound_by_level
     c.lim.deadline = deadline
     c.lim.node_budget = node_budget
-    c.lim.cancel = <const uint8_t*>data(cancel) if cancel is not None else NULL
+    c.lim.cancel = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>cancel) if cancel is not None else NULL
     c.lim.on_improve = <void*>improve if improve is not None else NULL
     c.bounds.suffix_from = K
     c.bounds.bound = -1
@@ -1668,7 +650,7 @@ def search(ki, double deadline=0.0, long long node_budget=0, cancel=None, on_imp
         err = setup(&c)
         if err == 0:
             memcpy(c.bounds.alone_by_level, bound_by_level, K * sizeof(int64_t))
-            code = fn(&c)
+            code = kernel.fn(&c, kernel.settings)
     try:
         if err:
             raise MemoryError("search stacks")

@@ -21,10 +21,10 @@ def best_paid(values, large, spec_caps) -> int:
 
 def max_route_bonus(problem, t: int) -> int:
     """The most any one route's bonuses can add."""
-    values = problem.values[t]
+    values = problem.values_by_train_stop[t]
     top = int(values.max()) if values.size else 0
     pairs = pairs_bound(problem)
-    largest = len(problem.largest_trigger) * max(top, 0)
+    largest = len(problem.trigger_by_largest) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
     return pairs + largest + r2r
 
@@ -34,34 +34,37 @@ def pairs_bound(problem) -> int:
     pairs joining the same two locations only those on one pair of stops can count together: per
     pair of locations, the best pair of stops (1846 East-West: one east end, one west end)."""
     best: dict = {}
-    for a, b, amount in zip(problem.pair_a, problem.pair_b, problem.pair_amount):
+    for a, b, amount in zip(problem.stop_a_by_pair, problem.stop_b_by_pair, problem.amount_by_pair):
         a, b = sorted((int(a), int(b)))
-        places = tuple(sorted((int(problem.loc[a]), int(problem.loc[b]))))
+        places = tuple(sorted((int(problem.loc_by_stop[a]), int(problem.loc_by_stop[b]))))
         stops = best.setdefault(places, {})
         stops[(a, b)] = stops.get((a, b), 0) + int(amount)
     return sum(max(0, max(stops.values())) for stops in best.values())
 
 
 def train_bound(problem, t: int) -> int:
-    return best_paid(problem.values[t], problem.large, problem.caps[t]) * int(problem.multiplier[t]) + max_route_bonus(
-        problem, t
-    )
+    return best_paid(problem.values_by_train_stop[t], problem.large_by_stop, problem.caps_by_train[t]) * int(
+        problem.multiplier_by_train[t]
+    ) + max_route_bonus(problem, t)
 
 
 def pullman_cap(problem) -> int:
-    if not problem.double_best_large or not problem.values.size:
+    if not problem.has_pullman or not problem.values_by_train_stop.size:
         return 0
-    large = problem.values[:, problem.large == 1]
+    large = problem.values_by_train_stop[:, problem.large_by_stop == 1]
     return max(int(large.max()), 0) if large.size else 0
 
 
 def best_route_cap(problem) -> int:
     """The most the best-route bonuses can add: each its amount plus its per-stop pay on the
     longest route any train may run."""
-    if not len(problem.br_amount):
+    if not len(problem.amount_by_best_route):
         return 0
-    longest = max([min(int(c[2]), problem.n_stops) for c in problem.caps], default=0)
-    return sum(max(int(a), 0) + max(int(p), 0) * longest for a, p in zip(problem.br_amount, problem.br_per_stop))
+    longest = max([min(int(c[2]), problem.n_stops) for c in problem.caps_by_train], default=0)
+    return sum(
+        max(int(a), 0) + max(int(p), 0) * longest
+        for a, p in zip(problem.amount_by_best_route, problem.per_stop_by_best_route)
+    )
 
 
 def company_cap(problem) -> int:
@@ -70,4 +73,4 @@ def company_cap(problem) -> int:
 
 
 def static_bound(problem) -> int:
-    return sum(train_bound(problem, t) for t in range(len(problem.trains))) + company_cap(problem)
+    return sum(train_bound(problem, t) for t in range(problem.n_trains)) + company_cap(problem)

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from ..revenue import award_best_route, pullman_bonus
-from .contract import REACH_FROM, KernelResult, prepare
-from .limits import STOPPED_BY, CancelToken
+from .bounds import company_cap, pairs_bound
+from .contract import REACH_FROM, KernelInput, KernelResult
+from .limits import CancelToken
 from .result import FoundRoute, SearchResult
 
 NAME = "compiled"
 STRATEGIES = ("auto", "nested", "packing")
 PACKING_FROM = 3  # trains: from this many, ``auto`` lists and packs routes
-MAX_LARGEST_BONUSES = 4  # _search.pyx's MAX_FORCED: an express prices at most this many exactly
-MAX_INTERESTING = 12  # _search.pyx's: bonus stops an express tries in and out of its paid stops
 
 
 def _kernel():
+    """The compiled search (``_search``), imported when first needed."""
     try:
-        from . import _search  # type: ignore[attr-defined]  # Cython: no .pyi for mypy to read yet
+        from . import _search
     except ImportError:  # a source tree without the built extension shadows the installed package
         raise ImportError(
             "the compiled search core is not built here: run `pip install -e .` in the project "
@@ -27,17 +29,74 @@ def _kernel():
     return _search
 
 
-def kernel_for(problem, strategy: str = "auto"):
+def _input():
+    """The compiled input checks and derivation (``_input``), beside the search."""
+    _kernel()  # the same error when the extensions are not built
+    from . import _input
+
+    return _input
+
+
+def kernel_for(problem, strategy: str = "auto", packing: dict | None = None):
     """The kernel to run: the nested search, or route listing plus packing (``_packing``) for
     three trains or more, where conflicts between them are what the search spends its time on
-    (with two, pricing the track costs about what it saves: docs/benchmarks.md)."""
+    (with two, pricing the track costs about what it saves: docs/benchmarks.md). ``packing``:
+    settings of the packing kernel for this search (experiments and tests; see
+    ``_packing.Packing``)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
-    if strategy == "nested" or (strategy == "auto" and len(problem.trains) < PACKING_FROM):
+    if strategy == "nested" or (strategy == "auto" and problem.n_trains < PACKING_FROM):
         return None
-    from . import _packing  # type: ignore[attr-defined]  # Cython: no .pyi for mypy to read yet
+    from . import _packing
 
-    return _packing.KERNEL
+    return _packing.Packing(**packing) if packing else _packing.KERNEL
+
+
+def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
+    """What the kernel derives from a :class:`~optimizer.graph.problem.Problem` before it runs.
+
+    The kernel checks the problem's arrays and these before it reads any (``ValueError`` naming
+    the array when one is malformed, e.g. a Problem whose ``to_stop_by_dir`` points past the last
+    stop)."""
+    n = problem.n_stops
+    fixed_bonus = pairs_bound(problem) + problem.r2r_per_token * problem.r2r_max_tokens
+    max_bonus, prefix, bound, order, anchors, n_anchors, rank = _input().derive(
+        problem.values_by_train_stop,
+        problem.large_by_stop,
+        problem.token_by_stop,
+        problem.caps_by_train,
+        problem.multiplier_by_train,
+        problem.group_by_train,
+        problem.requires_token_by_train,
+        fixed_bonus,
+        problem.n_largest,
+    )
+    # the stops bonuses depend on being paid: ends of pairs that count paid stops, largest-stop triggers
+    interesting = np.zeros(n, dtype=np.uint8)
+    n_pairs = problem.n_pairs
+    if n_pairs:
+        paid_only = np.asarray(problem.visited_by_pair)[:n_pairs] == 0
+        for idx in (problem.stop_a_by_pair, problem.stop_b_by_pair):
+            idx = np.asarray(idx, dtype=np.int64)[:n_pairs]
+            if len(idx) == n_pairs and len(paid_only) == n_pairs:  # (lengths that differ are refused by the kernel)
+                idx = idx[paid_only]
+            interesting[idx[(idx >= 0) & (idx < n)]] = 1  # so are indexes out of range, by name
+    if problem.n_largest:
+        idx = np.asarray(problem.trigger_by_largest, dtype=np.int64)[: problem.n_largest]
+        interesting[idx[(idx >= 0) & (idx < n)]] = 1
+    return KernelInput(
+        problem=problem,
+        interesting_by_stop=interesting,
+        max_bonus_by_train=max_bonus,
+        prefix_by_train_class_count=prefix,
+        anchor_by_train_rank=anchors,
+        n_anchors_by_train=n_anchors,
+        rank_by_train_stop=rank,
+        train_by_level=order,
+        bound_by_level=bound[order],
+        pullman_cap=company_cap(problem),
+        reach_from=int(reach_from),
+    )
 
 
 def search(
@@ -49,6 +108,7 @@ def search(
     on_improve=None,
     reach_from: int = REACH_FROM,
     strategy: str = "auto",
+    packing: dict | None = None,
 ) -> SearchResult:
     """Best routes for the company's trains, by the compiled branch and bound.
 
@@ -71,20 +131,23 @@ def search(
     strategy : str, optional
         ``nested``, ``packing`` or ``auto`` (see :func:`kernel_for`); all give the same optimum.
         Node budgets are exact for the nested search, which ``auto`` picks when given one.
+    packing : dict, optional
+        Settings of the packing kernel for this search only (experiments and tests): the keyword
+        arguments of ``_packing.Packing``, the others at their defaults.
     """
-    kernel = kernel_for(problem, "nested" if strategy == "auto" and node_budget else strategy)
+    kernel = kernel_for(problem, "nested" if strategy == "auto" and node_budget else strategy, packing)
     start = time.monotonic()
+    compiled_kernel = _kernel()
     ki = prepare(problem, reach_from)
-    if beyond_express_pricing(ki):
-        # More bonuses than the kernel's express pricing tries at once (no real board comes near):
-        # the reference answers, exactly, and says so in ``core``.
+    if beyond_the_kernel(compiled_kernel, ki):
+        # More bonuses than the kernel keeps or prices at once (no real board comes near): the
+        # reference answers, exactly, and says so in ``core``.
         from . import reference
 
         return reference.search(
             problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, on_improve=on_improve
         )
-    compiled_kernel = _kernel()
-    order = ki.train_by_level[: ki.n_trains]
+    order = ki.train_by_level
     deadline = start + deadline_ms / 1000.0 if deadline_ms is not None else 0.0
 
     callback = None
@@ -116,7 +179,7 @@ def search(
     pull = pullman_bonus(problem, routes)
     award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
     revenue = sum(r.revenue for r in routes) + pull
-    stopped = STOPPED_BY[out.stop_code]
+    stopped = compiled_kernel.STOPPED_BY[out.stop_code]
     return SearchResult(
         revenue,
         stopped is None,
@@ -130,18 +193,22 @@ def search(
     )
 
 
-def beyond_express_pricing(ki) -> bool:
-    """An express train on a board with more largest-stop bonuses (MAX_LARGEST_BONUSES) or more
-    stops that bonuses depend on (MAX_INTERESTING) than the kernel prices exactly: the public
-    corpus has at most 2 and 3."""
-    if ki.pays_all_by_train[: ki.n_trains].all():
+def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
+    """More best-route bonuses than the kernel keeps per level (``MAX_BEST_ROUTE``), or an express
+    train on a board with more largest-stop bonuses (``MAX_FORCED``) or more stops that bonuses
+    depend on (``MAX_INTERESTING``) than the kernel prices exactly: the public corpus has at most
+    1, 2 and 3."""
+    problem = ki.problem
+    if problem.n_best_route > kernel.MAX_BEST_ROUTE:
+        return True
+    if problem.pays_all_by_train[: problem.n_trains].all():
         return False
-    return ki.n_largest > MAX_LARGEST_BONUSES or int(ki.interesting_by_stop[: ki.n_stops].sum()) > MAX_INTERESTING
+    return problem.n_largest > kernel.MAX_FORCED or int(ki.interesting_by_stop.sum()) > kernel.MAX_INTERESTING
 
 
-def _bound(ki, out: KernelResult, revenue: int) -> int:
+def _bound(ki: KernelInput, out: KernelResult, revenue: int) -> int:
     """The best bound a stopped search has proven."""
-    static = int(ki.bound_by_level[: ki.n_trains].sum()) + ki.pullman_cap
+    static = int(ki.bound_by_level.sum()) + ki.pullman_cap
     return max(min(int(out.bound), static), revenue)
 
 
@@ -170,8 +237,8 @@ def _routes(problem, order, stops_by_level, segs_by_level, revenue_by_level, pai
 def _directed(problem, stops, segs) -> list:
     out = []
     for a, k in zip(stops, segs):
-        for d in range(problem.adj_ptr[a], problem.adj_ptr[a + 1]):
-            if problem.adj_seg[d] == k:
+        for d in range(problem.adj_ptr_by_stop[a], problem.adj_ptr_by_stop[a + 1]):
+            if problem.seg_by_dir[d] == k:
                 out.append(d)
                 break
     return out

@@ -21,7 +21,3 @@ class CancelToken:
     @property
     def cancelled(self) -> bool:
         return bool(self.flag[0])
-
-
-# What ``SearchResult.stopped_by`` says, by the kernel's stop code.
-STOPPED_BY = {0: None, 1: "deadline", 2: "nodes", 3: "cancelled", 4: "on_improve raised"}

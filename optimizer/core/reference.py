@@ -53,7 +53,7 @@ class _Limits:
 def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     """Every legal route of train t, each once, as (revenue, resources, FoundRoute, Priced)."""
     n = problem.n_stops
-    seg_bits = [int.from_bytes(row.tobytes(), "little") for row in problem.seg_res]
+    seg_bits = [int.from_bytes(row.tobytes(), "little") for row in problem.track_bits_by_seg]
     routes = []
     spec = problem.specs[t]
 
@@ -61,7 +61,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
         if limits is not None:
             limits.tick()
         if dsegs:
-            segs = [int(problem.adj_seg[d]) for d in dsegs]
+            segs = [int(problem.seg_by_dir[d]) for d in dsegs]
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
                 if limits is not None:
                     limits.clock()
@@ -76,24 +76,30 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                         )
                     )
         v = stops[-1]
-        if dsegs and (problem.end_only[v] or problem.adj_to_term[dsegs[-1]]):
+        if dsegs and (problem.end_only_by_stop[v] or problem.to_terminal_by_dir[dsegs[-1]]):
             return  # v ends the route
-        n_large = sum(1 for s in stops if problem.large[s])
-        for d in range(problem.adj_ptr[v], problem.adj_ptr[v + 1]):
-            if dsegs and problem.adj_from_term[d]:
+        n_large = sum(1 for s in stops if problem.large_by_stop[s])
+        for d in range(problem.adj_ptr_by_stop[v], problem.adj_ptr_by_stop[v + 1]):
+            if dsegs and problem.from_terminal_by_dir[d]:
                 continue
-            w = int(problem.adj_to[d])
-            k = int(problem.adj_seg[d])
-            if problem.loc[w] in locs or seg_bits[k] & used:
+            w = int(problem.to_stop_by_dir[d])
+            k = int(problem.seg_by_dir[d])
+            if problem.loc_by_stop[w] in locs or seg_bits[k] & used:
                 continue
-            large = n_large + int(problem.large[w])
+            large = n_large + int(problem.large_by_stop[w])
             small = len(stops) + 1 - large
             if large > spec.visit_large or small > spec.visit_small or len(stops) + 1 > spec.visit_total:
                 continue
-            extend(stops + [w], dsegs + [d], used | seg_bits[k], locs | {problem.loc[w]}, pen | int(problem.seg_pen[k]))
+            extend(
+                stops + [w],
+                dsegs + [d],
+                used | seg_bits[k],
+                locs | {problem.loc_by_stop[w]},
+                pen | int(problem.penalty_mask_by_seg[k]),
+            )
 
     for s in range(n):
-        extend([s], [], 0, {problem.loc[s]}, 0)
+        extend([s], [], 0, {problem.loc_by_stop[s]}, 0)
     return routes
 
 
@@ -113,7 +119,7 @@ def search(
     start = time.monotonic()
     limits = _Limits(start, deadline_ms, node_budget, cancel)
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
-    per_train: list = []
+    per_train: list[list[tuple]] = []
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
     def combine(t, used, chosen, total):
@@ -138,7 +144,7 @@ def search(
         combine(t + 1, used, chosen, total)
 
     try:
-        for t in range(len(problem.trains)):
+        for t in range(problem.n_trains):
             routes = legal_routes(problem, t, limits)
             routes.sort(key=lambda r: -r[0])
             per_train.append(routes)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 class FoundRoute:
     train: int  # index into problem.trains
     stops: list  # stop indexes, route order
-    dsegs: list  # directed segment indexes (into problem.adj_*), route order
+    dsegs: list  # directed segment indexes (into the problem's *_by_dir arrays), route order
     revenue: int  # this route's own revenue (bonuses and penalties included; Pullman not)
     paid: list  # stop indexes paid
 

@@ -17,15 +17,24 @@ from ..errors import BoardError
 from ..games import rules_for
 from ..games.base import Rules
 from ..model import Bonuses
-from .track import TrackGraph, build_track_graph
+from .track import TrackGraph
+from .walks import build_track_graph
 
 WORD = (1 << 64) - 1
-MAX_BEST_ROUTE = 4  # best-route bonuses per company (the search keeps each one's running best per level)
+MAX_GROUPS = 32  # groups of a best-route bonus, and penalty hexes: one bit each of a uint32 mask
 
 
 @dataclass
 class Problem:
-    """One company's routing problem, ready for a search."""
+    """One company's routing problem, flattened: the one record every search reads.
+
+    The arrays are named by their index space, as the compiled kernel's ``Input``
+    (``optimizer/core/_search.pxd``) names them, and are what it borrows, unpadded:
+    ``values_by_train_stop[t, s]`` is what stop ``s`` pays train ``t``; ``to_stop_by_dir[d]`` is
+    the stop directed segment ``d`` reaches. The reference search, the pricing (``revenue``) and
+    the static bounds read the same fields. The Python objects stay alongside for explaining
+    results. A caller that changes an array changes its size field too (the kernel checks both).
+    """
 
     board: Board
     rules: Rules
@@ -34,46 +43,55 @@ class Problem:
     specs: list  # their TrainSpec
     bonus_trains: list  # trains priced as a bonus (18EU Pullman)
     bonuses: Bonuses
-    # ---- stops
-    values: np.ndarray  # int32 [n_trains, n_stops]: what each stop pays each train
-    large: np.ndarray  # uint8 [n_stops]
-    token: np.ndarray  # uint8 [n_stops]: holds our token
-    red: np.ndarray  # uint8 [n_stops]
-    end_only: np.ndarray  # uint8 [n_stops]
-    loc: np.ndarray  # int32 [n_stops]: location id, a route reaches each once
-    n_locs: int
+    # ---- sizes
+    n_stops: int
+    n_dirs: int  # directed segments (two per track segment)
+    n_segs: int  # track segments
+    n_track_words: int  # 64-bit words of a track bitset
+    n_locs: int  # locations: a route reaches each at most once
+    n_trains: int  # trains that run a route (= levels of the search)
+    n_pairs: int
+    n_largest: int
+    n_penalties: int  # penalty hexes, at most MAX_GROUPS (one bit each)
+    n_best_route: int  # best-route bonuses (the kernel takes at most _search.MAX_BEST_ROUTE)
+    # ---- per stop
+    large_by_stop: np.ndarray  # uint8: city or off-board (else a town)
+    token_by_stop: np.ndarray  # uint8: holds the company's token
+    red_by_stop: np.ndarray  # uint8: red off-board
+    end_only_by_stop: np.ndarray  # uint8: a route may only end here
+    loc_by_stop: np.ndarray  # int32: its location, < n_locs
     # ---- directed segments, CSR by source stop
-    adj_ptr: np.ndarray  # int32 [n_stops + 1]
-    adj_to: np.ndarray  # int32 [n_dir]: target stop
-    adj_seg: np.ndarray  # int32 [n_dir]: undirected segment index
-    adj_from_term: np.ndarray  # uint8 [n_dir]: leaves its source by a terminal path
-    adj_to_term: np.ndarray  # uint8 [n_dir]: reaches its target by a terminal path
-    seg_res: np.ndarray  # uint64 [n_seg, n_words]: track used, as a bitset
-    seg_pen: np.ndarray  # uint32 [n_seg]: penalty hexes crossed, as a bitmask
-    pen_amount: np.ndarray  # int32 [n_pen]
-    # ---- trains
-    caps: np.ndarray  # int32 [n_trains, 6]: visit large, small, total; pay large, small, total
-    multiplier: np.ndarray  # int32 [n_trains]
-    requires_token: np.ndarray  # uint8 [n_trains]: its routes must count a token of the company
-    group: np.ndarray  # int32 [n_trains]: equal ids = identical trains (symmetry breaking)
+    adj_ptr_by_stop: np.ndarray  # int32 [n_stops + 1]: stop s leaves by dirs adj_ptr[s] .. adj_ptr[s + 1] - 1
+    to_stop_by_dir: np.ndarray  # int32: the stop it reaches
+    seg_by_dir: np.ndarray  # int32: its track segment
+    from_terminal_by_dir: np.ndarray  # uint8: leaves its source by a terminal path
+    to_terminal_by_dir: np.ndarray  # uint8: reaches its target by a terminal path
+    # ---- track segments
+    track_bits_by_seg: np.ndarray  # uint64 [n_segs, n_track_words]: the track it uses, a bitset
+    penalty_mask_by_seg: np.ndarray  # uint32: penalty hexes it crosses, a bitmask
+    amount_by_penalty: np.ndarray  # int32: what crossing each costs
+    # ---- per train
+    values_by_train_stop: np.ndarray  # int32 [n_trains, n_stops]: what each stop pays each train
+    caps_by_train: np.ndarray  # int32 [n_trains, 6]: visit large, small, total; pay large, small, total
+    multiplier_by_train: np.ndarray  # int32
+    group_by_train: np.ndarray  # int32: equal ids = identical trains (symmetry breaking)
+    pays_all_by_train: np.ndarray  # uint8: every stop visited is paid
+    requires_token_by_train: np.ndarray  # uint8: a route must count a token of the company
     # ---- bonuses
-    pair_a: np.ndarray  # int32 [n_pairs]
-    pair_b: np.ndarray
-    pair_amount: np.ndarray
-    pair_visited: np.ndarray  # uint8 [n_pairs]: the pair counts when both are on the route, paid or not
-    largest_trigger: np.ndarray  # int32 [n_largest]
-    largest_exclude: np.ndarray  # uint8 [n_largest, n_stops]
-    r2r_per_token: int
+    stop_a_by_pair: np.ndarray  # int32
+    stop_b_by_pair: np.ndarray  # int32
+    amount_by_pair: np.ndarray  # int32: added when a route pays both stops of the pair (may be negative) ...
+    visited_by_pair: np.ndarray  # uint8: ... or, where set, when both are on the route, paid or not
+    trigger_by_largest: np.ndarray  # int32: paying it adds the largest other paid value ...
+    excluded_by_largest_stop: np.ndarray  # uint8 [n_largest, n_stops]: ... except these stops
+    amount_by_best_route: np.ndarray  # int32: paid once for the company, on its route that earns it most:
+    #   this when the route visits a stop of every group ...
+    per_stop_by_best_route: np.ndarray  # int32: ... plus this per stop it visits (1846 Mail Contract)
+    groups_by_best_route_stop: np.ndarray  # uint32 [n_best_route, n_stops]: the groups each stop is in
+    full_by_best_route: np.ndarray  # uint32: every group of the bonus (a group with no stop on the map is never met)
+    r2r_per_token: int  # red to red: per token stop paid
     r2r_max_tokens: int
-    double_best_large: int
-    br_amount: np.ndarray  # int32 [n_best_route]: paid once for the company, on its best route for it,
-    br_per_stop: np.ndarray  # int32 [n_best_route]: (amount when the route meets every group, plus per stop visited)
-    br_mask: np.ndarray  # uint32 [n_best_route, n_stops]: the groups of the bonus each stop belongs to
-    br_full: np.ndarray  # uint32 [n_best_route]: every group (a group with no stop on the map is never met)
-
-    @property
-    def n_stops(self) -> int:
-        return len(self.graph.stops)
+    has_pullman: int  # 1: the company's Pullman doubles its best paid large stop (18EU)
 
     def stop_id(self, i: int) -> str:
         return self.graph.stops[i].id
@@ -171,8 +189,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     n_res = len(graph.side_names) + len(graph.inner_names)
     n_words = max(1, (n_res + 63) // 64)
     pen_hexes = [h for h in bonuses.hex_penalties]
-    if len(pen_hexes) > 32:
-        raise BoardError("at most 32 penalty hexes are supported", field="game")
+    if len(pen_hexes) > MAX_GROUPS:
+        raise BoardError(f"at most {MAX_GROUPS} penalty hexes are supported", field="game")
     # The track of each segment as one Python integer, cut into 64-bit words (no numpy scalars).
     words = []
     for seg in segments:
@@ -195,7 +213,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     # Directed segments by source, richest target first (good answers early): sorted as tuples
     # (minus the target's best value, segment), each segment once per source.
     best = values.max(axis=0).tolist() if K else [s.value for s in stops]
-    out: list[list] = [[] for _ in range(n)]
+    out: list[list[tuple]] = [[] for _ in range(n)]
     for k, seg in enumerate(segments):
         a, b = seg.a, seg.b
         out[a].append((-best[b], k, b, seg.a_terminal, seg.b_terminal))
@@ -227,10 +245,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         largest_exclude[k, excl] = 1
     r2r = bonuses.red_to_red
     best_route = list(bonuses.best_route)
-    if len(best_route) > MAX_BEST_ROUTE or any(len(b.require) > 32 for b in best_route):
-        raise BoardError(
-            f"at most {MAX_BEST_ROUTE} best-route bonuses of at most 32 groups are supported", field="game"
-        )
+    if any(len(b.require) > MAX_GROUPS for b in best_route):
+        raise BoardError(f"best-route bonuses of at most {MAX_GROUPS} groups are supported", field="game")
     br_mask = np.zeros((len(best_route), n), dtype=np.uint32)
     for k, b in enumerate(best_route):
         for g, members in enumerate(b.require):
@@ -246,36 +262,46 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         specs=specs,
         bonus_trains=bonus_trains,
         bonuses=bonuses,
-        values=values,
-        large=flags[0],
-        token=flags[1],
-        red=flags[2],
-        end_only=flags[3],
-        loc=loc,
+        n_stops=n,
+        n_dirs=len(flat),
+        n_segs=len(segments),
+        n_track_words=n_words,
         n_locs=len(locations),
-        adj_ptr=np.array(ptr, dtype=np.int32),
-        adj_to=adj[2],
-        adj_seg=adj[1],
-        adj_from_term=adj[3].astype(np.uint8),
-        adj_to_term=adj[4].astype(np.uint8),
-        seg_res=seg_res,
-        seg_pen=seg_pen,
-        pen_amount=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
-        caps=caps,
-        multiplier=np.array([s.multiplier for s in specs], dtype=np.int32),
-        requires_token=np.array([s.requires_token for s in specs], dtype=np.uint8),
-        group=group,
-        pair_a=_arr([p[0] for p in pairs]),
-        pair_b=_arr([p[1] for p in pairs]),
-        pair_amount=_arr([p[2] for p in pairs]),
-        pair_visited=_arr([p[3] for p in pairs], np.uint8),
-        largest_trigger=_arr([x[0] for x in largest]),
-        largest_exclude=largest_exclude,
+        n_trains=K,
+        n_pairs=len(pairs),
+        n_largest=len(largest),
+        n_penalties=len(pen_hexes),
+        n_best_route=len(best_route),
+        large_by_stop=flags[0],
+        token_by_stop=flags[1],
+        red_by_stop=flags[2],
+        end_only_by_stop=flags[3],
+        loc_by_stop=loc,
+        adj_ptr_by_stop=np.array(ptr, dtype=np.int32),
+        to_stop_by_dir=adj[2],
+        seg_by_dir=adj[1],
+        from_terminal_by_dir=adj[3].astype(np.uint8),
+        to_terminal_by_dir=adj[4].astype(np.uint8),
+        track_bits_by_seg=seg_res,
+        penalty_mask_by_seg=seg_pen,
+        amount_by_penalty=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
+        values_by_train_stop=values,
+        caps_by_train=caps,
+        multiplier_by_train=_arr([s.multiplier for s in specs]),
+        group_by_train=group,
+        pays_all_by_train=_arr([s.pays_all for s in specs], np.uint8),
+        requires_token_by_train=_arr([s.requires_token for s in specs], np.uint8),
+        stop_a_by_pair=_arr([p[0] for p in pairs]),
+        stop_b_by_pair=_arr([p[1] for p in pairs]),
+        amount_by_pair=_arr([p[2] for p in pairs]),
+        visited_by_pair=_arr([p[3] for p in pairs], np.uint8),
+        trigger_by_largest=_arr([x[0] for x in largest]),
+        excluded_by_largest_stop=largest_exclude,
+        amount_by_best_route=_arr([b.amount for b in best_route]),
+        per_stop_by_best_route=_arr([b.per_stop for b in best_route]),
+        groups_by_best_route_stop=br_mask,
+        full_by_best_route=_arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
         r2r_per_token=r2r.per_token if r2r else 0,
         r2r_max_tokens=r2r.max_tokens if r2r else 0,
-        double_best_large=int(bonuses.double_best_large),
-        br_amount=_arr([b.amount for b in best_route]),
-        br_per_stop=_arr([b.per_stop for b in best_route]),
-        br_mask=br_mask,
-        br_full=_arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
+        has_pullman=int(bonuses.double_best_large),
     )

@@ -209,14 +209,3 @@ def reachable_part(graph: TrackGraph) -> TrackGraph:
         if s.a in renumber and s.b in renumber
     ]
     return TrackGraph(stops, segments, graph.side_names, graph.inner_names)
-
-
-def __getattr__(name):
-    """``build_track_graph``: the builder chosen once, in :mod:`optimizer.graph.walks` (which
-    imports this module's types, so it is looked up on first use)."""
-    if name == "build_track_graph":
-        from .walks import build_track_graph
-
-        globals()[name] = build_track_graph
-        return build_track_graph
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -166,10 +166,10 @@ def _walk(problem, reading):
             if r in resources:
                 errors.append(_used_twice(graph, r))
             resources.append(r)
-        pen |= int(problem.seg_pen[j])
+        pen |= int(problem.penalty_mask_by_seg[j])
     seen: dict = {}
     for s in stops:
-        loc = int(problem.loc[s])
+        loc = int(problem.loc_by_stop[s])
         if loc in seen:
             a, b = seen[loc], s
             same = a == b
@@ -198,8 +198,8 @@ def _price_pullman(problem, entry, reading, priced_routes):
     best = None
     for _, priced, t, *_ in priced_routes:
         for s in priced.paid:
-            if s in wanted and problem.large[s]:
-                v = int(problem.values[t][s])
+            if s in wanted and problem.large_by_stop[s]:
+                v = int(problem.values_by_train_stop[t][s])
                 if best is None or v > best[0]:
                     best = (v, s)
     if best is None:
@@ -213,7 +213,7 @@ def _price_pullman(problem, entry, reading, priced_routes):
 
 def _pullman_miss(problem, wanted, hex_id) -> str:
     """Why the Pullman doubles nothing where it was placed, in a player's words."""
-    large = [s for s in wanted if problem.large[s]]
+    large = [s for s in wanted if problem.large_by_stop[s]]
     place = hex_id or _stop_name(problem, next(iter(wanted)))
     if not large:
         towns = wanted and all(problem.graph.stops[s].kind == "town" for s in wanted)

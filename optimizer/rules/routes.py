@@ -18,7 +18,7 @@ from itertools import islice, product
 
 from ..errors import RoutesError, decoded_json
 from ..games import rules_for
-from ..graph.track import build_track_graph
+from ..graph.walks import build_track_graph
 from .notation import chain_list, chain_pieces, stop_entries, stop_options, stop_walks
 
 MAX_READINGS = 64

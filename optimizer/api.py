@@ -261,12 +261,20 @@ def games() -> list:
                     {"name": t["name"], "distance": t["distance"], "price": t.get("price"), "count": t.get("count")}
                     for t in data.get("trains", [])
                 ],
-                "phases": [
-                    {"name": p["name"], "tiles": p.get("tiles", []), "train_limit": p.get("train_limit")}
-                    for p in data.get("phases", [])
-                ],
+                "phases": [_phase_json(p) for p in data.get("phases", [])],
             }
         )
+    return out
+
+
+def _phase_json(phase: dict) -> dict:
+    """A phase as the games listing gives it: ``train_limit`` where one number holds for every
+    company, ``train_limits`` by company type where the engine gives one per type (1822: minors 2,
+    majors 4; the gRPC message carries ``train_limit`` only)."""
+    limit = phase.get("train_limit")
+    out = {"name": phase["name"], "tiles": phase.get("tiles", []), "train_limit": limit}
+    if isinstance(limit, dict):
+        out.update(train_limit=None, train_limits=dict(limit))
     return out
 
 

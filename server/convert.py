@@ -376,6 +376,7 @@ def games_to_proto(games: list, train_kinds) -> pb.ListGamesResponse:
         for p in g["phases"]:
             phase = game.phases.add(name=str(p["name"]), tiles=p.get("tiles") or [])
             _set(phase, p, ("train_limit",))
+            phase.train_limits.update(p.get("train_limits") or {})
     return response
 
 
@@ -461,6 +462,7 @@ def games_to_json(response: pb.ListGamesResponse) -> list:
                 "name": p.name,
                 "tiles": list(p.tiles),
                 "train_limit": p.train_limit if p.HasField("train_limit") else None,
+                **({"train_limits": dict(p.train_limits)} if p.train_limits else {}),
             }
             for p in g.phases
         ]

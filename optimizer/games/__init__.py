@@ -35,7 +35,6 @@ DATA_FILES = {
     "1817": "1817.json",
     "1817NA": "1817NA.json",
     "1817WO": "1817WO.json",
-    "18USA": "18USA.json",
     "18DE": "18DE.json",
     "18 Hiawatha": "18Hiawatha.json",
     "1822": "1822.json",

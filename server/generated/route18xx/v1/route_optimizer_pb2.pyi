@@ -371,11 +371,20 @@ class GameTrain(_message.Message):
     def __init__(self, name: _Optional[str] = ..., distance: _Optional[_Union[Distance, _Mapping]] = ..., price: _Optional[float] = ..., count: _Optional[int] = ...) -> None: ...
 
 class GamePhase(_message.Message):
-    __slots__ = ("name", "tiles", "train_limit")
+    __slots__ = ("name", "tiles", "train_limit", "train_limits")
+    class TrainLimitsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     NAME_FIELD_NUMBER: _ClassVar[int]
     TILES_FIELD_NUMBER: _ClassVar[int]
     TRAIN_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    TRAIN_LIMITS_FIELD_NUMBER: _ClassVar[int]
     name: str
     tiles: _containers.RepeatedScalarFieldContainer[str]
     train_limit: int
-    def __init__(self, name: _Optional[str] = ..., tiles: _Optional[_Iterable[str]] = ..., train_limit: _Optional[int] = ...) -> None: ...
+    train_limits: _containers.ScalarMap[str, int]
+    def __init__(self, name: _Optional[str] = ..., tiles: _Optional[_Iterable[str]] = ..., train_limit: _Optional[int] = ..., train_limits: _Optional[_Mapping[str, int]] = ...) -> None: ...

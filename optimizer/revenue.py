@@ -53,6 +53,12 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
         where = on_route if visit else on
         if a in where and b in where:
             extra += int(amount)
+    for k, (amount, visit) in enumerate(zip(problem.amount_by_set_pair, problem.visited_by_set_pair)):
+        met = 0
+        for s in visited if visit else paid:
+            met |= int(problem.sets_by_stop[s]) >> (2 * k) & 3
+        if met == 3:  # a stop of each set, however many: once
+            extra += int(amount)
     for trigger, exclude in zip(problem.trigger_by_largest, problem.excluded_by_largest_stop):
         if trigger in on:
             others = [int(values[s]) for s in paid if s != trigger and not exclude[s]]

@@ -6,8 +6,8 @@ holds one or two tokens; other companies' tokens may fill (and so block) cities.
 every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns free) and 5+1; some
 need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
-knows (pairs paid or visited, negative pairs, largest stop, red-to-red, penalties, Pullman, best-route
-bonuses) meets the reference. :func:`one_stop_per_hex` flattens a board under the declared family
+knows (pairs paid or visited, negative pairs, set pairs once a route, largest stop, red-to-red,
+penalties, Pullman, best-route bonuses) meets the reference. :func:`one_stop_per_hex` flattens a board under the declared family
 of that name (the engine's "Route visits same hex twice"), some hexes exempt.
 """
 
@@ -225,6 +225,16 @@ def bonuses(draw, problem):
         problem.amount_by_pair = np.array([draw(st.sampled_from([20, 50, 100, -10])) for _ in range(k)], dtype=np.int32)
         problem.visited_by_pair = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_pairs = k
+    if n >= 2 and draw(st.integers(0, 2)) == 0:  # set pairs, once a route (1888's destinations)
+        k = draw(st.integers(1, 2))
+        sets = np.zeros(n, dtype=np.uint32)
+        for bit in range(2 * k):
+            for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3)):
+                sets[s] |= np.uint32(1 << bit)
+        problem.sets_by_stop = sets
+        problem.amount_by_set_pair = np.array([draw(st.sampled_from([20, 40, -10])) for _ in range(k)], dtype=np.int32)
+        problem.visited_by_set_pair = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
+        problem.n_set_pairs = k
     if n >= 1 and draw(st.booleans()):
         trigger = draw(st.integers(0, n - 1))
         problem.trigger_by_largest = np.array([trigger], dtype=np.int32)

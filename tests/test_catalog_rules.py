@@ -12,6 +12,8 @@ import pytest
 from optimizer import api
 from optimizer.board.state import read_board
 from optimizer.games import game_data, rules_class, rules_for, rules_source
+from optimizer.graph.problem import build_problem
+from optimizer.revenue import bonus_value
 
 from .corpus import require_corpus
 
@@ -163,3 +165,29 @@ def test_1822_two_local_trains_never_share_a_city():
     twice = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in generic["routes"]])
     assert not twice["legal"] and "local trains may use" in json.dumps(twice), twice
     assert answer["revenue"] < generic["revenue"]
+
+
+def test_1888_destination_is_paid_once_a_route():
+    """lib/engine/game/g_1888/game.rb#revenue_for and #destinated?: a route paying a stop of the
+    company's home hex and one of its destination hex earns the destination bonus, once (1888's data:
+    ``set_pairs``). At action 68 LYR's 2 train runs Lanyan (F16, home) to H14 for 60 + 20, the router's
+    110 in all, where the generic rules pay 90. For TJL a route paying its home E3 and both stops of its
+    destination H4 is paid 20 once, not once per destination stop (as pairs of stops would)."""
+    doc = catalog_state("1888/129026@68")
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["rules"] == "1888"
+    assert answer["revenue"] == 110 == doc["expected"]["router"]["revenue"]
+    home_run = next(r for r in answer["routes"] if "F16._0" in r["paid"])
+    checked = api.check(doc, [{"train": home_run["train"], "hexes": home_run["hexes"]}])
+    generic = api.check(dict(doc, game="1888 (no rules)"), [{"train": home_run["train"], "hexes": home_run["hexes"]}])
+    assert checked["revenue"] == generic["revenue"] + 20 == home_run["revenue"]
+    board = catalog_state("1888/129026@356")  # early on, H4 holds two towns
+    board["corporation"] = dict(board["corporation"], id="TJL")  # home E3, destination H4 (+20)
+    problem = build_problem(board, reachable_only=False)
+    index = problem.graph.stop_index()
+    [home] = [index[s] for s in index if s.startswith("E3.")]
+    destination = [index[s] for s in index if s.startswith("H4.")]
+    assert len(destination) == 2 and problem.n_set_pairs == 1
+    assert bonus_value(problem, 0, [home, *destination], [home, *destination]) == 20
+    assert bonus_value(problem, 0, [home, destination[0]], [home, destination[0]]) == 20
+    assert bonus_value(problem, 0, destination, destination) == 0

@@ -118,6 +118,7 @@ DATA_TITLES = {
     "1856": ("1856", ()),
     "1882": ("1882", ("1882/5236@1110",)),  # B6's fishing off-board: visit_cost 0, a stop that costs no distance
     "18ChesapeakeOfftheRails": ("18Chesapeake: Off the Rails", ()),
+    "1888": ("1888", ()),  # set_pairs: a destination paid once a route
     "18Tokaido": (  # G18Tokaido#sleeper_bonus: 10 a city (not a stop) on the company's best route
         "18Tokaido",
         ("18Tokaido/18Tokaido_game_end_bankrupt@124", "18Tokaido/18Tokaido_game_end_bankrupt@204"),

@@ -255,6 +255,7 @@ cdef int borrow_sizes(Input* g, p, ki) except -1:
     g.n_largest = size(p, "n_largest")
     g.n_penalties = size(p, "n_penalties", 32)
     g.n_best_route = size(p, "n_best_route", MAX_BEST_ROUTE)
+    g.n_set_pairs = size(p, "n_set_pairs", 16)
     g.r2r_per_token = size(p, "r2r_per_token")
     g.r2r_max_tokens = size(p, "r2r_max_tokens")
     g.has_pullman = size(p, "has_pullman", 1)
@@ -332,7 +333,7 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
 
 
 cdef int borrow_bonuses(Input* g, p, list keep) except -1:
-    cdef int n = g.n_stops
+    cdef int n = g.n_stops, i
     g.stop_a_by_pair = <const int32_t*>take(p, "stop_a_by_pair", I32, keep, g.n_pairs)
     in_range(g.stop_a_by_pair, g.n_pairs, 0, n, "stop_a_by_pair")
     g.stop_b_by_pair = <const int32_t*>take(p, "stop_b_by_pair", I32, keep, g.n_pairs)
@@ -342,6 +343,12 @@ cdef int borrow_bonuses(Input* g, p, list keep) except -1:
     g.trigger_by_largest = <const int32_t*>take(p, "trigger_by_largest", I32, keep, g.n_largest)
     in_range(g.trigger_by_largest, g.n_largest, 0, n, "trigger_by_largest")
     g.excluded_by_largest_stop = <const uint8_t*>take(p, "excluded_by_largest_stop", U8, keep, g.n_largest, n)
+    g.sets_by_stop = <const uint32_t*>take(p, "sets_by_stop", U32, keep, n)
+    for i in range(n):
+        if g.n_set_pairs < 16 and g.sets_by_stop[i] >> (2 * g.n_set_pairs):
+            _refuse("sets_by_stop", f"entry {i} names a set beyond the {g.n_set_pairs} set pairs there are")
+    g.amount_by_set_pair = <const int32_t*>take(p, "amount_by_set_pair", I32, keep, g.n_set_pairs)
+    g.visited_by_set_pair = <const uint8_t*>take(p, "visited_by_set_pair", U8, keep, g.n_set_pairs)
     borrow_best_route(g, p, keep)
     return 0
 

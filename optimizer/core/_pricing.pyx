@@ -53,6 +53,16 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
     cdef const int32_t* values = g.values_by_train_stop + <int64_t>t * g.n_stops
     cdef uint8_t* mark = c.work.mark
     cdef uint8_t bit
+    cdef uint32_t on_paid = 0, on_route = 0, met
+    if g.n_set_pairs:
+        for i in range(n_visited):
+            on_route |= g.sets_by_stop[visited[i]]
+        for i in range(n_paid):
+            on_paid |= g.sets_by_stop[paid[i]]
+        for k in range(g.n_set_pairs):
+            met = ((on_route if g.visited_by_set_pair[k] else on_paid) >> (2 * k)) & 3
+            if met == 3:  # a stop of each set, however many: once
+                extra += g.amount_by_set_pair[k]
     for i in range(n_visited):
         mark[visited[i]] = 2  # on the route
     for i in range(n_paid):

@@ -54,6 +54,7 @@ cdef struct Input:
     int n_largest
     int n_penalties
     int n_best_route                        # <= MAX_BEST_ROUTE
+    int n_set_pairs                         # <= 16
     const uint8_t* large_by_stop
     const uint8_t* token_by_stop
     const uint8_t* red_by_stop
@@ -88,6 +89,9 @@ cdef struct Input:
     const uint8_t* visited_by_pair          # per pair: it counts when both are on the route, paid or not
     const int32_t* trigger_by_largest
     const uint8_t* excluded_by_largest_stop  # [n_largest * n_stops]
+    const uint32_t* sets_by_stop            # per stop: bit 2k in set a of set pair k, bit 2k + 1 in its set b
+    const int32_t* amount_by_set_pair       # per set pair: once, for a stop of each set paid ...
+    const uint8_t* visited_by_set_pair      # ... or visited
     const int32_t* amount_by_best_route     # per best_route: paid when the route meets every group ...
     const int32_t* per_stop_by_best_route   # ... plus this per stop it visits
     const uint32_t* groups_by_best_route_stop  # [n_best_route * n_stops]: the groups each stop belongs to

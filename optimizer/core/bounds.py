@@ -32,14 +32,16 @@ def max_route_bonus(problem, t: int) -> int:
 def pairs_bound(problem) -> int:
     """The most pair bonuses can add to one route. A route reaches each location once, so of the
     pairs joining the same two locations only those on one pair of stops can count together: per
-    pair of locations, the best pair of stops (1846 East-West: one east end, one west end)."""
+    pair of locations, the best pair of stops (1846 East-West: one east end, one west end); and each
+    set-pair bonus once."""
     best: dict = {}
     for a, b, amount in zip(problem.stop_a_by_pair, problem.stop_b_by_pair, problem.amount_by_pair):
         a, b = sorted((int(a), int(b)))
         places = tuple(sorted((int(problem.loc_by_stop[a]), int(problem.loc_by_stop[b]))))
         stops = best.setdefault(places, {})
         stops[(a, b)] = stops.get((a, b), 0) + int(amount)
-    return sum(max(0, max(stops.values())) for stops in best.values())
+    sets = sum(max(0, int(a)) for a in problem.amount_by_set_pair[: problem.n_set_pairs])  # once a route each
+    return sum(max(0, max(stops.values())) for stops in best.values()) + sets
 
 
 def train_bound(problem, t: int) -> int:

@@ -84,6 +84,13 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
     if problem.n_largest:
         idx = np.asarray(problem.trigger_by_largest, dtype=np.int64)[: problem.n_largest]
         interesting[idx[(idx >= 0) & (idx < n)]] = 1
+    # and the stops of the sets of set pairs that count paid stops
+    paid_sets = 0
+    for k in range(problem.n_set_pairs):
+        if k < len(problem.visited_by_set_pair) and not problem.visited_by_set_pair[k]:
+            paid_sets |= 3 << (2 * k)
+    if paid_sets and len(problem.sets_by_stop) == n:
+        interesting[(np.asarray(problem.sets_by_stop, dtype=np.int64) & paid_sets) != 0] = 1
     return KernelInput(
         problem=problem,
         interesting_by_stop=interesting,

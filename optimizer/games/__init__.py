@@ -53,6 +53,8 @@ DATA_FILES = {
     "1867": "1867.json",
     "18ESP": "18ESP.json",
     "18FL": "18FL.json",
+    # a bonus once a route for a stop of each of two sets (set_pairs)
+    "1888": "1888.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -15,6 +15,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   tiles labelled L) or ``{"hexes": [H, ...]}`` (stops on those hexes); ``"icons"`` pays the numbers
   on both ends' icons (1846 East-West). Paid once per route only where no route can pay two stops
   of one set (1846's E group, 1882's off-boards: a route reaches off-boards only at its ends).
+- ``set_pairs``: ``[{a, b, amount, company?, visited?}]``: ``amount`` once for a route paying (with
+  ``visited``: visiting) a stop of set ``a`` and one of set ``b``, however many of each; sets as for
+  ``group_pairs``; only for ``company`` where it names one (1888's destinations: a stop of the
+  company's home hex and one of its destination hex, lib/engine/game/g_1888/game.rb#revenue_for and
+  ``#destinated?``, paid once a route per destination).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?}]``: paid once for
   the company, on its route that earns it most: ``amount`` when the route visits a stop on every
   hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract, 18AL named
@@ -46,7 +51,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
-from ..model import BestRouteBonus, Bonuses, PairBonus, TrainSpec
+from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
 
 
@@ -197,6 +202,11 @@ class DeclaredRules(Rules):
                     if a != b:
                         bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
         bonuses.pairs += self.once_per_route()
+        for rule in self.declared.get("set_pairs", ()):
+            if rule.get("company") in (None, self.company.id):
+                a = tuple(stop for stop, _ in self.select(rule["a"]))
+                b = tuple(stop for stop, _ in self.select(rule["b"]))
+                bonuses.set_pairs.append(SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited"))))
         bonuses.best_route = [
             self.best_route_bonus(r) for r in self.declared.get("best_route_bonuses", ()) if self.holds(r)
         ]

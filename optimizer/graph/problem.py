@@ -22,6 +22,7 @@ from .walks import build_track_graph
 
 WORD = (1 << 64) - 1
 MAX_GROUPS = 32  # groups of a best-route bonus, and penalty hexes: one bit each of a uint32 mask
+MAX_SET_PAIRS = 16  # set-pair bonuses: two bits each (its sets a and b) of a uint32 mask per stop
 
 
 @dataclass
@@ -54,6 +55,7 @@ class Problem:
     n_largest: int
     n_penalties: int  # penalty hexes, at most MAX_GROUPS (one bit each)
     n_best_route: int  # best-route bonuses (the kernel takes at most _search.MAX_BEST_ROUTE)
+    n_set_pairs: int  # set-pair bonuses, at most MAX_SET_PAIRS
     # ---- per stop
     large_by_stop: np.ndarray  # uint8: city or off-board (else a town)
     token_by_stop: np.ndarray  # uint8: holds the company's token
@@ -86,6 +88,9 @@ class Problem:
     visited_by_pair: np.ndarray  # uint8: ... or, where set, when both are on the route, paid or not
     trigger_by_largest: np.ndarray  # int32: paying it adds the largest other paid value ...
     excluded_by_largest_stop: np.ndarray  # uint8 [n_largest, n_stops]: ... except these stops
+    sets_by_stop: np.ndarray  # uint32: bit 2k: in set a of set pair k, bit 2k + 1: in its set b
+    amount_by_set_pair: np.ndarray  # int32: added once when a route pays a stop of each set ...
+    visited_by_set_pair: np.ndarray  # uint8: ... or, where set, visits one of each
     amount_by_best_route: np.ndarray  # int32: paid once for the company, on its route that earns it most:
     #   this when the route visits a stop of every group ...
     per_stop_by_best_route: np.ndarray  # int32: ... plus this per stop it visits (1846 Mail Contract)
@@ -246,6 +251,15 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     largest_exclude = np.zeros((len(largest), n), dtype=np.uint8)
     for k, (_, excl) in enumerate(largest):
         largest_exclude[k, excl] = 1
+    set_pairs = list(bonuses.set_pairs)
+    if len(set_pairs) > MAX_SET_PAIRS:
+        raise BoardError(f"at most {MAX_SET_PAIRS} set-pair bonuses are supported", field="game")
+    sets = np.zeros(n, dtype=np.uint32)
+    for k, sp in enumerate(set_pairs):
+        for bit, members in ((2 * k, sp.a), (2 * k + 1, sp.b)):
+            for x in members:
+                if x in index:
+                    sets[index[x]] |= np.uint32(1 << bit)
     r2r = bonuses.red_to_red
     best_route = list(bonuses.best_route)
     if any(len(b.require) > MAX_GROUPS for b in best_route):
@@ -275,6 +289,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         n_largest=len(largest),
         n_penalties=len(pen_hexes),
         n_best_route=len(best_route),
+        n_set_pairs=len(set_pairs),
         large_by_stop=flags[0],
         token_by_stop=flags[1],
         red_by_stop=flags[2],
@@ -301,6 +316,9 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         visited_by_pair=_arr([p[3] for p in pairs], np.uint8),
         trigger_by_largest=_arr([x[0] for x in largest]),
         excluded_by_largest_stop=largest_exclude,
+        sets_by_stop=sets,
+        amount_by_set_pair=_arr([sp.amount for sp in set_pairs]),
+        visited_by_set_pair=_arr([sp.visited for sp in set_pairs], np.uint8),
         amount_by_best_route=_arr([b.amount for b in best_route]),
         per_stop_by_best_route=_arr([b.per_stop for b in best_route]),
         groups_by_best_route_stop=br_mask,

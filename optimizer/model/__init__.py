@@ -7,7 +7,7 @@ knowing the other.
 
 from __future__ import annotations
 
-from .bonuses import BestRouteBonus, Bonuses, LargestStopBonus, PairBonus, RedToRedBonus
+from .bonuses import BestRouteBonus, Bonuses, LargestStopBonus, PairBonus, RedToRedBonus, SetPairBonus
 from .stop import Stop
 from .trains import TrainSpec, spec_from_rows, spec_from_train
 
@@ -17,6 +17,7 @@ __all__ = [
     "LargestStopBonus",
     "PairBonus",
     "RedToRedBonus",
+    "SetPairBonus",
     "Stop",
     "TrainSpec",
     "spec_from_rows",

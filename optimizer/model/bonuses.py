@@ -23,6 +23,18 @@ class PairBonus:
 
 
 @dataclass(frozen=True)
+class SetPairBonus:
+    """``amount``, once per route, for a route paying (or, with ``visited``, visiting) a stop of set
+    ``a`` and one of set ``b``, however many of each (1888's destinations: a stop of the company's home
+    hex and one of its destination hex, G1888#destinated?)."""
+
+    a: tuple  # stop ids
+    b: tuple
+    amount: int
+    visited: bool = False
+
+
+@dataclass(frozen=True)
 class LargestStopBonus:
     """When ``trigger`` is paid, add the largest value among the route's other paid stops,
     leaving out ``exclude`` (1894 Luxembourg, London shipping)."""
@@ -54,6 +66,7 @@ class BestRouteBonus:
 @dataclass
 class Bonuses:
     pairs: list = field(default_factory=list)  # PairBonus
+    set_pairs: list = field(default_factory=list)  # SetPairBonus: each at most once a route
     largest: list = field(default_factory=list)  # LargestStopBonus
     red_to_red: RedToRedBonus | None = None
     hex_penalties: dict = field(default_factory=dict)  # hex id -> amount for a route whose track crosses it

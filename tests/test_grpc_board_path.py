@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from optimizer import api
 from optimizer.board.state import Board, read_board_reference
 from optimizer.errors import OptimizerError
-from server import convert, limits, service
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
+from server.runtime import limits
+from server.translation import convert, service
 
 from .corpus import ids, state, states
 

@@ -13,9 +13,11 @@ from grpc_status import rpc_status
 
 from optimizer import api
 from optimizer.errors import BoardError, OptimizerError
-from server import convert, generate, limits, service
-from server.errors import invalid_argument
+from server import generate
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
+from server.runtime import limits
+from server.translation import convert, service
+from server.translation.errors import invalid_argument
 
 from .corpus import state, states
 

@@ -1,13 +1,13 @@
 """The RouteOptimizer servicer: requests in, :mod:`optimizer.api` calls, answers out.
 
 It holds no lock around a search: the search releases the GIL, so calls on different threads of
-the server's pool run on different cores. Every work call is bounded (see :mod:`server.limits`
-and :mod:`server.admission`): it is checked against the limits before any work, waits for one of
+the server's pool run on different cores. Every work call is bounded (see :mod:`server.runtime.limits`
+and :mod:`server.runtime.admission`): it is checked against the limits before any work, waits for one of
 a few running slots (or is refused at once), and runs under a deadline (the client's, else the
 server's default, at most its maximum) that covers the whole answer: reading, checking and
 searching. The call's end (client cancel, deadline, server shutdown) stops the work, whatever
 stage it is in, so no work outlives its call for long. The work's thread has its priority lowered
-once it has run long, and then retires (see :mod:`server.pool`): a hard search never starves an
+once it has run long, and then retires (see :mod:`server.runtime.pool`): a hard search never starves an
 easy call of the cores.
 """
 
@@ -26,16 +26,16 @@ from optimizer import api
 from optimizer.core import CancelToken
 from optimizer.errors import OptimizerError, decoded_json
 
-from . import convert, limits
-from .admission import Admission, CallExpired, Watchdog
+from ..generated.route18xx.v1 import route_optimizer_pb2 as pb
+from ..generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
+from ..runtime import limits
+from ..runtime.admission import Admission, CallExpired, Watchdog
+from ..runtime.pool import RetiringPool, runs_on_retiring_thread
+from . import convert
 from .errors import guard
-from .generated.route18xx.v1 import route_optimizer_pb2 as pb
-from .generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
-from .pool import RetiringPool, runs_on_retiring_thread
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAME = pb.DESCRIPTOR.services_by_name["RouteOptimizer"].full_name
 DEADLINE_SHARE = 0.9  # the search answers at 90% of the time left when it starts ...
 DEADLINE_MARGIN_MS = 1.0  # ... less this, to leave time for sending the answer
 DEMOTE_AFTER_S = 0.1  # work that has used this much CPU yields the cores to newer calls (admission.Watchdog)

@@ -18,8 +18,8 @@ from optimizer import api
 from optimizer.api import Board
 from optimizer.errors import BoardError, OptimizerError
 
-from . import limits
-from .generated.route18xx.v1 import route_optimizer_pb2 as pb
+from ..generated.route18xx.v1 import route_optimizer_pb2 as pb
+from ..runtime import limits
 
 # --- numbers ------------------------------------------------------------------------------------
 

@@ -26,7 +26,8 @@ NO_DEADLINE_S = 1e8  # gRPC reports "no deadline" as a huge remaining time
 
 @dataclass(frozen=True)
 class Limits:
-    """Per worker process. Defaults fit the real boards of every built-in game many times over."""
+    """What calls may cost, per worker process, over gRPC and HTTP alike (the one ``Limits`` of the
+    server). Defaults fit the real boards of every built-in game many times over."""
 
     # Work calls (Optimize, OptimizeStream, CheckRoutes) running at once: more than cores, so that
     # the operating system shares the cores fairly and a hard search never starves an easy call.
@@ -40,6 +41,11 @@ class Limits:
     max_trains: int = 32  # also the most routes a CheckRoutes may check (one per train)
     max_number: int = board_limits.MAX_NUMBER  # any count, distance or revenue in a board ...
     max_multiplier: int = board_limits.MAX_MULTIPLIER  # ... and any multiplier (the board reader's bounds)
+    max_message_mb: float = 4  # a gRPC message either way, or an HTTP request body
+    max_inflight_mb: float = 8  # HTTP bodies held at once (a board costs 10 to 30 times its JSON while read)
+    http_max_connections: int = 1000  # open HTTP connections (fewer under a low fd limit)
+    http_header_timeout_s: float = 10.0  # an HTTP request's head must come within this
+    http_body_timeout_s: float = 30.0  # and its body within this
 
     @property
     def threads(self) -> int:

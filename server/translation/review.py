@@ -23,7 +23,7 @@ from starlette.routing import Route
 from optimizer.review import ReviewError, review, summary
 from optimizer.review.chart import review_svg
 
-from .httpcontext import Aborted
+from ..runtime.httpcontext import Aborted
 from .httpstatus import error_response, read_body, status_json
 
 STATIC = Path(__file__).resolve().parent / "static"

@@ -1,0 +1,11 @@
+"""The translation: gRPC and HTTP/JSON requests to :mod:`optimizer.api` calls, answers and errors back.
+
+- :mod:`.service`: the RouteOptimizer servicer (requests in, api calls, answers out), bounded by the
+  runtime's limits and admission; :mod:`.convert`: protocol messages <-> the api's dicts and boards;
+  :mod:`.errors`: an error to its gRPC status, naming the field.
+- :mod:`.http`: the HTTP/JSON gateway (each RPC at its HTTP rule's path, :mod:`.httprules`), the
+  JSON mapping (:mod:`.jsonform`) and statuses over HTTP (:mod:`.httpstatus`); the players' page
+  (:mod:`.web`) and game review (:mod:`.review`).
+
+It runs on :mod:`server.runtime` and never starts threads, sockets or processes itself.
+"""

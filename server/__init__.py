@@ -3,7 +3,7 @@
 Two rooms, one way (import-linter checks it):
 
 - :mod:`server.translation`: protocol messages and HTTP/JSON to :mod:`optimizer.api` calls and back,
-  errors to statuses; no threads, sockets or processes of its own.
+  errors to statuses; its work runs on the runtime's pool, admission and limits.
 - :mod:`server.runtime`: what calls may cost (one :class:`~server.runtime.limits.Limits`), admission
   and the watchdog, the thread pool, the listeners, health, one process's life and the workers'
   supervisor; it knows nothing of boards.

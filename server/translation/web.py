@@ -32,7 +32,7 @@ from .errors import invalid_argument_status
 from .httpstatus import error_response, read_body
 from .jsonform import ANSWER_FIELDS
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parent.parent / "static"  # server/static
 MAX_TILES_BODY = 256 * 1024  # a tile-lay board of every hex of the largest map is under 10 kB
 TILES_BODY_TIMEOUT_S = 10.0
 MAX_LAYS = 1000  # lays and tokens each: more than any map has hexes

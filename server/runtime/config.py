@@ -28,9 +28,8 @@ class ServeConfig:
     grace_s: float = 10.0
     http_port: int | None = None  # HTTP/JSON and the page beside gRPC (None: none)
     cors_origins: tuple = ()
-    engine: str | None = (
-        None  # an 18xx.games engine checkout: the page reviews whole games (server/translation/review.py)
-    )
+    # an 18xx.games engine checkout: the page reviews whole games (server/translation/review.py)
+    engine: str | None = None
     reuse_port: bool = False  # True in worker processes, which share the ports
 
     @property

@@ -494,11 +494,11 @@ def test_a_huge_deadline_is_the_servers_maximum(one_worker, easy):
 
 
 def test_docs_state_the_body_limit_the_server_enforces():
-    from server.config import ServeConfig
+    from server.runtime.limits import Limits
 
     docs = Path(__file__).resolve().parent.parent / "docs"
-    limit = f"{ServeConfig().max_message_mb:g} MiB"
+    limit = f"{Limits().max_message_mb:g} MiB"
     for name in ("http.md", "deploy.md"):
         text = (docs / name).read_text()
         assert "16 MiB" not in text, name  # before: both said 16 MiB, the server enforced 4
-    assert f"| `--max-message-mb` | {ServeConfig().max_message_mb:g} |" in (docs / "http.md").read_text(), limit
+    assert f"| `--max-message-mb` | {Limits().max_message_mb:g} |" in (docs / "http.md").read_text(), limit

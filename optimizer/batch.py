@@ -23,7 +23,8 @@ _CHUNK = 2**20
 
 @dataclass(frozen=True)
 class Limits:
-    """What bounds each search of a batch (see :func:`optimizer.api.solve`)."""
+    """What bounds each search of a batch (see :func:`optimizer.api.solve`): the API's own arguments,
+    one layer below the server's :class:`server.runtime.limits.Limits` (what one call may cost)."""
 
     deadline_ms: float | None = None
     node_budget: int | None = None

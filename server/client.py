@@ -25,9 +25,9 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from . import convert
 from .generated.route18xx.v1 import route_optimizer_pb2 as pb
 from .generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
+from .translation import convert
 
 
 class ServiceError(Exception):

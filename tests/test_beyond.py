@@ -284,7 +284,7 @@ def test_train_spec_default_multipliers():
 
 def test_proto_carries_assignments_and_rules():
     """Over the wire: Corporation.assignments in, Solution.rules and Game.rules out (extended fields)."""
-    from server import convert
+    from server.translation import convert
 
     doc = beyond_state(f"{G1846}122")
     back = convert.board_to_state(convert.state_to_board(doc))

@@ -16,9 +16,9 @@ import grpc
 import pytest
 
 from optimizer import api
-from server import convert
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 from server.generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
+from server.translation import convert
 
 from .corpus import catalogue_states
 from .test_grpc_e2e import ServerProcess

@@ -81,8 +81,9 @@ def test_every_catalogue_board_reads_alike_as_a_board_message(title):
     """The proto's ``Board`` carries every catalogue board (a row without ``visit``, a hex cut off on
     every edge: ``no_neighbors``), from a document converted or sent as HTTP's proto3 JSON: the
     server's fast path and the long way read the board the document reads to."""
-    from server import convert, jsonform, limits, service
     from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
+    from server.runtime import limits
+    from server.translation import convert, jsonform, service
 
     for doc in (s for s in STATES if s["id"].split("/")[0] == title):
         expected = _summary(read_board_reference(json.loads(json.dumps(doc))))

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from optimizer.core import CancelToken
-from server.admission import Admission, CallExpired, Overloaded, Watchdog
+from server.runtime.admission import Admission, CallExpired, Overloaded, Watchdog
 
 
 def test_admission_runs_queues_then_refuses():

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from optimizer import api
 from optimizer.board.state import Board, read_board_reference
 from optimizer.errors import OptimizerError
-from server import convert, limits, service
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
+from server.runtime import limits
+from server.translation import checks, convert, service
 
 from .corpus import ids, state, states
 
@@ -30,8 +31,8 @@ def over_the_wire(doc: dict) -> pb.Board:
 def the_long_way(board: pb.Board, bounds: limits.Limits = BOUNDS) -> Board:
     """What the server did before the fast path: the document, the limits on it, the reference reader."""
     doc = convert.board_to_state(board)
-    limits.check_counts(doc, bounds)
-    limits.check_numbers(doc, bounds)
+    checks.check_counts(doc, bounds)
+    checks.check_numbers(doc, bounds)
     return read_board_reference(service.load_state(doc, "board"))
 
 

@@ -13,9 +13,11 @@ from grpc_status import rpc_status
 
 from optimizer import api
 from optimizer.errors import BoardError, OptimizerError
-from server import convert, generate, limits, service
-from server.errors import invalid_argument
+from server import generate
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
+from server.runtime import limits
+from server.translation import checks, convert, service
+from server.translation.errors import invalid_argument
 
 from .corpus import state, states
 
@@ -264,7 +266,7 @@ def test_numbers_that_do_not_fit_name_the_field(change, field):
     doc = json.loads(json.dumps(state("1830/26855@553")))
     change(doc)
     with pytest.raises(OptimizerError) as err:
-        limits.check_numbers(doc, limits.Limits())
+        checks.check_numbers(doc, limits.Limits())
     assert err.value.field == field
 
 
@@ -273,21 +275,21 @@ def test_a_colour_in_a_tile_code_is_no_number():
     a revenue beside it still is."""
     doc = json.loads(json.dumps(state("1830/26855@553")))
     doc["hexes"][0]["code"] = "city=revenue:20;path=a:0,b:_0;frame=color:#800080;frame=color:#12345678"
-    limits.check_numbers(doc, limits.Limits())
-    limits.check_hex_codes([json.dumps(doc["hexes"][0]).encode()], limits.Limits())
+    checks.check_numbers(doc, limits.Limits())
+    checks.check_hex_codes([json.dumps(doc["hexes"][0]).encode()], limits.Limits())
     doc["hexes"][0]["code"] = "city=revenue:2000000;path=a:0,b:_0;frame=color:#800080"
     with pytest.raises(OptimizerError) as err:
-        limits.check_numbers(doc, limits.Limits())
+        checks.check_numbers(doc, limits.Limits())
     assert err.value.field == "hexes[0].code" and "2000000" in str(err.value)
 
 
 def test_lone_surrogates_and_counts_are_refused_naming_the_field():
     with pytest.raises(OptimizerError) as err:
-        limits.check_strings({"trains": [{"name": "\ud800"}]})
+        checks.check_strings({"trains": [{"name": "\ud800"}]})
     assert err.value.field == "trains[0].name"
-    assert limits.has_lone_surrogate_escape('{"id": "\\ud800"}') and not limits.has_lone_surrogate_escape('{"id": "x"}')
+    assert checks.has_lone_surrogate_escape('{"id": "\\ud800"}') and not checks.has_lone_surrogate_escape('{"id": "x"}')
     with pytest.raises(limits.LimitExceeded) as err:
-        limits.check_counts({"hexes": [{}] * 11}, limits.Limits(max_hexes=10))
+        checks.check_counts({"hexes": [{}] * 11}, limits.Limits(max_hexes=10))
     assert err.value.field == "hexes"
 
 

@@ -22,9 +22,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 
 from optimizer import api
-from server import convert
 from server.client import OptimizerClient, ServiceError
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
+from server.translation import convert
 
 from .corpus import state
 from .servers import ServerProcess, cpu_before_and_after, details, hard_board

@@ -323,7 +323,7 @@ def _overflow_cases():
 @pytest.mark.parametrize("form", ["state_json", "board"])
 @pytest.mark.parametrize("case", list(_overflow_cases()))
 def test_numbers_that_do_not_fit(strict, case, form):
-    from server import convert
+    from server.translation import convert
 
     doc = hostile.base()
     field = _overflow_cases()[case](doc)

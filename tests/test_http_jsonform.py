@@ -9,8 +9,8 @@ import pytest
 from google.protobuf import json_format
 
 from optimizer.errors import OptimizerError
-from server import convert, jsonform
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
+from server.translation import convert, jsonform
 
 from .corpus import state, states
 
@@ -84,12 +84,14 @@ def test_state_json_reads_in_both_spellings_but_not_beside_a_board():
 
 def test_routes_come_from_the_http_configuration():
     """The paths the proto's ``google.api.http`` annotations gave before they moved to the configuration."""
-    from server import http
-    from server.service import RouteOptimizerService
+    from server.runtime.httpbudget import HttpBudget
+    from server.runtime.limits import Limits
+    from server.translation import http
+    from server.translation.service import RouteOptimizerService
 
     routes = {
         (r.path, tuple(sorted(r.methods - {"HEAD"}))): r.name
-        for r in http.rpc_routes(RouteOptimizerService(), http.Limits())
+        for r in http.rpc_routes(RouteOptimizerService(), HttpBudget(Limits()))
     }
     assert routes == {
         ("/v1/optimize", ("POST",)): "Optimize",

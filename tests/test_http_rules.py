@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from server import generate, httprules
+from server import generate
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
+from server.translation import httprules
 
 from . import ruby
 

@@ -30,9 +30,9 @@ OPTIMIZE = re.compile(r"/route18xx\.v1\.RouteOptimizer/Optimize (\w+)")
 NOT_SERVING_SERVER = """
 import logging, sys, threading
 from grpc_health.v1 import health_pb2
-from server.app import GrpcListener
-from server.config import ServeConfig
-from server.service import RouteOptimizerService
+from server.runtime.listeners import GrpcListener
+from server.runtime.config import ServeConfig
+from server.translation.service import RouteOptimizerService
 logging.basicConfig(level="INFO", stream=sys.stderr, format="%(name)s: %(message)s")
 config = ServeConfig(port=0)
 listener = GrpcListener(config, RouteOptimizerService(config.limits))

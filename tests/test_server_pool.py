@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from server.pool import RetiringPool, niceness, runs_on_retiring_thread
+from server.runtime.pool import RetiringPool, niceness, runs_on_retiring_thread
 
 
 def test_results_exceptions_and_reuse():

@@ -163,8 +163,8 @@ def port_or_off(text: str):
 
 
 def config_of(args):
-    from server.config import ServeConfig
-    from server.limits import Limits
+    from server.runtime.config import ServeConfig
+    from server.runtime.limits import Limits
 
     positive = {
         "--workers": 1 if args.workers is None else args.workers,
@@ -194,21 +194,21 @@ def config_of(args):
         max_state_mb=args.max_state_mb,
         max_hexes=args.max_hexes,
         max_trains=args.max_trains,
+        max_message_mb=args.max_message_mb,
+        http_max_connections=args.http_max_connections,
+        http_header_timeout_s=args.http_header_timeout_s,
+        http_body_timeout_s=args.http_body_timeout_s,
     )
     return ServeConfig(
         host=args.host,
         port=args.port,
         limits=limits,
-        max_message_mb=args.max_message_mb,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         tls_client_ca=args.tls_client_ca,
         grace_s=args.grace_s,
         http_port=args.http_port,
         cors_origins=tuple(args.cors_origins),
-        http_max_connections=args.http_max_connections,
-        http_header_timeout_s=args.http_header_timeout_s,
-        http_body_timeout_s=args.http_body_timeout_s,
         engine=review_engine(args.engine),
     )
 
@@ -231,13 +231,12 @@ def run(args) -> int:
         format="%(asctime)s %(levelname)s [%(process)d] %(name)s: %(message)s",
     )
     config = config_of(args)
-    from server.workers import default_workers, preload, serve_workers  # no grpc here when forking
+    from server.app import serve, serve_workers  # no grpc here when forking
+    from server.runtime.workers import default_workers, preload
 
     workers = args.workers or default_workers()
     announce = lambda line: print(line, flush=True)  # noqa: E731
     if workers == 1:
-        from server.app import serve
-
         preload()
         return serve(config, announce=announce)
     return serve_workers(config, workers, announce=announce)

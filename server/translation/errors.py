@@ -4,7 +4,7 @@ Clients read the details with ``grpc_status.rpc_status.from_call``: a ``google.r
 (one field violation: the field path and the message) and a ``google.rpc.ErrorInfo`` (metadata
 ``field`` and ``hex``). A request over the server's limits is RESOURCE_EXHAUSTED with the same
 details, and so is a busy server; work stopped by its deadline is DEADLINE_EXCEEDED. Every message
-is capped (:func:`server.limits.capped`): at most ~100 characters of the input, 1 KB in all, so
+is capped (:func:`server.runtime.limits.capped`): at most ~100 characters of the input, 1 KB in all, so
 that it fits any client's metadata limit. Anything else that goes wrong is INTERNAL and logged with
 its traceback, never UNKNOWN; clients' mistakes are never logged with one.
 """
@@ -21,8 +21,8 @@ from grpc_status import rpc_status
 
 from optimizer.errors import OptimizerError, RoutesError
 
-from .admission import CallExpired, Overloaded
-from .limits import LimitExceeded, capped, quote
+from ..runtime.admission import CallExpired, Overloaded
+from ..runtime.limits import LimitExceeded, capped, quote
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """A gRPC servicer context for a call that came in over HTTP.
 
-The HTTP gateway hands the very same servicer methods (:mod:`server.service`) a stand-in for
+The HTTP gateway hands the very same servicer methods (:mod:`server.translation.service`) a stand-in for
 ``grpc.ServicerContext``, so both transports run one code path: the deadline is the search's
 deadline, ending the call trips the search's cancel token, and ``abort`` ends the handler with a
 ``google.rpc.Status`` that the gateway writes as the JSON error body.

@@ -1,13 +1,13 @@
 """The RouteOptimizer servicer: requests in, :mod:`optimizer.api` calls, answers out.
 
 It holds no lock around a search: the search releases the GIL, so calls on different threads of
-the server's pool run on different cores. Every work call is bounded (see :mod:`server.limits`
-and :mod:`server.admission`): it is checked against the limits before any work, waits for one of
+the server's pool run on different cores. Every work call is bounded (see :mod:`server.runtime.limits`
+and :mod:`server.runtime.admission`): it is checked against the limits before any work, waits for one of
 a few running slots (or is refused at once), and runs under a deadline (the client's, else the
 server's default, at most its maximum) that covers the whole answer: reading, checking and
 searching. The call's end (client cancel, deadline, server shutdown) stops the work, whatever
 stage it is in, so no work outlives its call for long. The work's thread has its priority lowered
-once it has run long, and then retires (see :mod:`server.pool`): a hard search never starves an
+once it has run long, and then retires (see :mod:`server.runtime.pool`): a hard search never starves an
 easy call of the cores.
 """
 
@@ -26,16 +26,16 @@ from optimizer import api
 from optimizer.core import CancelToken
 from optimizer.errors import OptimizerError, decoded_json
 
-from . import convert, limits
-from .admission import Admission, CallExpired, Watchdog
+from ..generated.route18xx.v1 import route_optimizer_pb2 as pb
+from ..generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
+from ..runtime import limits
+from ..runtime.admission import Admission, CallExpired, Watchdog
+from ..runtime.pool import RetiringPool, runs_on_retiring_thread
+from . import checks, convert
 from .errors import guard
-from .generated.route18xx.v1 import route_optimizer_pb2 as pb
-from .generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
-from .pool import RetiringPool, runs_on_retiring_thread
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAME = pb.DESCRIPTOR.services_by_name["RouteOptimizer"].full_name
 DEADLINE_SHARE = 0.9  # the search answers at 90% of the time left when it starts ...
 DEADLINE_MARGIN_MS = 1.0  # ... less this, to leave time for sending the answer
 DEMOTE_AFTER_S = 0.1  # work that has used this much CPU yields the cores to newer calls (admission.Watchdog)
@@ -68,24 +68,24 @@ def read_state(request, bounds: limits.Limits = limits.Limits()):
     source = request.WhichOneof("source")
     if source == "board":
         wire = request.board.SerializeToString(deterministic=True)  # its size, and its key when seen before
-        limits.check_state_size(len(wire), bounds, "board")
-        limits.check_counts({"hexes": request.board.hexes, "trains": request.board.trains}, bounds)
+        checks.check_state_size(len(wire), bounds, "board")
+        checks.check_counts({"hexes": request.board.hexes, "trains": request.board.trains}, bounds)
         board = convert.read_board(request.board, wire, bounds)
         if board is not None:
             return board
         doc = convert.board_to_state(request.board)  # the long way: reads it, or raises the error
     elif source == "state_json":
-        limits.check_state_size(len(request.state_json), bounds, "state_json")
+        checks.check_state_size(len(request.state_json), bounds, "state_json")
         board = read_state_text(request.state_json, bounds)
         if board is not None:
             return board
         doc = json_object(request.state_json)
-        if limits.has_lone_surrogate_escape(request.state_json):
-            limits.check_strings(doc)
+        if checks.has_lone_surrogate_escape(request.state_json):
+            checks.check_strings(doc)
     else:
         raise OptimizerError("no board: set `board` or `state_json`", field="source")
-    limits.check_counts(doc, bounds)
-    limits.check_numbers(doc, bounds)
+    checks.check_counts(doc, bounds)
+    checks.check_numbers(doc, bounds)
     return load_state(doc, source)
 
 
@@ -93,13 +93,13 @@ def read_state_text(text: str, bounds: limits.Limits):
     """The board of ``state_json`` on the fast path (msgspec in C, no dict tree), the limits checked
     on the decoded document before its hexes are read; None for anything the long way must read
     or refuse (a tile-lay board, a bad board, a lone surrogate), which gives the same errors."""
-    if limits.has_lone_surrogate_escape(text):
+    if checks.has_lone_surrogate_escape(text):
         return None
 
     def check(rest: dict, hex_texts: list) -> None:
-        limits.check_counts({"hexes": hex_texts, "trains": rest["trains"]}, bounds)
-        limits.check_numbers(rest, bounds)
-        limits.check_hex_codes(hex_texts, bounds)
+        checks.check_counts({"hexes": hex_texts, "trains": rest["trains"]}, bounds)
+        checks.check_numbers(rest, bounds)
+        checks.check_hex_codes(hex_texts, bounds)
 
     try:
         return api.read_state_text(text, check)
@@ -143,13 +143,13 @@ def read_routes(request, bounds: limits.Limits = limits.Limits()) -> list:
     if request.routes and request.routes_json:
         raise OptimizerError("give `routes` or `routes_json`, not both", field="routes_json")
     if not request.routes_json:
-        limits.check_routes_count(request.routes, bounds, "routes")
+        checks.check_routes_count(request.routes, bounds, "routes")
         return [convert.route_input_to_json(r) for r in request.routes]
-    limits.check_state_size(len(request.routes_json), bounds, "routes_json")
+    checks.check_state_size(len(request.routes_json), bounds, "routes_json")
     routes = api.load_routes(request.routes_json, field="routes_json")
-    limits.check_routes_count(routes, bounds, "routes_json")
-    if limits.has_lone_surrogate_escape(request.routes_json):
-        limits.check_strings(routes, "routes")
+    checks.check_routes_count(routes, bounds, "routes_json")
+    if checks.has_lone_surrogate_escape(request.routes_json):
+        checks.check_strings(routes, "routes")
     return routes
 
 
@@ -233,7 +233,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
         return self.work_pool.submit(run).result()
 
     def _node_budget(self, request):
-        limits.check_node_budget(request.node_budget)
+        checks.check_node_budget(request.node_budget)
         return request.node_budget or None
 
     def _solve(self, request, call: Call, node_budget, on_improve=None) -> dict:
@@ -306,7 +306,7 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
         """``{"board": <board-state document>, "routes": [...]}`` drawn as SVG (the page's picture),
         bounded as a work call: the board within the limits, a running slot, the call's deadline."""
         with guard(context, "board"):
-            limits.check_state_size(len(body), self.limits, "board")
+            checks.check_state_size(len(body), self.limits, "board")
             try:
                 obj = json.loads(body)
                 board, routes = obj["board"], obj.get("routes")
@@ -316,8 +316,8 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
                 raise OptimizerError(
                     'the body must be {"board": <board-state document>, "routes": [...]}', field="(body)"
                 ) from None
-            limits.check_counts(board, self.limits)
-            limits.check_numbers(board, self.limits)
+            checks.check_counts(board, self.limits)
+            checks.check_numbers(board, self.limits)
             with self._admitted(context) as call:
                 return self._on_work_thread(context, call, lambda: _render(board, routes))
 

@@ -5,7 +5,7 @@ talks to the same HTTP/JSON RPCs as any client. The only routes of its own are t
 (one real state per game from those the package ships; the 1830 one is the embedded default board)
 and ``POST /page/render``: the board and routes drawn by :mod:`optimizer.render`, as ``route18xx
 render`` draws them, within the limits, admission and deadline of the optimiser's calls
-(:meth:`server.service.RouteOptimizerService.render_json`). For the board editor: the built-in
+(:meth:`server.translation.service.RouteOptimizerService.render_json`). For the board editor: the built-in
 games (``GET /page/games``, ``GET /page/games/{title}``: a game's setup) and ``POST /page/tiles``,
 the tiles that fit a hex with their pictures (a small body, read within a short time: its work is
 a millisecond or two whatever it holds).
@@ -27,12 +27,12 @@ from optimizer import api
 from optimizer.errors import OptimizerError
 from optimizer.render import render_tile_svg
 
+from ..runtime.httpcontext import Aborted
 from .errors import invalid_argument_status
-from .httpcontext import Aborted
 from .httpstatus import error_response, read_body
 from .jsonform import ANSWER_FIELDS
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parent.parent / "static"  # server/static
 MAX_TILES_BODY = 256 * 1024  # a tile-lay board of every hex of the largest map is under 10 kB
 TILES_BODY_TIMEOUT_S = 10.0
 MAX_LAYS = 1000  # lays and tokens each: more than any map has hexes
@@ -137,7 +137,7 @@ async def index(request):
 
 
 def routes(render) -> list:
-    """The page's routes; ``render`` is the endpoint of ``POST /page/render`` (:func:`server.http.render_endpoint`:
+    """The page's routes; ``render`` is the endpoint of ``POST /page/render`` (:func:`server.translation.http.render_endpoint`:
     bounded as a work call is, by the optimiser's limits, admission and deadline)."""
     return [
         Route("/", index, methods=["GET"]),

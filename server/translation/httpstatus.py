@@ -9,8 +9,8 @@ from google.protobuf import json_format
 from google.rpc import code_pb2, status_pb2
 from starlette.responses import JSONResponse
 
+from ..runtime.httpcontext import Aborted
 from .errors import RETRY_AFTER_S, is_busy
-from .httpcontext import Aborted
 
 # google.rpc.Code -> HTTP status (google/rpc/code.proto), except RESOURCE_EXHAUSTED: here it
 # means "request too large", 413; a busy server (ErrorInfo reason SERVER_BUSY) is 503 with Retry-After.
@@ -52,7 +52,7 @@ def abort(code: int, message: str) -> NoReturn:
 
 async def read_body(request, limit: int, hold=None, timeout_s: float | None = None) -> bytes:
     """The body, refused (RESOURCE_EXHAUSTED) as soon as it is known to pass ``limit`` bytes; each
-    chunk added to ``hold`` (a :class:`~server.admission.Hold`: busy when too much is held); ended
+    chunk added to ``hold`` (a :class:`~server.runtime.admission.Hold`: busy when too much is held); ended
     (DEADLINE_EXCEEDED) when it has not all come within ``timeout_s``."""
     length = request.headers.get("content-length")
     if length and length.isdigit() and int(length) > limit:

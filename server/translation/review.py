@@ -23,10 +23,10 @@ from starlette.routing import Route
 from optimizer.review import ReviewError, review, summary
 from optimizer.review.chart import review_svg
 
-from .httpcontext import Aborted
+from ..runtime.httpcontext import Aborted
 from .httpstatus import error_response, read_body, status_json
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parent.parent / "static"  # server/static
 MAX_GAME_BYTES = 32 * 1024 * 1024
 NDJSON = "application/x-ndjson"
 

@@ -1,6 +1,6 @@
 """A thread pool whose threads retire once their priority has been lowered.
 
-The watchdog (:class:`server.admission.Watchdog`) lowers the priority of a thread whose work has
+The watchdog (:class:`server.runtime.admission.Watchdog`) lowers the priority of a thread whose work has
 run long, so that short calls get the cores first; an unprivileged process cannot raise it back.
 A thread of this pool checks its priority after each task and, if lowered, ends; the next task
 gets a fresh thread. So work can run on the thread that took its call (no hand-over to a thread

@@ -1,22 +1,22 @@
 """The HTTP/JSON gateway: every RPC at the path its HTTP rule names, plus the page.
 
-Translate only: a request body is parsed with protobuf's JSON mapping (:mod:`server.jsonform`) into
-the RPC's request message and handed to the same servicer method gRPC calls, with an
-:class:`~server.httpcontext.HttpContext` standing in for the gRPC context; so answers, errors and
+Translate only: a request body is parsed with protobuf's JSON mapping (:mod:`server.translation.jsonform`)
+into the RPC's request message and handed to the same servicer method gRPC calls, with an
+:class:`~server.runtime.httpcontext.HttpContext` standing in for the gRPC context; so answers, errors and
 deadlines are the service's own. The routes are read from the gRPC API configuration beside the proto
-(:mod:`server.httprules`), not listed here.
+(:mod:`server.translation.httprules`), not listed here.
 
 - errors: a ``google.rpc.Status`` JSON body with the HTTP status of its code (INVALID_ARGUMENT 400,
   RESOURCE_EXHAUSTED 413, DEADLINE_EXCEEDED 504, ...);
 - deadline: the ``X-Deadline-Ms`` header is the call's deadline, as a gRPC deadline is;
 - the stream: one ``OptimizeStreamResponse`` JSON per line (``application/x-ndjson``); an error
   after the first line comes as a last line ``{"error": <Status>}``;
-- limits: bodies over ``max_body_mb`` are RESOURCE_EXHAUSTED (413), like gRPC's message limit;
-- ``GET /healthz``; CORS for the origins given; the players' page at ``/`` (:mod:`server.web`).
+- limits: bodies over ``Limits.max_message_mb`` are RESOURCE_EXHAUSTED (413), like gRPC's message limit
+  (:class:`~server.runtime.httpbudget.HttpBudget`);
+- ``GET /healthz``; CORS for the origins given; the players' page at ``/`` (:mod:`server.translation.web`).
 
-:class:`HttpListener` runs uvicorn in a thread of its own on sockets the caller bound (:func:`listen`;
-a pre-forked worker passes the shared SO_REUSEPORT socket). Each call is logged as gRPC's are
-(logger ``server.calls``: method, code, latency).
+:func:`build_app` is the ASGI app; :class:`server.runtime.listeners.HttpListener` serves it. Each call
+is logged as gRPC's are (logger ``server.calls``: method, code, latency).
 """
 
 from __future__ import annotations
@@ -24,12 +24,9 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import socket
-import threading
 import time
 
 import anyio
-import uvicorn
 from google.rpc import code_pb2, status_pb2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -40,13 +37,14 @@ from starlette.routing import Route
 
 from optimizer.errors import OptimizerError, decoded_json
 
-from . import httpconn, httprules, jsonform, review, web
-from .admission import MemoryBudget, Overloaded
+from ..generated.route18xx.v1 import route_optimizer_pb2 as pb
+from ..runtime.admission import Overloaded
+from ..runtime.httpbudget import HttpBudget
+from ..runtime.httpcontext import Aborted, HttpContext
+from ..runtime.limits import NO_DEADLINE_S, Limits
+from . import httprules, jsonform, review, web
 from .errors import busy_status, invalid_argument_status
-from .generated.route18xx.v1 import route_optimizer_pb2 as pb
-from .httpcontext import Aborted, HttpContext
 from .httpstatus import abort, error_response, read_body, status_json
-from .limits import NO_DEADLINE_S
 
 log = logging.getLogger("server.calls")
 
@@ -84,9 +82,9 @@ def call_context(request) -> HttpContext:
     )
 
 
-async def read_message(request, message_class, limits: Limits, hold):
+async def read_message(request, message_class, budget: HttpBudget, hold):
     """The RPC's request message from the JSON body (an empty body: an empty message)."""
-    body = await read_body(request, limits.max_body, hold, limits.body_timeout_s)
+    body = await read_body(request, budget.max_body, hold, budget.body_timeout_s)
     if not body.strip():
         return message_class()
     try:
@@ -136,14 +134,14 @@ def _log(name: str, code: int, start: float) -> None:
     log.info("HTTP %s %s %.1f ms", name, code_pb2.Code.Name(code), (time.monotonic() - start) * 1000)
 
 
-def unary_endpoint(name, method, message_class, limits):
+def unary_endpoint(name, method, message_class, budget):
     async def endpoint(request):
         start, context, code = time.monotonic(), None, code_pb2.INTERNAL
         try:
             context = call_context(request)
-            with limits.memory.held() as hold:
-                message = await read_message(request, message_class, limits, hold)
-                answer = await in_thread(functools.partial(method, message, context), context, limits.threads, request)
+            with budget.memory.held() as hold:
+                message = await read_message(request, message_class, budget, hold)
+                answer = await in_thread(functools.partial(method, message, context), context, budget.threads, request)
             code = code_pb2.OK
             return JSONResponse(jsonform.to_json(answer))
         except Overloaded as err:
@@ -160,16 +158,16 @@ def unary_endpoint(name, method, message_class, limits):
     return endpoint
 
 
-def stream_endpoint(name, method, message_class, limits):
+def stream_endpoint(name, method, message_class, budget):
     async def endpoint(request):
         start, context = time.monotonic(), None
         try:
             context = call_context(request)
-            with limits.memory.held() as hold:  # the board is read by the first step
-                message = await read_message(request, message_class, limits, hold)
+            with budget.memory.held() as hold:  # the board is read by the first step
+                message = await read_message(request, message_class, budget, hold)
                 answers = method(message, context)  # a generator: nothing has run yet
                 step = functools.partial(next, answers, None)
-                first = await in_thread(step, context, limits.threads)  # a bad board fails here, as a status
+                first = await in_thread(step, context, budget.threads)  # a bad board fails here, as a status
         except Overloaded as err:
             if context is not None:
                 context.end()
@@ -187,7 +185,7 @@ def stream_endpoint(name, method, message_class, limits):
                 answer = first
                 while answer is not None:
                     yield json.dumps(jsonform.to_json(answer), separators=(",", ":")) + "\n"
-                    answer = await in_thread(step, context, limits.threads)
+                    answer = await in_thread(step, context, budget.threads)
                 code = code_pb2.OK
             except Aborted as err:
                 code = err.status.code
@@ -201,7 +199,7 @@ def stream_endpoint(name, method, message_class, limits):
     return endpoint
 
 
-def rpc_routes(service, limits: Limits) -> list:
+def rpc_routes(service, budget: HttpBudget) -> list:
     """One route per RPC that has an HTTP rule, at the rule's method and path."""
     routes = []
     descriptor = pb.DESCRIPTOR.services_by_name["RouteOptimizer"]
@@ -216,7 +214,7 @@ def rpc_routes(service, limits: Limits) -> list:
         routes.append(
             Route(
                 getattr(rule, verb),
-                make(rpc.name, getattr(service, rpc.name), message_class, limits),
+                make(rpc.name, getattr(service, rpc.name), message_class, budget),
                 methods=[verb.upper()],
                 name=rpc.name,
             )
@@ -227,31 +225,17 @@ def rpc_routes(service, limits: Limits) -> list:
 # --- the app and its server ---------------------------------------------------------------------
 
 
-class Limits:
-    """What HTTP calls may take: the body size and the time to send it, the threads they run on (as
-    gRPC's pool), and the bytes of bodies in flight at once (a board costs some 10 to 30 times its
-    JSON while it is read)."""
-
-    def __init__(
-        self, max_body_mb: float = 4, max_workers: int = 16, max_inflight_mb: float = 8, body_timeout_s: float = 30
-    ):
-        self.max_body = int(max_body_mb * 1024 * 1024)
-        self.body_timeout_s = body_timeout_s
-        self.threads = anyio.CapacityLimiter(max_workers)
-        self.memory = MemoryBudget(int(max_inflight_mb * 1024 * 1024))
-
-
-def render_endpoint(service, limits: Limits):
-    """``POST /page/render``: the page's picture, bounded as a work call (see :mod:`server.web`)."""
+def render_endpoint(service, budget: HttpBudget):
+    """``POST /page/render``: the page's picture, bounded as a work call (see :mod:`server.translation.web`)."""
 
     async def endpoint(request):
         start, context, code = time.monotonic(), None, code_pb2.INTERNAL
         try:
             context = call_context(request)
-            with limits.memory.held() as hold:
-                body = await read_body(request, limits.max_body, hold, limits.body_timeout_s)
+            with budget.memory.held() as hold:
+                body = await read_body(request, budget.max_body, hold, budget.body_timeout_s)
                 svg = await in_thread(
-                    functools.partial(service.render_json, body, context), context, limits.threads, request
+                    functools.partial(service.render_json, body, context), context, budget.threads, request
                 )
             code = code_pb2.OK
             return Response(svg, media_type="image/svg+xml")
@@ -270,20 +254,20 @@ def render_endpoint(service, limits: Limits):
 
 
 def build_app(
-    service, *, cors_origins=(), limits: Limits | None = None, serving=lambda: True, engine: str | None = None
+    service, *, cors_origins=(), budget: HttpBudget | None = None, serving=lambda: True, engine: str | None = None
 ) -> Starlette:
     """The ASGI app: the RPCs, ``/healthz``, the page; ``serving()`` False makes health answer 503;
-    with an ``engine`` checkout the page reviews whole games (:mod:`server.review`)."""
-    limits = limits or Limits()
+    with an ``engine`` checkout the page reviews whole games (:mod:`server.translation.review`)."""
+    budget = budget or HttpBudget(Limits())
 
     async def healthz(request):
         ok = serving()
         return JSONResponse({"status": "SERVING" if ok else "NOT_SERVING"}, status_code=200 if ok else 503)
 
     routes = (
-        rpc_routes(service, limits)
+        rpc_routes(service, budget)
         + [Route("/healthz", healthz, methods=["GET"])]
-        + web.routes(render_endpoint(service, limits))
+        + web.routes(render_endpoint(service, budget))
     )
     routes += review.routes(engine)
     middleware = []
@@ -310,69 +294,3 @@ async def http_error(request, err: HTTPException):
     return JSONResponse(
         status_json(status_pb2.Status(code=code, message=message)), status_code=err.status_code, headers=err.headers
     )
-
-
-def listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
-    """A listening TCP socket on host:port (port 0: a free one); SO_REUSEPORT for pre-forked workers."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on sockets that say so, and without
-    # it every keep-alive answer waits ~40 ms for a delayed ACK.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if reuse_port:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    try:
-        sock.bind((host.strip("[]"), port))
-    except OSError as err:
-        sock.close()
-        raise OptimizerError(f"cannot listen on {host}:{port} for HTTP: {err.strerror}", field="--http-port") from None
-    sock.listen(1024)
-    sock.set_inheritable(True)
-    return sock
-
-
-class HttpListener:
-    """uvicorn serving ``app`` on sockets bound by the caller, in a thread of its own.
-
-    The same face as the gRPC listener of :mod:`server.app`: ``port``, ``start()``, and
-    ``drain(grace_s)`` returning an event set once stopped.
-    """
-
-    name = "HTTP"
-    tls = False
-
-    def __init__(self, app, sockets: list, *, max_connections: int = 1000, header_timeout_s: float = 10.0):
-        self.sockets = sockets
-        protocol = httpconn.bounded_protocol(httpconn.connection_limit(max_connections), header_timeout_s)
-        config = uvicorn.Config(
-            app,
-            http=protocol,
-            h11_max_incomplete_event_size=httpconn.MAX_HEAD_BYTES,
-            timeout_keep_alive=httpconn.KEEP_ALIVE_S,
-            backlog=httpconn.ACCEPT_BURST,
-            lifespan="off",
-            access_log=False,
-            log_level="warning",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": sockets}, name="http", daemon=True)
-
-    @property
-    def port(self) -> int:
-        return self.sockets[0].getsockname()[1]
-
-    def start(self) -> None:
-        self.thread.start()
-
-    def drain(self, grace_s: float) -> threading.Event:
-        """Stop accepting; calls in flight get ``grace_s`` seconds, then are cancelled (which ends their work)."""
-        self.server.config.timeout_graceful_shutdown = grace_s  # type: ignore[assignment]  # annotated int; asyncio.wait_for takes a float
-        self.server.should_exit = True
-        stopped = threading.Event()
-
-        def wait():
-            self.thread.join()
-            stopped.set()
-
-        threading.Thread(target=wait, name="http-drain", daemon=True).start()
-        return stopped

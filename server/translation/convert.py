@@ -18,8 +18,9 @@ from optimizer import api
 from optimizer.api import Board
 from optimizer.errors import BoardError, OptimizerError
 
-from . import limits
-from .generated.route18xx.v1 import route_optimizer_pb2 as pb
+from ..generated.route18xx.v1 import route_optimizer_pb2 as pb
+from ..runtime import limits
+from . import checks
 
 # --- numbers ------------------------------------------------------------------------------------
 
@@ -61,7 +62,7 @@ WHOLE_KEY_MAX_BYTES = 64 * 1024
 def _read_new_board(board: pb.Board, bounds: limits.Limits) -> Board | None:
     try:
         rest = _rest_of(board)
-        limits.check_numbers(rest, bounds)
+        checks.check_numbers(rest, bounds)
     except OptimizerError:
         return None
     hexes = board.hexes
@@ -76,7 +77,7 @@ def _hex_document(h: pb.Hex, bounds: limits.Limits) -> dict | None:
     """A new hex's document, or None when a number in its tile code is over the limits (the long
     way names it)."""
     try:
-        limits.check_numbers({"hexes": [{"id": h.id, "code": h.code}]}, bounds)
+        checks.check_numbers({"hexes": [{"id": h.id, "code": h.code}]}, bounds)
     except OptimizerError:
         return None
     return hex_to_json(h, gives_neighbors(h))

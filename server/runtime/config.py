@@ -21,18 +21,15 @@ class ServeConfig:
 
     host: str = "127.0.0.1"
     port: int = 50051
-    limits: Limits = field(default_factory=Limits)
-    max_message_mb: float = 4
+    limits: Limits = field(default_factory=Limits)  # sizes, counts, times: what each call may cost
     tls_cert: str | None = None
     tls_key: str | None = None
     tls_client_ca: str | None = None
     grace_s: float = 10.0
     http_port: int | None = None  # HTTP/JSON and the page beside gRPC (None: none)
     cors_origins: tuple = ()
-    http_max_connections: int = 1000  # open HTTP connections per process (fewer under a low fd limit)
-    http_header_timeout_s: float = 10.0  # a request's head must come within this
-    http_body_timeout_s: float = 30.0  # and its body within this
-    engine: str | None = None  # an 18xx.games engine checkout: the page reviews whole games (server/review.py)
+    # an 18xx.games engine checkout: the page reviews whole games (server/translation/review.py)
+    engine: str | None = None
     reuse_port: bool = False  # True in worker processes, which share the ports
 
     @property

@@ -30,10 +30,10 @@ from dataclasses import replace
 from optimizer.errors import OptimizerError
 
 from .config import ServeConfig, announcement, tls_files
+from .process import STOP_SIGNALS
 
 log = logging.getLogger(__name__)
 
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 START_TIMEOUT_S = 60
 EXIT_MARGIN_S = 0.7  # after the grace period, workers still running are killed
 RESTARTS_PER_MINUTE = 10  # more than this and the supervisor gives up (a worker that cannot live)
@@ -113,7 +113,7 @@ def _ready(ready, heart, ports) -> None:
     threading.Thread(target=_beat, args=(heart,), name="heartbeat", daemon=True).start()
 
 
-def _worker(config: ServeConfig, ready, heart, holders: list) -> None:
+def _worker(serve, config: ServeConfig, ready, heart, holders: list) -> None:
     """A worker process: the whole server on the shared ports; tells the supervisor when it listens,
     then beats."""
     for holder in holders:
@@ -121,10 +121,8 @@ def _worker(config: ServeConfig, ready, heart, holders: list) -> None:
     _die_with_parent()
     for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_DFL)
-    from .app import serve  # grpc, first imported here, after the fork
-
     try:
-        serve(config, on_ready=lambda ports: _ready(ready, heart, ports))
+        serve(config, on_ready=lambda ports: _ready(ready, heart, ports))  # grpc, first imported here, after the fork
     except OptimizerError as err:
         ready.send(("error", str(err)))
         os._exit(2)
@@ -137,8 +135,8 @@ def _worker(config: ServeConfig, ready, heart, holders: list) -> None:
 class Supervisor:
     """Starts, watches, restarts and stops the worker processes."""
 
-    def __init__(self, config: ServeConfig, workers: int, holders: list):
-        self.config, self.count, self.holders = config, workers, holders
+    def __init__(self, config: ServeConfig, workers: int, holders: list, serve):
+        self.config, self.count, self.holders, self.serve = config, workers, holders, serve
         self._context = multiprocessing.get_context("fork")
         self.processes: list = [None] * workers
         self.hearts: list = [None] * workers  # each worker's heartbeat pipe, and when it last beat
@@ -150,7 +148,7 @@ class Supervisor:
         heart, beat = self._context.Pipe(duplex=False)
         process = self._context.Process(
             target=_worker,
-            args=(self.config, send, beat, self.holders),
+            args=(self.serve, self.config, send, beat, self.holders),
             name=f"route18xx-worker-{slot}",
             daemon=False,
         )
@@ -236,8 +234,11 @@ class Supervisor:
                 process.join()
 
 
-def serve_workers(config: ServeConfig, workers: int, *, announce=print) -> int:
-    """Run ``workers`` server processes on one port until a stop signal; returns the exit status."""
+def serve_workers(config: ServeConfig, workers: int, *, serve, announce=print) -> int:
+    """Run ``workers`` server processes on one port until a stop signal; returns the exit status.
+
+    ``serve(config, on_ready=...)`` runs one server process (:func:`server.app.serve`); it is called in
+    each forked worker, and must not have imported grpc before then."""
     tls_files(config)  # a bad certificate or key is named before anything starts
     port, holder = reserve_port(config.host, config.port)
     holders, http_port = [holder], None
@@ -252,7 +253,7 @@ def serve_workers(config: ServeConfig, workers: int, *, announce=print) -> int:
     for sig in STOP_SIGNALS:
         signal.signal(sig, lambda signum, frame: stop.set())
     preload()
-    supervisor = Supervisor(replace(config, port=port, http_port=http_port, reuse_port=True), workers, holders)
+    supervisor = Supervisor(replace(config, port=port, http_port=http_port, reuse_port=True), workers, holders, serve)
     try:
         supervisor.start_all()
         announce(announcement(config, port, http_port) + f" ({workers} workers)")

@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from optimizer.bench.suites import corpus_cases  # noqa: E402
-from server import convert  # noqa: E402
 from server.client import OptimizerClient  # noqa: E402
+from server.translation import convert  # noqa: E402
 
 # The server's stages of one answer, as its stats report them (milliseconds of wall time).
 SERVER_STAGES = ("read", "graph", "search", "encode")

@@ -41,8 +41,9 @@ from optimizer.bench.suites import corpus_cases  # noqa: E402
 from optimizer.board import state as board_state  # noqa: E402
 from optimizer.graph import problem as problem_cache  # noqa: E402
 from optimizer.graph import walks  # noqa: E402
-from server import convert, limits, service  # noqa: E402
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb  # noqa: E402
+from server.runtime import limits  # noqa: E402
+from server.translation import checks, convert, service  # noqa: E402
 
 STAGES = ("parse", "read", "solve", "encode")
 BOUNDS = limits.Limits()
@@ -58,10 +59,10 @@ def cpu_name() -> str:
 def read_long_way(request):
     """The structured board as the server read it before: a document, the limits on it, the dict."""
     board = request.board
-    limits.check_state_size(board.ByteSize(), BOUNDS, "board")
+    checks.check_state_size(board.ByteSize(), BOUNDS, "board")
     doc = convert.board_to_state(board)
-    limits.check_counts(doc, BOUNDS)
-    limits.check_numbers(doc, BOUNDS)
+    checks.check_counts(doc, BOUNDS)
+    checks.check_numbers(doc, BOUNDS)
     return service.load_state(doc, "board")
 
 

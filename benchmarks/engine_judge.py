@@ -35,49 +35,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from optimizer.api import solve  # noqa: E402
+from optimizer.board.inputs import input_fields  # noqa: E402
 from optimizer.errors import OptimizerError  # noqa: E402
 
 PRICE_ROUTES = ROOT / "clients" / "ruby" / "bin" / "price-routes"
 CATALOG_STATES = ROOT.parent / "shared" / "corpus" / "catalog" / "states"
 DEFAULT_DEADLINE_MS = 10_000.0  # a state not proven by then fails as "not proven" (1873's nine trains)
-
-
-# What a client sends of a corpus-format state (the corpus README's input fields); the rest is answers.
-INPUT_STATE = ("id", "game", "layout", "phase", "trains", "corporation", "hexes")
-INPUT_CORPORATION = (
-    "id",
-    "name",
-    "type",
-    "minor",
-    "owner",
-    "companies",
-    "president_companies",
-    "abilities",
-    "ferry_marker",
-    "assignments",
-)
-INPUT_HEX = (
-    "id",
-    "tile",
-    "color",
-    "rotation",
-    "code",
-    "location_name",
-    "neighbors",
-    "borders",
-    "cities",
-    "tile_reservations",
-    "assignments",
-)
-
-
-def input_fields(state: dict) -> dict:
-    """The board as a client sends it: the state's input fields only, never its answers (``expected``,
-    each hex's ``nodes``, ``paths``, ``exits``), so that the judge cannot be helped by them."""
-    out = {k: state[k] for k in INPUT_STATE if k in state}
-    out["corporation"] = {k: v for k, v in state["corporation"].items() if k in INPUT_CORPORATION}
-    out["hexes"] = [{k: v for k, v in h.items() if k in INPUT_HEX} for h in state["hexes"]]
-    return out
 
 
 def engine_dir() -> Path | None:

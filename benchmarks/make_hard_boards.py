@@ -26,6 +26,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from optimizer.bench.suites import corpus_dir  # noqa: E402
 from optimizer.bench.synthetic import train  # noqa: E402
+from optimizer.board.inputs import input_fields  # noqa: E402
 
 COMPANIES_PER_GAME = 7  # the last turn of this many companies per recorded game
 TRAIN_SETS = (
@@ -37,20 +38,6 @@ TRAIN_SETS = (
     ("12", "8E", "6E"),
 )
 EXTRA_TOKENS = (2, 3, 4)  # cycled over the boards
-INPUT_CORP = ("id", "name", "type", "minor", "owner", "companies", "president_companies", "abilities", "ferry_marker")
-INPUT_HEX = (
-    "id",
-    "tile",
-    "color",
-    "rotation",
-    "code",
-    "location_name",
-    "neighbors",
-    "borders",
-    "cities",
-    "tile_reservations",
-    "assignments",
-)
 
 
 def last_states(path: Path) -> list:
@@ -69,8 +56,8 @@ def last_states(path: Path) -> list:
 def hard_board(doc: dict, index: int) -> dict:
     """The state with long trains and extra tokens, input fields only."""
     rng = random.Random(f"{doc['id']}/{index}")
-    corp = {k: doc["corporation"][k] for k in INPUT_CORP if k in doc["corporation"]}
-    hexes = [{k: h[k] for k in INPUT_HEX if k in h} for h in doc["hexes"]]
+    inputs = input_fields(doc)
+    corp, hexes = inputs["corporation"], inputs["hexes"]
     free = [
         (h, c)
         for h in hexes

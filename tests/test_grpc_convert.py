@@ -12,6 +12,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from optimizer import api
+from optimizer.board.inputs import input_fields as inputs_of
 from optimizer.errors import BoardError, OptimizerError
 from server import generate
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
@@ -21,38 +22,10 @@ from server.translation.errors import invalid_argument
 
 from .corpus import state, states
 
-INPUT_CORPORATION = (
-    "id",
-    "name",
-    "type",
-    "minor",
-    "owner",
-    "companies",
-    "president_companies",
-    "abilities",
-    "ferry_marker",
-)
-INPUT_HEX = (
-    "id",
-    "tile",
-    "color",
-    "rotation",
-    "code",
-    "location_name",
-    "neighbors",
-    "borders",
-    "cities",
-    "tile_reservations",
-    "assignments",
-)
-
 
 def input_fields(doc: dict) -> dict:
     """The part of a corpus state a client sends (corpus README), without nulls."""
-    out = {k: doc[k] for k in ("id", "game", "layout", "phase", "trains") if k in doc}
-    out["corporation"] = {k: v for k, v in doc["corporation"].items() if k in INPUT_CORPORATION and v is not None}
-    out["hexes"] = [{k: v for k, v in h.items() if k in INPUT_HEX and v is not None} for h in doc["hexes"]]
-    return out
+    return inputs_of(doc, drop_nulls=True)
 
 
 # --- the board ----------------------------------------------------------------------------------

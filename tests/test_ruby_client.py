@@ -23,6 +23,7 @@ from collections import defaultdict
 import pytest
 
 from optimizer import api
+from optimizer.board.inputs import input_fields
 
 from . import ruby
 from .corpus import beyond_states, require_corpus, states
@@ -31,8 +32,6 @@ from .servers import ServerProcess
 PROTO = ruby.ROOT / "proto"
 RUN_BOARDS = ruby.CLIENT / "bin" / "run-boards"
 SCRIPTS = ruby.ROOT / "tests" / "ruby_scripts"
-INPUT_CORPORATION = "id name type minor owner companies president_companies abilities ferry_marker assignments".split()
-INPUT_HEX = "id tile color rotation code location_name neighbors borders cities tile_reservations assignments".split()
 TITLES = {"1830", "1880", "1880 Romania", "1894", "18EU", "1889", "18Chesapeake", "1846", "18AL"}
 
 
@@ -95,11 +94,7 @@ def test_stubs_from_the_proto_alone_call_every_rpc_on_every_state(stubs, server)
 
 def inputs(state: dict) -> dict:
     """The input fields of a board document (README: the board format)."""
-    out = {k: state[k] for k in ("id", "game", "layout", "phase", "trains")}
-    corporation = state["corporation"]
-    out["corporation"] = {k: corporation[k] for k in INPUT_CORPORATION if k in corporation}
-    out["hexes"] = [{k: h[k] for k in INPUT_HEX if k in h} for h in state["hexes"]]
-    return out
+    return input_fields(state)
 
 
 def all_states() -> list:

@@ -92,34 +92,25 @@ def eu_train(n):
 # ---- 1830 ------------------------------------------------------------------------------------------
 
 
-def test_1830_canada_counts_once_per_route(core):
-    """1830 map: the Canada off-boards share a group; one route reaches one of them."""
+@pytest.mark.parametrize(
+    "first, second, rotations, value",
+    [("A9", "A11", (4, 0), 50), ("I1", "J2", (5, 3), 60)],
+    ids=["Canada", "Gulf"],
+)
+def test_1830_an_offboard_area_counts_once_per_route(core, first, second, rotations, value):
+    """1830 map: Canada (A9, A11) and the Gulf (I1, J2) are off-board areas of two hexes each; one route
+    reaches one hex of an area. The engine's map groups both Canada hexes but only I1 of the Gulf, so
+    it would pay a route from I1 to J2 both."""
     cells = {
-        "A9": (map_code("1830", "A9"), 4, "red"),
+        first: (map_code("1830", first), rotations[0], "red"),
         "Z1": (CITY_20, 0, "yellow", ["US"]),
-        "A11": (map_code("1830", "A11"), 0, "red"),
+        second: (map_code("1830", second), rotations[1], "red"),
     }
-    doc = board("1830", cells, [("A9", 3, "Z1"), ("Z1", 3, "A11")], [{"name": "3", "distance": 3}])
+    doc = board("1830", cells, [(first, 3, "Z1"), ("Z1", 3, second)], [{"name": "3", "distance": 3}])
     result = solve(doc)
-    assert result["revenue"] == 50 + 20
-    assert all(not ({"A9._0", "A11._0"} <= set(s)) for s in stops_of(result))
-    verdict = check_routes(read_board(doc), [{"train": "3-0", "stops": ["A9._0", "Z1._0", "A11._0"]}])
-    assert not verdict["legal"] and "one location" in verdict["routes"][0]["errors"][0]
-
-
-def test_1830_gulf_counts_once_per_route(core):
-    """1830 map: the Gulf is one off-board area of two hexes, I1 and J2, reached once per route as
-    Canada is (the engine marks only I1 with the Gulf group, so it would pay both)."""
-    cells = {
-        "I1": (map_code("1830", "I1"), 5, "red"),
-        "Z1": (CITY_20, 0, "yellow", ["US"]),
-        "J2": (map_code("1830", "J2"), 3, "red"),
-    }
-    doc = board("1830", cells, [("I1", 3, "Z1"), ("Z1", 3, "J2")], [{"name": "3", "distance": 3}])
-    result = solve(doc)
-    assert result["revenue"] == 60 + 20
-    assert all(not ({"I1._0", "J2._0"} <= set(s)) for s in stops_of(result))
-    verdict = check_routes(read_board(doc), [{"train": "3-0", "stops": ["I1._0", "Z1._0", "J2._0"]}])
+    assert result["revenue"] == value + 20
+    assert all(not ({f"{first}._0", f"{second}._0"} <= set(s)) for s in stops_of(result))
+    verdict = check_routes(read_board(doc), [{"train": "3-0", "stops": [f"{first}._0", "Z1._0", f"{second}._0"]}])
     assert not verdict["legal"] and "one location" in verdict["routes"][0]["errors"][0]
 
 

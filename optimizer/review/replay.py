@@ -21,6 +21,7 @@ from ..errors import OptimizerError
 ENGINE_VARIABLE = "ROUTE18XX_ENGINE"
 CLIENT_VARIABLE = "ROUTE18XX_RUBY_CLIENT"
 SOURCE_CLIENT = Path(__file__).resolve().parents[2] / "clients" / "ruby"  # in a source checkout
+PACKAGED_CLIENT = Path(__file__).resolve().parent / "ruby_client"  # in an installed wheel (setup.py copies it)
 
 
 class ReviewError(OptimizerError):
@@ -39,9 +40,10 @@ def engine_dir(given: str | None) -> Path:
 
 
 def client_dir() -> Path:
-    """The Ruby client: ``$ROUTE18XX_RUBY_CLIENT``, else ``clients/ruby`` of this source checkout."""
+    """The Ruby client: ``$ROUTE18XX_RUBY_CLIENT``, else ``clients/ruby`` of this source checkout, else
+    the copy an installed wheel ships."""
     raw = os.environ.get(CLIENT_VARIABLE)
-    path = Path(raw) if raw else SOURCE_CLIENT
+    path = Path(raw) if raw else next((p for p in (SOURCE_CLIENT, PACKAGED_CLIENT) if p.is_dir()), SOURCE_CLIENT)
     if not (path / "bin" / "run-boards").is_file():
         raise ReviewError(f"no Ruby client at {path} (bin/run-boards missing): set {CLIENT_VARIABLE} to clients/ruby")
     return path

@@ -6,7 +6,7 @@ from .corpus import require_corpus
 
 # The server processes and their fixtures (server, client, stub, states, cli_answers), shared by the
 # end-to-end modules without importing fixtures into each.
-pytest_plugins = ["tests.servers"]
+pytest_plugins = ["tests.servers", "tests.browsers"]  # and the browser the page tests drive
 
 
 def pytest_configure(config):

@@ -7,7 +7,6 @@ real server (see tests/test_page_browser.py for how the browser is found)."""
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -16,15 +15,15 @@ import pytest
 
 from optimizer.games import game_names
 
+from .browsers import IN_CI, TIMEOUT_MS
 from .built_board import DOCUMENT, LAYS, TOKENS
 from .servers import ServerProcess
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
 if not IN_CI:
     pytest.importorskip("playwright")
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect
 
-from .test_page_browser import TIMEOUT_MS, chromium_path, clicks  # noqa: E402
+from .test_page_browser import clicks
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
@@ -34,15 +33,6 @@ def server(tmp_path_factory):
     srv = ServerProcess(tmp_path_factory.mktemp("editor"))
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium_path()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def phone_page(browser, url):

@@ -619,19 +619,20 @@ def test_18eu_one_circle_of_berlin_per_route(core):
     assert not verdict["legal"]
 
 
+def _red_to_red_run(tokens: int) -> tuple:
+    """An 18EU board of two red off-boards joined through ``tokens`` cities holding the company's
+    tokens, and its hexes in route order."""
+    red = "offboard=revenue:yellow_30|brown_50;path=a:1,b:_0;path=a:4,b:_0"
+    order = ["R1", *(f"Z{k}" for k in range(tokens)), "R2"]
+    cells = {h: (red, 0, "red") if h.startswith("R") else (CITY_20, 1, "yellow", ["US"]) for h in order}
+    links = [(a, 4, b) for a, b in zip(order, order[1:])]
+    return board("18EU", cells, links, [eu_train(8)], phase=["yellow", "green", "brown"]), order
+
+
 def test_18eu_red_to_red_bonus_per_token_up_to_five(core):
     """Rulebook: "A Red-to-Red run earns a bonus per token on the route": brown £20 each, up to five
     stations (£100). The 18xx.games engine caps brown at £80; we follow the rulebook."""
-    red = "offboard=revenue:yellow_30|brown_50;path=a:1,b:_0;path=a:4,b:_0"
-    cells = {"R1": (red, 0, "red")}
-    order = ["R1"]
-    for k in range(5):
-        cells[f"Z{k}"] = (CITY_20, 1, "yellow", ["US"])
-        order.append(f"Z{k}")
-    cells["R2"] = (red, 0, "red")
-    order.append("R2")
-    links = [(a, 4, b) for a, b in zip(order, order[1:])]
-    doc = board("18EU", cells, links, [eu_train(8)], phase=["yellow", "green", "brown"])
+    doc, _ = _red_to_red_run(tokens=5)
     assert solve(doc)["revenue"] == 50 + 5 * 20 + 50 + 5 * 20
 
 
@@ -639,16 +640,7 @@ def test_18eu_red_to_red_bonus_stops_at_five_tokens(core):
     """Rulebook: the Red-to-Red bonus table ends at five stations (brown £20 each, £100): a run
     through six of the company's tokens earns £100, not £120. (The test above has exactly five,
     so it cannot see the cap.) Searched by both cores, and priced by the checker."""
-    red = "offboard=revenue:yellow_30|brown_50;path=a:1,b:_0;path=a:4,b:_0"
-    cells = {"R1": (red, 0, "red")}
-    order = ["R1"]
-    for k in range(6):
-        cells[f"Z{k}"] = (CITY_20, 1, "yellow", ["US"])
-        order.append(f"Z{k}")
-    cells["R2"] = (red, 0, "red")
-    order.append("R2")
-    links = [(a, 4, b) for a, b in zip(order, order[1:])]
-    doc = board("18EU", cells, links, [eu_train(8)], phase=["yellow", "green", "brown"])
+    doc, order = _red_to_red_run(tokens=6)
     want = 50 + 6 * 20 + 50 + 5 * 20
     result = solve(doc)
     assert result["revenue"] == want and len(result["routes"][0]["stops"]) == 8

@@ -8,30 +8,17 @@ skipped, except under ``CI=true``, where they fail: CI installs Chromium (``.ci/
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import urllib.request
 
 import pytest
 
+from .browsers import IN_CI, TIMEOUT_MS
 from .servers import ServerProcess
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
 if not IN_CI:
     pytest.importorskip("playwright")  # the test extra installs it; a bare install has none
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
-
-TIMEOUT_MS = 20_000
-
-
-def chromium_path() -> str:
-    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if path:
-        return path
-    if IN_CI:
-        pytest.fail("Chromium is missing under CI=true (.ci/run installs Debian's chromium): browser tests must run")
-    pytest.skip("no Chromium (apt-get install chromium, or set $CHROMIUM): browser tests skipped outside CI")
+from playwright.sync_api import expect
 
 
 @pytest.fixture(scope="module")
@@ -39,15 +26,6 @@ def server(tmp_path_factory):
     srv = ServerProcess(tmp_path_factory.mktemp("page"))
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium_path()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

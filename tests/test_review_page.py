@@ -15,13 +15,13 @@ import urllib.request
 import pytest
 
 from . import ruby
+from .browsers import TIMEOUT_MS
 from .corpus import states
 from .servers import ServerProcess
-from .test_page_browser import TIMEOUT_MS, chromium_path
 
 if not ruby.in_ci():
     pytest.importorskip("playwright")  # the test extra installs it; a bare install has none
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 ROOT = ruby.ROOT
 
@@ -83,15 +83,6 @@ def test_a_server_without_engine_says_so(bare_server, game):
 def test_serve_with_a_wrong_engine_is_one_line_and_exit_2(tmp_path):
     with pytest.raises(RuntimeError, match="no engine at /nonexistent"):
         ServerProcess(tmp_path, "--engine", "/nonexistent")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium_path()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.mark.parametrize("width, shot", [(1280, "review.png"), (390, None)])

@@ -134,16 +134,19 @@ def _log(name: str, code: int, start: float) -> None:
     log.info("HTTP %s %s %.1f ms", name, code_pb2.Code.Name(code), (time.monotonic() - start) * 1000)
 
 
-def unary_endpoint(name, method, message_class, budget):
+def work_endpoint(name: str, budget: HttpBudget, work):
+    """A call that works on a thread: ``await work(request, context, hold)`` gives its response. The
+    call's context ends whatever happens, busy is 503, an abort is its status, and every call is logged
+    with its code."""
+
     async def endpoint(request):
         start, context, code = time.monotonic(), None, code_pb2.INTERNAL
         try:
             context = call_context(request)
             with budget.memory.held() as hold:
-                message = await read_message(request, message_class, budget, hold)
-                answer = await in_thread(functools.partial(method, message, context), context, budget.threads, request)
+                response = await work(request, context, hold)
             code = code_pb2.OK
-            return JSONResponse(jsonform.to_json(answer))
+            return response
         except Overloaded as err:
             code = code_pb2.RESOURCE_EXHAUSTED
             return error_response(busy_status(str(err)))
@@ -156,6 +159,15 @@ def unary_endpoint(name, method, message_class, budget):
             _log(name, code, start)
 
     return endpoint
+
+
+def unary_endpoint(name, method, message_class, budget):
+    async def work(request, context, hold):
+        message = await read_message(request, message_class, budget, hold)
+        answer = await in_thread(functools.partial(method, message, context), context, budget.threads, request)
+        return JSONResponse(jsonform.to_json(answer))
+
+    return work_endpoint(name, budget, work)
 
 
 def stream_endpoint(name, method, message_class, budget):
@@ -228,29 +240,12 @@ def rpc_routes(service, budget: HttpBudget) -> list:
 def render_endpoint(service, budget: HttpBudget):
     """``POST /page/render``: the page's picture, bounded as a work call (see :mod:`server.translation.web`)."""
 
-    async def endpoint(request):
-        start, context, code = time.monotonic(), None, code_pb2.INTERNAL
-        try:
-            context = call_context(request)
-            with budget.memory.held() as hold:
-                body = await read_body(request, budget.max_body, hold, budget.body_timeout_s)
-                svg = await in_thread(
-                    functools.partial(service.render_json, body, context), context, budget.threads, request
-                )
-            code = code_pb2.OK
-            return Response(svg, media_type="image/svg+xml")
-        except Overloaded as err:
-            code = code_pb2.RESOURCE_EXHAUSTED
-            return error_response(busy_status(str(err)))
-        except Aborted as err:
-            code = err.status.code
-            return error_response(err.status)
-        finally:
-            if context is not None:
-                context.end()
-            _log("Render", code, start)
+    async def work(request, context, hold):
+        body = await read_body(request, budget.max_body, hold, budget.body_timeout_s)
+        svg = await in_thread(functools.partial(service.render_json, body, context), context, budget.threads, request)
+        return Response(svg, media_type="image/svg+xml")
 
-    return endpoint
+    return work_endpoint("Render", budget, work)
 
 
 def build_app(

@@ -12,6 +12,8 @@ Proto3 cannot say "null": an empty string stands for a null token, reservation o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from google.protobuf import json_format, struct_pb2
 
 from optimizer import api
@@ -362,7 +364,7 @@ def check_to_proto(out: dict) -> pb.CheckRoutesResponse:
     return response
 
 
-def games_to_proto(games: list, train_kinds, other_titles: list = ()) -> pb.ListGamesResponse:
+def games_to_proto(games: list, train_kinds, other_titles: Sequence = ()) -> pb.ListGamesResponse:
     """A ``ListGamesResponse`` from :func:`optimizer.api.games`, ``TRAIN_KINDS`` and
     :func:`optimizer.api.other_titles`."""
     response = pb.ListGamesResponse(train_kinds=list(train_kinds))

@@ -37,6 +37,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``hex_distance``: trains whose distance is hex edges crossed, not stops (1849, 1844, 1858,
+  18Ireland, 18NY): which trains, how edges are counted; see :mod:`optimizer.games.hex_trains`.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -53,6 +55,7 @@ from itertools import combinations
 from ..board.tiles import parse_code
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
+from .hex_trains import hex_spec, segment_costs
 
 
 @lru_cache(maxsize=4096)
@@ -109,6 +112,16 @@ class DeclaredRules(Rules):
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
+
+    # ---- trains that count hex edges (hex_distance: optimizer/games/hex_trains.py) ---------------
+    def train_spec(self, train, where: str) -> TrainSpec | None:
+        spec = super().train_spec(train, where)
+        rule = self.declared.get("hex_distance")
+        return hex_spec(rule, train, spec) if rule and spec is not None else spec
+
+    def hex_edges(self, graph, spec: TrainSpec) -> list:
+        rule = self.declared.get("hex_distance")
+        return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
 
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:

@@ -39,6 +39,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   #local?) may always run one city holding the company's token alone, on no track, in every title.
 - ``hex_distance``: trains whose distance is hex edges crossed, not stops (1849, 1844, 1858,
   18Ireland, 18NY): which trains, how edges are counted; see :mod:`optimizer.games.hex_trains`.
+- ``narrow_gauge_revenue``: ``true`` where a stop also pays the places its narrow gauge reaches
+  (18Ireland); see :mod:`optimizer.games.narrow_gauge`.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -56,6 +58,7 @@ from ..board.tiles import parse_code
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
 from .hex_trains import hex_spec, segment_costs
+from .narrow_gauge import narrow_gauge_bonus
 
 
 @lru_cache(maxsize=4096)
@@ -147,7 +150,8 @@ class DeclaredRules(Rules):
         )
 
     def value_bonus(self, hx, node) -> int:
-        return self.assigned_bonus(hx) + self.ability_bonus(hx)
+        narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
+        return self.assigned_bonus(hx) + self.ability_bonus(hx) + narrow
 
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where

@@ -17,6 +17,8 @@ A title declares ``hex_distance`` in its data file's ``revenue_rules``:
   E25, Toronto's E1 in the second edition). Taken off each segment over the hex, which is exact where all
   those segments cross one side of it (a route crosses a side once): checked on every board.
 - ``no_offboards``: a hex train visits no red off-board (g_1844/game.rb#check_other).
+- ``only_gauge``: ``"broad"``: a hex train runs no segment with track of another gauge
+  (g_18_ireland/game.rb#revenue_for: "Routes must use only broad gauge").
 
 A hex train visits any number of stops and is paid every one (lib/engine/game/base.rb#compute_stops:
 the visited stops where the distance is a number).
@@ -54,12 +56,15 @@ def hex_spec(rule: dict, train, spec: TrainSpec) -> TrainSpec:
     )
 
 
+def track(board, hex_id: str, i: int) -> str:
+    """The track kind of path ``i`` of a hex's tile ("broad", "narrow", "dual", ...)."""
+    hx = board.hexes[hex_id]
+    return placed(hx.tile.code, hx.rotation).paths[i].track
+
+
 def gauge(board, seg) -> str:
     """A segment's gauge as G1849#track_type reads it: "narrow", "broad", "dual", or "mixed" (both)."""
-    kinds = set()
-    for hex_id, i in seg.paths:
-        hx = board.hexes[hex_id]
-        kinds.add(placed(hx.tile.code, hx.rotation).paths[i].track)
+    kinds = {track(board, hex_id, i) for hex_id, i in seg.paths}
     if "broad" in kinds and "narrow" in kinds:
         return "mixed"
     return "narrow" if "narrow" in kinds else ("broad" if "broad" in kinds else "dual")
@@ -98,6 +103,9 @@ def segment_costs(rule: dict, board, graph, spec: TrainSpec) -> list:
                 why = "its track changes gauge between stops (the engine: only at a station)"
             elif kind == doubled:
                 edges *= 2
+        only = rule.get("only_gauge")
+        if only and any(track(board, hex_id, i) != only for hex_id, i in seg.paths):
+            why = f"the {spec.name} train runs only on {only} gauge track"
         if rule.get("no_offboards") and (graph.stops[seg.a].red or graph.stops[seg.b].red):
             why = f"the {spec.name} train may not visit an off-board"
         out.append((edges, why))

@@ -36,14 +36,14 @@ RIGHT_NOW = {
     "1858Switzerland/1858Switzerland_game_end_bank@189": "3 is too many hex edges for 2H train",
     "18NY/110841@1147": "7 is too many hex edges for 6H train",
     "1844/160062@380": "Cannot visit offboard hexes",
+    "18Ireland/larger_bank_optional_rule@740": "11 is too many hex edges for 6H train",
+    "18Ireland/larger_bank_optional_rule@961": "5 is too many hex edges for 3H' train",
 }
 # States the engine refused for the hex distance before, whose routes it now accepts, but prices
-# higher for a rule of another family: 18Ireland's narrow-gauge revenue (g_18_ireland/game.rb
-# #narrow_gauge_revenue), 18NY 1st Edition's connection bonuses (g_18_ny/game.rb#revenue_for), 1844's
-# 10 a stop on a route with narrow track (g_1844/game.rb#revenue_for).
+# higher for a rule of another family: 18NY 1st Edition's connection bonuses (g_18_ny/game.rb
+# #revenue_for), 1844's 10 a stop on a route with narrow track (g_1844/game.rb#revenue_for).
 ACCEPTED_NOW = {
     "1844/160062@866": "8 is too many hexes for 5H train",
-    "18Ireland/larger_bank_optional_rule@961": "5 is too many hex edges for 3H' train",
     "18NY1stEdition/18NY1stEdition_game_end_bank@605": "7 is too many hex edges for 4H train",
 }
 
@@ -188,3 +188,27 @@ def test_twins_agree_on_hex_counting_trains(data):
             for j in segs:
                 pen |= int(problem.penalty_mask_by_seg[j])
             assert price_route(problem, route.train, route.stops, pen, segs).legal
+
+
+def test_18ireland_runs_broad_gauge_and_pays_the_narrow_gauge_places():
+    """g_18_ireland/game.rb#revenue_for: "Routes must use only broad gauge", and each stop paid adds
+    the places its narrow gauge reaches (#narrow_gauge_revenue). At @740 the engine's router runs
+    G1-F4-F6 for 90, "(Narrow: 30)": 10 from each stop's narrow gauge; our answer before the gauge rule
+    went on to H2 over narrow track (the engine: "Route must contain token"), which the checker refuses."""
+    doc = input_fields(_state("18Ireland/larger_bank_optional_rule@740"))
+    problem = build_problem(doc)
+    value = {s.id: int(problem.values_by_train_stop[0][i]) for i, s in enumerate(problem.graph.stops)}
+    assert (value["G1._0"], value["F4._0"], value["F6._0"]) == (40, 20, 30)  # 30, 10, 20 printed, + 10 each
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == 90
+    graph = build_problem(doc, reachable_only=False).graph
+    ids = {s.id: i for i, s in enumerate(graph.stops)}
+    [to_h2] = [seg for seg in graph.segments if {seg.a, seg.b} == {ids["G1._0"], ids["H2._0"]}]
+    route = [
+        ["F6", "F4"],
+        ["F4", "F2", "G1"],
+        list(to_h2.hexes if graph.stops[to_h2.a].hex == "G1" else to_h2.hexes[::-1]),
+    ]
+    verdict = api.check(doc, [{"train": problem.trains[0].id, "hexes": route}])
+    assert not verdict["legal"]
+    assert any("runs only on broad gauge track" in e for e in verdict["routes"][0]["errors"]), verdict

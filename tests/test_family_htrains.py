@@ -18,6 +18,7 @@ from optimizer import api
 from optimizer.board.inputs import input_fields
 from optimizer.core import compiled, reference
 from optimizer.games import rules_class
+from optimizer.games.hex_trains import UNCAPPED
 from optimizer.graph.problem import HEX_FORBIDDEN, build_problem
 from optimizer.model import spec_from_train
 from optimizer.revenue import hex_distance as route_hex_edges
@@ -212,3 +213,25 @@ def test_18ireland_runs_broad_gauge_and_pays_the_narrow_gauge_places():
     verdict = api.check(doc, [{"train": problem.trains[0].id, "hexes": route}])
     assert not verdict["legal"]
     assert any("runs only on broad gauge track" in e for e in verdict["routes"][0]["errors"]), verdict
+
+
+def test_1858_metre_gauge_trains_run_no_broad_gauge():
+    """g_1858/game.rb#check_track_type: a metre-gauge train (the M trains, g_1858/trains.rb track_type
+    :narrow) runs no broad gauge track, the others no metre gauge. At @290 the company runs a 2H, a 2M
+    and a 6H: the router's 6H route, given to the 2M, is refused; our answer (which the engine now
+    accepts: it refused the 2M's route over broad track before, "Route must contain token") keeps
+    every train on its gauge."""
+    state = _state("1858Switzerland/1858Switzerland_game_end_bank@290")
+    doc = input_fields(state)
+    problem = build_problem(doc, reachable_only=False)
+    metre = [t.id for t in problem.trains if t.name == "2M"]
+    six = next(r for r in state["expected"]["router"]["routes"] if r["train_name"] == "6H")
+    verdict = api.check(doc, [{"train": metre[0], "hexes": six["hexes"]}])
+    assert not verdict["legal"]
+    assert any("may not run broad gauge track" in e for e in verdict["routes"][0]["errors"]), verdict
+    answer = api.solve(doc)
+    assert answer["optimal"]
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == answer["revenue"]
+    for t, spec in zip(problem.trains, problem.specs):
+        assert spec.hex_cap == (t.distance if t.name.endswith("H") else UNCAPPED)

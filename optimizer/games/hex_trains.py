@@ -19,6 +19,10 @@ A title declares ``hex_distance`` in its data file's ``revenue_rules``:
 - ``no_offboards``: a hex train visits no red off-board (g_1844/game.rb#check_other).
 - ``only_gauge``: ``"broad"``: a hex train runs no segment with track of another gauge
   (g_18_ireland/game.rb#revenue_for: "Routes must use only broad gauge").
+- ``train_gauge``: ``{"M": "narrow", "*": "broad"}``: every train, by the end of its name, runs one
+  gauge and dual track, never the other gauge (g_1858/game.rb#check_track_type, #metre_gauge_train?:
+  the 1858 family's M trains are metre gauge). A train that counts no hexes then gets a cap it never
+  reaches (``UNCAPPED``), so that the segments it may not run are kept from it the same way.
 
 A hex train visits any number of stops and is paid every one (lib/engine/game/base.rb#compute_stops:
 the visited stops where the distance is a number).
@@ -34,6 +38,8 @@ from ..model import TrainSpec
 from ..model.trains import UNLIMITED
 
 ROWS_CAP = 99  # a train given as rows, where every train counts hexes (G18NY#check_distance)
+UNCAPPED = 1 << 19  # the cap of a train that counts no hexes but may not run some track (train_gauge)
+OTHER_GAUGE = {"narrow": "broad", "broad": "narrow"}
 
 
 def hex_spec(rule: dict, train, spec: TrainSpec) -> TrainSpec:
@@ -46,7 +52,7 @@ def hex_spec(rule: dict, train, spec: TrainSpec) -> TrainSpec:
     else:
         counts = not rows or which == "all"
     if not counts:
-        return spec
+        return replace(spec, hex_cap=UNCAPPED) if rule.get("train_gauge") else spec
     if rows:
         return replace(spec, hex_cap=ROWS_CAP)
     cap = int(train.distance) - (1 if rule.get("count") == "hexes" else 0)
@@ -54,6 +60,12 @@ def hex_spec(rule: dict, train, spec: TrainSpec) -> TrainSpec:
     return replace(
         spec, visit_large=u, visit_small=u, visit_total=u, pay_large=u, pay_small=u, pay_total=u, hex_cap=cap
     )
+
+
+def train_gauge(rule: dict, name: str) -> str:
+    """The gauge a train runs under ``train_gauge`` ("" where the title has no such rule)."""
+    gauges = rule.get("train_gauge") or {}
+    return next((g for end, g in gauges.items() if end != "*" and str(name).endswith(end)), gauges.get("*", ""))
 
 
 def track(board, hex_id: str, i: int) -> str:
@@ -106,6 +118,9 @@ def segment_costs(rule: dict, board, graph, spec: TrainSpec) -> list:
         only = rule.get("only_gauge")
         if only and any(track(board, hex_id, i) != only for hex_id, i in seg.paths):
             why = f"the {spec.name} train runs only on {only} gauge track"
+        banned = OTHER_GAUGE.get(train_gauge(rule, spec.name), "")
+        if banned and any(track(board, hex_id, i) == banned for hex_id, i in seg.paths):
+            why = f"the {spec.name} train may not run {banned} gauge track"
         if rule.get("no_offboards") and (graph.stops[seg.a].red or graph.stops[seg.b].red):
             why = f"the {spec.name} train may not visit an off-board"
         out.append((edges, why))

@@ -235,3 +235,42 @@ def test_1858_metre_gauge_trains_run_no_broad_gauge():
     assert checked["legal"] and checked["revenue"] == answer["revenue"]
     for t, spec in zip(problem.trains, problem.specs):
         assert spec.hex_cap == (t.distance if t.name.endswith("H") else UNCAPPED)
+
+
+def test_one_hex_is_refused_where_a_route_could_cross_the_hex_twice():
+    """G18NY#route_distance takes one edge off a route through E25, once a route. Taken off each
+    segment, that is exact only where any two segments over the hex cross a common side of it (a
+    route crosses a side once); a board where two segments over it share no side is refused, naming
+    the hex, rather than answered wrong."""
+    from types import SimpleNamespace
+
+    from optimizer.errors import BoardError
+    from optimizer.games.hex_trains import one_hex_sides
+
+    names = ["E25/F26", "E25/E23", "E25/D24"]
+    one_side = SimpleNamespace(
+        side_names=names,
+        segments=[
+            SimpleNamespace(hexes=("E23", "E25", "F26"), sides={1, 0}),
+            SimpleNamespace(hexes=("F26", "E25", "D24"), sides={0, 2}),
+        ],
+    )
+    one_hex_sides(one_side, "E25")  # both cross E25/F26: a route runs one of them at most
+    pairwise = SimpleNamespace(
+        side_names=names,
+        segments=[
+            SimpleNamespace(hexes=("E23", "E25", "F26"), sides={1, 0}),
+            SimpleNamespace(hexes=("D24", "E25", "E23"), sides={2, 1}),
+            SimpleNamespace(hexes=("F26", "E25", "D24"), sides={0, 2}),
+        ],
+    )
+    one_hex_sides(pairwise, "E25")  # no side common to all, but any two share one: still one a route
+    two_ways = SimpleNamespace(
+        side_names=names + ["E25/E27"],
+        segments=[
+            SimpleNamespace(hexes=("E23", "E25", "F26"), sides={1, 0}),
+            SimpleNamespace(hexes=("D24", "E25", "E27"), sides={2, 3}),
+        ],
+    )  # these two share no side: one route could run both
+    with pytest.raises(BoardError, match="E25"):
+        one_hex_sides(two_ways, "E25")

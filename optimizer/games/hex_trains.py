@@ -14,8 +14,8 @@ A title declares ``hex_distance`` in its data file's ``revenue_rules``:
   narrow track, else broad where it has broad, else dual); a segment with both broad and narrow track is
   run by no train ("Can only change track type at station").
 - ``one_hex``: hexes a route crossing counts one edge less (g_18_ny/game.rb#route_distance: Springfield's
-  E25, Toronto's E1 in the second edition). Taken off each segment over the hex, which is exact where all
-  those segments cross one side of it (a route crosses a side once): checked on every board.
+  E25, Toronto's E1 in the second edition). Taken off each segment over the hex, which is exact where any
+  two of those segments cross a common side of it (a route crosses a side once): checked on every board.
 - ``no_offboards``: a hex train visits no red off-board (g_1844/game.rb#check_other).
 - ``only_gauge``: ``"broad"``: a hex train runs no segment with track of another gauge
   (g_18_ireland/game.rb#revenue_for: "Routes must use only broad gauge").
@@ -83,15 +83,15 @@ def gauge(board, seg) -> str:
 
 
 def one_hex_sides(graph, hex_id: str) -> None:
-    """Refuse a board where two segments over ``hex_id`` cross no common side of it: one route could
-    then run both, and the engine takes its edge off once a route, not once a segment."""
-    common = None
+    """Refuse a board where two segments over ``hex_id`` share no side of it: one route could then run
+    both (a route crosses a side once), and the engine takes its edge off once a route, not once a
+    segment."""
+    crossing = []
     for seg in graph.segments:
-        if hex_id not in seg.hexes:
-            continue
-        sides = {r for r in seg.sides if hex_id in graph.side_names[r].split("/")}
-        common = sides if common is None else common & sides
-        if not common:
+        if hex_id in seg.hexes:
+            crossing.append({r for r in seg.sides if hex_id in graph.side_names[r].split("/")})
+    for k, sides in enumerate(crossing):
+        if any(not (sides & other) for other in crossing[k + 1 :]):
             raise BoardError(
                 f"hex {hex_id} counts as one hex edge less once a route, and its track lets a route cross it twice: "
                 "not supported",

@@ -18,7 +18,7 @@ from optimizer import api
 from optimizer.board.inputs import input_fields
 from optimizer.core import compiled, reference
 from optimizer.games import rules_class
-from optimizer.games.hex_trains import UNCAPPED
+from optimizer.games.hex_trains import UNCAPPED, gauge
 from optimizer.graph.problem import HEX_FORBIDDEN, build_problem
 from optimizer.model import spec_from_train
 from optimizer.revenue import hex_distance as route_hex_edges
@@ -274,3 +274,25 @@ def test_one_hex_is_refused_where_a_route_could_cross_the_hex_twice():
     )  # these two share no side: one route could run both
     with pytest.raises(BoardError, match="E25"):
         one_hex_sides(two_ways, "E25")
+
+
+def test_1849_e_train_runs_no_narrow_gauge():
+    """g_1849/game.rb#check_e_train_track_type: "E-Trains cannot use narrow gauge" (the E counts hex
+    edges too, 99 of them). No recorded state has an E; on 1849 @477's board (narrow gauge at K7-I7,
+    N10-M13 and C3) with an E instead of the company's trains, its answer runs no narrow track, and
+    the checker refuses a route of the E over narrow gauge."""
+    doc = input_fields(_state("1849/1849_game_end_bank@477"))
+    doc["trains"] = [{"id": "E-0", "name": "E", "distance": 99, "price": 550, "owner": doc["corporation"]["id"]}]
+    problem = build_problem(doc, reachable_only=False)
+    [spec] = problem.specs
+    assert spec.hex_cap == 99 and spec.pays_all
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["routes"]
+    board = problem.board
+    narrow = [seg for seg in problem.graph.segments if gauge(board, seg) == "narrow"]
+    assert narrow
+    used = {tuple(chain) for r in answer["routes"] for chain in r["hexes"]}
+    assert not any(seg.hexes in used or seg.hexes[::-1] in used for seg in narrow)
+    verdict = api.check(doc, [{"train": "E-0", "hexes": [list(narrow[0].hexes)]}])
+    assert not verdict["legal"]
+    assert any("may not run narrow gauge track" in e for e in verdict["routes"][0]["errors"]), verdict

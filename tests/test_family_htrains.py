@@ -40,6 +40,11 @@ RIGHT_NOW = {
     "18Ireland/larger_bank_optional_rule@740": "11 is too many hex edges for 6H train",
     "18Ireland/larger_bank_optional_rule@961": "5 is too many hex edges for 3H' train",
 }
+# States of these titles wrong for a rule beside the hex distance, right with it (the rule, engine code).
+OTHER_RULES_RIGHT = {
+    "1849/1849_game_end_bank@249": "CNM +20 (g_1849/game.rb#cnm_bonus)",
+    "18NY/110841@1603": "a DE paid its tokened stops and red off-boards only (g_18_ny/game.rb#compute_stops)",
+}
 # States the engine refused for the hex distance before, whose routes it now accepts, but prices
 # higher for a rule of another family: 18NY 1st Edition's connection bonuses (g_18_ny/game.rb
 # #revenue_for), 1844's 10 a stop on a route with narrow track (g_1844/game.rb#revenue_for).
@@ -60,9 +65,9 @@ def test_the_engine_judges_hex_train_states_right():
     our routes, prices them at our revenue, proven, at least its router's; and the other states
     the engine refused for it now pass its hex checks."""
     engine = _engine()
-    states = [_state(s) for s in list(RIGHT_NOW) + list(ACCEPTED_NOW)]
+    states = [_state(s) for s in list(RIGHT_NOW) + list(ACCEPTED_NOW) + list(OTHER_RULES_RIGHT)]
     verdicts = {v.id: v for v in judge.judge(states, engine, jobs=1)}
-    for state_id in RIGHT_NOW:
+    for state_id in list(RIGHT_NOW) + list(OTHER_RULES_RIGHT):
         v = verdicts[state_id]
         assert v.right, f"{state_id}: {v.reason()}"
         assert v.rules == rules_class(_state(state_id)["game"]).title != "generic"

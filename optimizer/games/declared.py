@@ -41,6 +41,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   18Ireland, 18NY): which trains, how edges are counted; see :mod:`optimizer.games.hex_trains`.
 - ``narrow_gauge_revenue``: ``true`` where a stop also pays the places its narrow gauge reaches
   (18Ireland); see :mod:`optimizer.games.narrow_gauge`.
+- ``paid_only_tokened_or_red``: ``{"suffix": "DE"}``: a train whose name ends so is paid only the
+  stops holding the company's token and red off-boards (lib/engine/game/g_18_ny/game.rb#compute_stops,
+  second edition: ``stops.select! { |stop| stop.tokened_by?(route.corporation) || stop.tile.color ==
+  :red }``); the others pay it nothing.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -156,6 +160,9 @@ class DeclaredRules(Rules):
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        paid_only = self.declared.get("paid_only_tokened_or_red")
+        if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
+            return 0
         key = self.declared.get("train_values", {}).get(spec.name)
         hx = self.board.hexes[stop.hex]
         node = hx.tile.nodes[stop.node]

@@ -39,6 +39,12 @@ def visit_errors(problem, t: int, stops: list) -> list:
         errors.append("a route needs at least two stops")
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")
+    elif (
+        problem.token_ends_by_train[t]
+        and stops
+        and not (problem.token_by_stop[stops[0]] and problem.token_by_stop[stops[-1]])
+    ):
+        errors.append(f"{label}'s route must start and end at cities with the company's token")
     return errors
 
 

@@ -56,6 +56,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     seg_bits = [int.from_bytes(row.tobytes(), "little") for row in problem.track_bits_by_seg]
     routes = []
     spec = problem.specs[t]
+    group_shift = 64 * problem.n_track_words * int(problem.track_group_by_train[t])  # its overlap group's track
 
     def extend(stops, dsegs, used, locs, pen):
         if limits is not None:
@@ -70,7 +71,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                     routes.append(
                         (
                             priced.revenue,
-                            used,
+                            used << group_shift,
                             FoundRoute(t, list(stops), list(dsegs), priced.revenue, priced.paid),
                             priced,
                         )
@@ -115,7 +116,8 @@ def search(
     cancel: CancelToken | None = None,
     on_improve=None,
 ) -> SearchResult:
-    """Best total over all combinations of edge-disjoint legal routes, one (or none) per train.
+    """Best total over all combinations of edge-disjoint legal routes, one (or none) per train
+    (disjoint within each overlap group: ``Problem.track_group_by_train``).
 
     The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
     what ``on_improve`` raises stops the search and is raised.

@@ -37,6 +37,13 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``e_trains``: ``{trains, token_ends?}``: the trains named (the engine's ``train_type`` :etrain) are
+  paid only by cities holding the company's token (others are passed through, paying nothing) and
+  run in an overlap group of their own: they may reuse track the company's other trains use, not
+  each other's (g_1822/game.rb and g_1866/game.rb ``#revenue_for``, ``#check_overlap``,
+  ``#compute_other_paths``). With ``token_ends`` a route also starts and ends at such cities
+  (g_1822/game.rb#check_distance: "E-train route must start and end at tokened cities"; two of them,
+  so "at least 2 tokened cities" follows).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -47,6 +54,7 @@ the bonus back once, so that a route paying two of them is paid once.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 
@@ -110,6 +118,13 @@ class DeclaredRules(Rules):
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
 
+    def train_spec(self, train, where: str) -> TrainSpec | None:
+        spec = super().train_spec(train, where)
+        rule = self.declared.get("e_trains")
+        if spec is not None and rule and train.name in rule["trains"]:
+            spec = replace(spec, tokens_only=True, token_ends=bool(rule.get("token_ends")), track_group=1)
+        return spec
+
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:
         return [hx.node_id(n.index) for n in hx.tile.nodes if n.is_stop]
@@ -140,6 +155,8 @@ class DeclaredRules(Rules):
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
         key = self.declared.get("train_values", {}).get(spec.name)
+        if spec.tokens_only and not stop.token:
+            return 0
         hx = self.board.hexes[stop.hex]
         node = hx.tile.nodes[stop.node]
         table = dict(node.revenue)

@@ -56,6 +56,7 @@ class Problem:
     n_penalties: int  # penalty hexes, at most MAX_GROUPS (one bit each)
     n_best_route: int  # best-route bonuses (the kernel takes at most _search.MAX_BEST_ROUTE)
     n_set_pairs: int  # set-pair bonuses, at most MAX_SET_PAIRS
+    n_track_groups: int  # overlap groups of the trains (>= 1): each has its own track in use
     # ---- per stop
     large_by_stop: np.ndarray  # uint8: city or off-board (else a town)
     token_by_stop: np.ndarray  # uint8: holds the company's token
@@ -81,6 +82,9 @@ class Problem:
     requires_token_by_train: np.ndarray  # uint8: a route must count a token of the company
     local_by_train: np.ndarray  # uint8: it may also run one city holding the company's token alone, on no
     #   track (a local run: lib/engine/train.rb#local?, lib/engine/route.rb#connection_data)
+    track_group_by_train: np.ndarray  # int32 < n_track_groups: its overlap group; routes of trains in different
+    #   groups may share track (an E train's own group: g_1822/game.rb#check_overlap, tracks_by_type)
+    token_ends_by_train: np.ndarray  # uint8: both ends of its route hold the company's token (1822's E train)
     # ---- bonuses
     stop_a_by_pair: np.ndarray  # int32
     stop_b_by_pair: np.ndarray  # int32
@@ -290,6 +294,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         n_penalties=len(pen_hexes),
         n_best_route=len(best_route),
         n_set_pairs=len(set_pairs),
+        n_track_groups=max([s.track_group for s in specs], default=0) + 1,
         large_by_stop=flags[0],
         token_by_stop=flags[1],
         red_by_stop=flags[2],
@@ -310,6 +315,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         pays_all_by_train=_arr([s.pays_all for s in specs], np.uint8),
         requires_token_by_train=_arr([s.requires_token for s in specs], np.uint8),
         local_by_train=_arr([s.local for s in specs], np.uint8),
+        track_group_by_train=_arr([s.track_group for s in specs]),
+        token_ends_by_train=_arr([s.token_ends for s in specs], np.uint8),
         stop_a_by_pair=_arr([p[0] for p in pairs]),
         stop_b_by_pair=_arr([p[1] for p in pairs]),
         amount_by_pair=_arr([p[2] for p in pairs]),

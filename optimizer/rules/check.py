@@ -91,7 +91,7 @@ def _forbidden_reason(problem, route) -> str | None:
 def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     graph = problem.graph
     out_routes = []
-    used: dict = {}  # resource -> route number that used it
+    used: dict = {}  # (overlap group, resource) -> route number that used it
     priced_routes: list = []  # (route number, Priced, train, stops, entry) of each priced route
     pullmen = []
     for (i, train, _), reading in zip(parsed, combo):
@@ -120,13 +120,14 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         entry["hexes"] = [
             list(graph.segments[j].hexes if fwd else reversed(graph.segments[j].hexes)) for j, fwd in reading
         ]
+        group = int(problem.track_group_by_train[t])  # an E train's routes overlap only each other's
         for r in dict.fromkeys(resources):  # a piece used twice by this route is reported by _walk
-            if r in used:
+            if (group, r) in used:
                 errors.append(
-                    f"route {i + 1} uses the {_resource_name(graph, r)} that route {used[r] + 1} already uses"
+                    f"route {i + 1} uses the {_resource_name(graph, r)} that route {used[group, r] + 1} already uses"
                 )
             else:
-                used[r] = i
+                used[group, r] = i
         errors = list(dict.fromkeys(errors + visit_errors(problem, t, stops)))
         if not errors:
             priced = price_route(problem, t, stops, pen)

@@ -7,8 +7,9 @@ every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns fre
 need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
 knows (pairs paid or visited, negative pairs, set pairs once a route, largest stop, red-to-red,
-penalties, Pullman, best-route bonuses) meets the reference. :func:`one_stop_per_hex` flattens a board under the declared family
-of that name (the engine's "Route visits same hex twice"), some hexes exempt.
+penalties, Pullman, best-route bonuses, some times the train's multiplier) meets the reference.
+:func:`one_stop_per_hex` flattens a board under the declared family of that name (the engine's "Route
+visits same hex twice"), some hexes exempt; :func:`e_trains` adds E trains under that family.
 """
 
 from __future__ import annotations
@@ -268,6 +269,7 @@ def bonuses(draw, problem):
                 for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2)):
                     problem.groups_by_best_route_stop[b, s] |= np.uint32(1 << g)
         problem.full_by_best_route = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
+        problem.multiplied_by_best_route = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_best_route = k
     return problem
 

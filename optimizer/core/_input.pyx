@@ -363,8 +363,15 @@ cdef int borrow_best_route(Input* g, p, list keep) except -1:
     """The best-route bonuses: each stop's groups among its bonus's groups."""
     cdef int n = g.n_stops, B = g.n_best_route, k
     cdef int64_t i, j
+    cdef cnp.ndarray none
     g.amount_by_best_route = <const int32_t*>take(p, "amount_by_best_route", I32, keep, B)
     g.per_stop_by_best_route = <const int32_t*>take(p, "per_stop_by_best_route", I32, keep, B)
+    if isinstance(p.multiplied_by_best_route, np.ndarray) and p.multiplied_by_best_route.size == 0:
+        none = <cnp.ndarray>padding((B,), U8)  # none is multiplied
+        keep.append(none)
+        g.multiplied_by_best_route = <const uint8_t*>cnp.PyArray_DATA(none)
+    else:
+        g.multiplied_by_best_route = <const uint8_t*>take(p, "multiplied_by_best_route", U8, keep, B)
     g.groups_by_best_route_stop = <const uint32_t*>take(p, "groups_by_best_route_stop", U32, keep, B, n)
     g.full_by_best_route = <const uint32_t*>take(p, "full_by_best_route", U32, keep, B)
     for k in range(B):

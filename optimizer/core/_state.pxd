@@ -97,6 +97,7 @@ cdef struct Input:
     const uint8_t* visited_by_set_pair      # ... or visited
     const int32_t* amount_by_best_route     # per best_route: paid when the route meets every group ...
     const int32_t* per_stop_by_best_route   # ... plus this per stop it visits
+    const uint8_t* multiplied_by_best_route  # per best_route: its amount times the train's multiplier
     const uint32_t* groups_by_best_route_stop  # [n_best_route * n_stops]: the groups each stop belongs to
     const uint32_t* full_by_best_route      # per best_route: every group (a bitmask)
     int r2r_per_token

@@ -133,7 +133,7 @@ def search(
         if t == len(per_train):
             found = [c[2] for c in chosen]
             bonus = pullman_bonus(problem, found) + sum(
-                a for _, a in best_route_awards(problem, [f.stops for f in found])
+                a for _, a in best_route_awards(problem, [f.stops for f in found], [f.train for f in found])
             )
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]

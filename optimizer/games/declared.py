@@ -44,6 +44,12 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``#compute_other_paths``). With ``token_ends`` a route also starts and ends at such cities
   (g_1822/game.rb#check_distance: "E-train route must start and end at tokened cities"; two of them,
   so "at least 2 tokened cities" follows).
+- ``destination_bonus``: ``{"company_type": T}``: a company of type T (1822's majors) that has placed
+  its destination token earns, once, on its route that earns it most, the value of the destination
+  token's city times the route's train's multiplier, where the route visits the city holding its home
+  token and the one holding its destination token (g_1822/game.rb#calculate_destination_bonus,
+  #destination_bonus, #revenue_for). The home token's hex is the company's ``Home: ... (HEX)`` ability;
+  the destination token is the company's token of type ``destination`` (the document's ``token_types``).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -54,6 +60,7 @@ the bonus back once, so that a route paying two of them is paid once.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
@@ -227,4 +234,34 @@ class DeclaredRules(Rules):
         bonuses.best_route = [
             self.best_route_bonus(r) for r in self.declared.get("best_route_bonuses", ()) if self.holds(r)
         ]
+        destination = self.destination_bonus(self.declared.get("destination_bonus"))
+        if destination is not None:
+            bonuses.best_route.append(destination)
         return bonuses
+
+    def destination_bonus(self, rule: dict | None) -> BestRouteBonus | None:
+        """The company's destination bonus (``destination_bonus``), if it has placed its destination token."""
+        company = self.company
+        if not rule or company.type != rule.get("company_type", company.type):
+            return None
+        homes = [
+            m.group(1)
+            for a in company.abilities
+            if (m := re.match(r"Home: .*\(([A-Za-z0-9-]+)\)\s*$", str(a.get("description") or "")))
+        ]
+        home, destination = [], []
+        for hx in self.board.hexes.values():
+            for city in hx.cities.values():
+                for k, owner in enumerate(city.tokens):
+                    if owner != company.id:
+                        continue
+                    stop = hx.node_id(city.node)
+                    if k < len(city.kinds) and city.kinds[k] == "destination":
+                        destination.append((stop, hx, city))
+                    elif hx.id in homes:
+                        home.append(stop)
+        if len(destination) != 1 or not home:
+            return None
+        stop, hx, city = destination[0]
+        amount = hx.tile.nodes[city.node].value(self.board.phase_tiles)
+        return BestRouteBonus(amount=amount, require=(tuple(home), (stop,)), multiplied=True)

@@ -98,12 +98,18 @@ class Problem:
     amount_by_best_route: np.ndarray  # int32: paid once for the company, on its route that earns it most:
     #   this when the route visits a stop of every group ...
     per_stop_by_best_route: np.ndarray  # int32: ... plus this per stop it visits (1846 Mail Contract)
+    multiplied_by_best_route: np.ndarray  # uint8: its amount times the multiplier of the route's train (1822's
+    #   destination bonus); empty: none is (a problem whose best-route bonuses are set without it)
     groups_by_best_route_stop: np.ndarray  # uint32 [n_best_route, n_stops]: the groups each stop is in
     full_by_best_route: np.ndarray  # uint32: every group of the bonus (a group with no stop on the map is never met)
     local_cities_once: str  # "city" / "hex": no city (hex with a city) on two local trains' routes; "" none
     r2r_per_token: int  # red to red: per token stop paid
     r2r_max_tokens: int
     has_pullman: int  # 1: the company's Pullman doubles its best paid large stop (18EU)
+
+    def multiplied(self, k: int) -> bool:
+        """Best-route bonus k's amount is times the multiplier of the route's train."""
+        return k < len(self.multiplied_by_best_route) and bool(self.multiplied_by_best_route[k])
 
     def stop_id(self, i: int) -> str:
         return self.graph.stops[i].id
@@ -328,6 +334,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         visited_by_set_pair=_arr([sp.visited for sp in set_pairs], np.uint8),
         amount_by_best_route=_arr([b.amount for b in best_route]),
         per_stop_by_best_route=_arr([b.per_stop for b in best_route]),
+        multiplied_by_best_route=_arr([b.multiplied for b in best_route], np.uint8),
         groups_by_best_route_stop=br_mask,
         full_by_best_route=_arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
         local_cities_once=rules.local_cities_once(),

@@ -142,7 +142,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     for entry, reading in pullmen:
         _price_pullman(problem, entry, reading, priced_routes)
     if all(entry["legal"] for entry in out_routes):  # each best-route bonus on the route earning it most
-        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes]):
+        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes]):
             priced_routes[k][4]["revenue"] += amount
     legal = all(r["legal"] for r in out_routes)
     return {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}

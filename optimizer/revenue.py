@@ -41,6 +41,12 @@ def visit_errors(problem, t: int, stops: list) -> list:
         errors.append("a route needs at least two stops")
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")
+    elif (
+        problem.token_ends_by_train[t]
+        and stops
+        and not (problem.token_by_stop[stops[0]] and problem.token_by_stop[stops[-1]])
+    ):
+        errors.append(f"{label}'s route must start and end at cities with the company's token")
     return errors
 
 
@@ -155,23 +161,27 @@ def pullman_bonus(problem, routes: list) -> int:
     return pick[0] if pick else 0
 
 
-def best_route_value(problem, k: int, visited: list) -> int:
-    """What best-route bonus k would pay on a route visiting these stops."""
+def best_route_value(problem, k: int, visited: list, t: int | None = None) -> int:
+    """What best-route bonus k would pay on train t's route visiting these stops (its amount times
+    the train's multiplier where the bonus says so; a train of multiplier 1 when t is None)."""
     met = 0
     for s in visited:
         met |= int(problem.groups_by_best_route_stop[k][s])
     full = int(problem.full_by_best_route[k])
-    return (int(problem.amount_by_best_route[k]) if met & full == full else 0) + int(
-        problem.per_stop_by_best_route[k]
-    ) * len(visited)
+    amount = int(problem.amount_by_best_route[k])
+    if t is not None and problem.multiplied(k):
+        amount *= int(problem.multiplier_by_train[t])
+    return (amount if met & full == full else 0) + int(problem.per_stop_by_best_route[k]) * len(visited)
 
 
-def best_route_awards(problem, visited_lists: list) -> list:
+def best_route_awards(problem, visited_lists: list, trains: list | None = None) -> list:
     """Each best-route bonus paid once, on the route that earns it most (the first of equals):
-    (route position, amount) for those that pay (1846 Mail Contract, 18AL named routes)."""
+    (route position, amount) for those that pay (1846 Mail Contract, 18AL named routes, 1822's
+    destinations); ``trains``: each route's train (for bonuses times its multiplier)."""
     awards = []
+    trains = trains if trains is not None else [None] * len(visited_lists)
     for k in range(len(problem.amount_by_best_route)):
-        values = [best_route_value(problem, k, v) for v in visited_lists]
+        values = [best_route_value(problem, k, v, t) for v, t in zip(visited_lists, trains)]
         if values and max(values) > 0:
             awards.append((values.index(max(values)), max(values)))
     return awards
@@ -180,7 +190,7 @@ def best_route_awards(problem, visited_lists: list) -> list:
 def award_best_route(problem, routes: list) -> int:
     """Add the best-route bonuses to the routes (FoundRoute) that earn them; their total."""
     total = 0
-    for i, amount in best_route_awards(problem, [r.stops for r in routes]):
+    for i, amount in best_route_awards(problem, [r.stops for r in routes], [r.train for r in routes]):
         routes[i].revenue += amount
         total += amount
     return total

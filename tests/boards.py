@@ -7,8 +7,9 @@ every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns fre
 need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
 knows (pairs paid or visited, negative pairs, set pairs once a route, largest stop, red-to-red,
-penalties, Pullman, best-route bonuses) meets the reference. :func:`one_stop_per_hex` flattens a board under the declared family
-of that name (the engine's "Route visits same hex twice"), some hexes exempt.
+penalties, Pullman, best-route bonuses, some times the train's multiplier) meets the reference.
+:func:`one_stop_per_hex` flattens a board under the declared family of that name (the engine's "Route
+visits same hex twice"), some hexes exempt; :func:`e_trains` adds E trains under that family.
 """
 
 from __future__ import annotations
@@ -268,6 +269,7 @@ def bonuses(draw, problem):
                 for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2)):
                     problem.groups_by_best_route_stop[b, s] |= np.uint32(1 << g)
         problem.full_by_best_route = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
+        problem.multiplied_by_best_route = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_best_route = k
     return problem
 
@@ -323,3 +325,37 @@ def hex_distance(draw, doc):
                 costs[t] = drawn[group]
         problem.hex_edges_by_train_seg = costs
     return problem
+
+
+# E trains (the engine's train_type :etrain): 1822's E (distance 99, doubled) and 1866's 4E (four
+# cities, towns free and unpaid, doubled).
+E_TRAINS = st.sampled_from(
+    [
+        {"name": "E", "distance": 99, "multiplier": 2},
+        {
+            "name": "4E",
+            "distance": [{"nodes": ["city"], "pay": 4, "visit": 4}, {"nodes": ["town"], "pay": 0, "visit": 99}],
+            "multiplier": 2,
+        },
+    ]
+)
+
+
+@st.composite
+def e_trains(draw, doc):
+    """The board with an E train added (at times two), flattened under the declared family
+    ``e_trains``: paid only by the company's token cities, in an overlap group of its own, its route
+    ending at token cities where ``token_ends`` is drawn (g_1822/game.rb#check_distance). Often a
+    third token city of the company, so that such routes exist."""
+    doc = json.loads(json.dumps(doc))
+    cities = [c for h in doc["hexes"] for c in h["cities"] if c["slots"] and "US" not in c["tokens"]]
+    for c in draw(st.lists(st.sampled_from(cities), max_size=2, unique_by=id)) if cities else []:
+        c["tokens"] = ["US"] + [None] * (c["slots"] - 1)
+    extra = draw(st.lists(E_TRAINS, min_size=1, max_size=2))
+    doc["trains"] = doc["trains"] + [dict(t, id=f"{t['name']}-{len(doc['trains']) + i}") for i, t in enumerate(extra)]
+    token_ends = draw(st.booleans())
+    board = read_board(doc)
+    family = {"trains": ["E", "4E"], "token_ends": token_ends}
+    rules = DeclaredRules.for_game("random", {}, {"e_trains": family})(board)
+    reachable_only = not any_train_without_token(board, rules)
+    return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only)), token_ends

@@ -170,7 +170,12 @@ def test_games_json(capsys):
     }
     assert "express" in data["train_kinds"]
     by_title = {g["title"]: g for g in data["games"]}
-    assert by_title["1822PNW SRS"]["revenue_rules"] == ["one_stop_per_hex", "local_cities_once"]
+    assert by_title["1822PNW SRS"]["revenue_rules"] == [
+        "one_stop_per_hex",
+        "local_cities_once",
+        "e_trains",
+        "destination_bonus",
+    ]
     assert by_title["1822"]["phases"][0]["train_limits"] == {"minor": 2, "major": 4}  # by company type
     assert by_title["1822"]["phases"][0]["train_limit"] is None
     assert {g["title"]: g["rules"] for g in data["games"]}["1846"] == "data"

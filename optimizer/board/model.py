@@ -35,6 +35,8 @@ class City:
     slots: int
     tokens: list  # company id or None, per slot
     neutral: list  # per slot: the token is neutral (never blocks)
+    kinds: list = field(default_factory=list)  # per slot: the token's type where the document gives one
+    #   (``token_types``: "destination", "neutral", ...), else None
 
 
 @dataclass

@@ -256,6 +256,9 @@ cdef int borrow_sizes(Input* g, p, ki) except -1:
     g.n_penalties = size(p, "n_penalties", 32)
     g.n_best_route = size(p, "n_best_route", MAX_BEST_ROUTE)
     g.n_set_pairs = size(p, "n_set_pairs", 16)
+    g.n_track_groups = size(p, "n_track_groups", 64)
+    if g.n_track_groups < 1:
+        _refuse("n_track_groups", "must be at least 1")
     g.r2r_per_token = size(p, "r2r_per_token")
     g.r2r_max_tokens = size(p, "r2r_max_tokens")
     g.has_pullman = size(p, "has_pullman", 1)
@@ -316,6 +319,9 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     g.pays_all_by_train = <const uint8_t*>take(p, "pays_all_by_train", U8, keep, K)
     g.requires_token_by_train = <const uint8_t*>take(p, "requires_token_by_train", U8, keep, K)
     g.local_by_train = <const uint8_t*>take(p, "local_by_train", U8, keep, K)
+    g.track_group_by_train = <const int32_t*>take(p, "track_group_by_train", I32, keep, K)
+    in_range(g.track_group_by_train, K, 0, g.n_track_groups, "track_group_by_train")
+    g.token_ends_by_train = <const uint8_t*>take(p, "token_ends_by_train", U8, keep, K)
     g.max_bonus_by_train = <const int64_t*>take(ki, "max_bonus_by_train", I64, keep, K)
     g.prefix_by_train_class_count = <const int64_t*>take(ki, "prefix_by_train_class_count", I64, keep, K, 3, n + 1)
     g.anchor_by_train_rank = <const int32_t*>take(ki, "anchor_by_train_rank", I32, keep, K, n)
@@ -361,8 +367,15 @@ cdef int borrow_best_route(Input* g, p, list keep) except -1:
     """The best-route bonuses: each stop's groups among its bonus's groups."""
     cdef int n = g.n_stops, B = g.n_best_route, k
     cdef int64_t i, j
+    cdef cnp.ndarray none
     g.amount_by_best_route = <const int32_t*>take(p, "amount_by_best_route", I32, keep, B)
     g.per_stop_by_best_route = <const int32_t*>take(p, "per_stop_by_best_route", I32, keep, B)
+    if isinstance(p.multiplied_by_best_route, np.ndarray) and p.multiplied_by_best_route.size == 0:
+        none = <cnp.ndarray>padding((B,), U8)  # none is multiplied
+        keep.append(none)
+        g.multiplied_by_best_route = <const uint8_t*>cnp.PyArray_DATA(none)
+    else:
+        g.multiplied_by_best_route = <const uint8_t*>take(p, "multiplied_by_best_route", U8, keep, B)
     g.groups_by_best_route_stop = <const uint32_t*>take(p, "groups_by_best_route_stop", U32, keep, B, n)
     g.full_by_best_route = <const uint32_t*>take(p, "full_by_best_route", U32, keep, B)
     for k in range(B):

@@ -371,14 +371,18 @@ cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noe
     cdef const Input* g = &c.inp
     cdef int k, i
     cdef uint32_t met
+    cdef int64_t amount
     cdef const uint32_t* groups
     for k in range(g.n_best_route):
         groups = g.groups_by_best_route_stop + <int64_t>k * g.n_stops
         met = 0
         for i in range(nv):
             met |= groups[visited[i]]
+        amount = g.amount_by_best_route[k]
+        if g.multiplied_by_best_route[k]:
+            amount *= g.multiplier_by_train[L.t]
         L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * nv \
-            + (g.amount_by_best_route[k] if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
+            + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
 
 
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:

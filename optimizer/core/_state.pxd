@@ -5,8 +5,8 @@
 # train's routes depth-first on explicit stacks: a route grows out of an anchor (the anchor of
 # the route with the lowest rank: a token city, or any stop for a train that needs no token) in
 # one direction (half 0), then, for every half 0, in the other direction (half 1), so every route
-# is generated once. Track in use is one bitset shared by all levels; locations visited are a
-# bitset per level.
+# is generated once. Track in use is one bitset per overlap group (a train's track_group_by_train:
+# E trains run in their own), shared by the levels of its trains; locations visited are a bitset per level.
 #
 # Index spaces: "stop" < n_stops, "dir" (directed segment) < n_dirs, "seg" (track segment)
 # < n_segs, "train" < n_trains, "level" < n_trains (level l places train train_by_level[l]),
@@ -55,6 +55,7 @@ cdef struct Input:
     int n_penalties
     int n_best_route                        # <= MAX_BEST_ROUTE
     int n_set_pairs                         # <= 16
+    int n_track_groups                      # overlap groups (>= 1): a track bitset in use each
     const uint8_t* large_by_stop
     const uint8_t* token_by_stop
     const uint8_t* red_by_stop
@@ -76,6 +77,8 @@ cdef struct Input:
     const uint8_t* pays_all_by_train
     const uint8_t* requires_token_by_train
     const uint8_t* local_by_train           # per train: it may run one token city alone, on no track
+    const int32_t* track_group_by_train     # per train: its overlap group < n_track_groups
+    const uint8_t* token_ends_by_train      # per train: both ends of a route hold the company's token
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]
@@ -94,6 +97,7 @@ cdef struct Input:
     const uint8_t* visited_by_set_pair      # ... or visited
     const int32_t* amount_by_best_route     # per best_route: paid when the route meets every group ...
     const int32_t* per_stop_by_best_route   # ... plus this per stop it visits
+    const uint8_t* multiplied_by_best_route  # per best_route: its amount times the train's multiplier
     const uint32_t* groups_by_best_route_stop  # [n_best_route * n_stops]: the groups each stop belongs to
     const uint32_t* full_by_best_route      # per best_route: every group (a bitmask)
     int r2r_per_token
@@ -151,7 +155,8 @@ cdef struct Level:
 cdef struct Scratch:
     # Owned by the search, freed at the end.
     Level* levels                           # per level
-    uint64_t* used                          # [n_track_words]: track in use by all placed routes
+    uint64_t* used                          # [n_track_groups * n_track_words]: track in use by the placed
+    #                                         routes, per overlap group
     uint8_t* mark                           # per stop, while pricing bonuses: 2 on the route, 3 also paid
     uint8_t* reach_mark                     # per stop: flag while bounding by reachable stops
     int32_t* stops                          # [4 * (n_stops + 1)]: stop lists while pricing and bounding
@@ -227,20 +232,29 @@ cdef inline int same_train_as_above(const Input* g, int li) noexcept nogil:
 
 # ---- track and locations in use (shared by the search and its bounds)
 
-cdef inline int res_free(Ctx* c, int seg) noexcept nogil:
+cdef inline uint64_t* used_by(Ctx* c, int t) noexcept nogil:
+    """The track in use by the routes of train t's overlap group."""
+    return c.work.used + <int64_t>c.inp.track_group_by_train[t] * c.inp.n_track_words
+
+
+cdef inline int res_free(Ctx* c, int t, int seg) noexcept nogil:
+    """Segment seg's track is free for train t."""
     cdef const uint64_t* r = c.inp.track_bits_by_seg + <int64_t>seg * c.inp.n_track_words
+    cdef uint64_t* used = used_by(c, t)
     cdef int w
     for w in range(c.inp.n_track_words):
-        if r[w] & c.work.used[w]:
+        if r[w] & used[w]:
             return 0
     return 1
 
 
-cdef inline void res_flip(Ctx* c, int seg) noexcept nogil:
+cdef inline void res_flip(Ctx* c, int t, int seg) noexcept nogil:
+    """Take (or release) segment seg's track for train t."""
     cdef const uint64_t* r = c.inp.track_bits_by_seg + <int64_t>seg * c.inp.n_track_words
+    cdef uint64_t* used = used_by(c, t)
     cdef int w
     for w in range(c.inp.n_track_words):
-        c.work.used[w] ^= r[w]
+        used[w] ^= r[w]
 
 
 cdef inline int loc_has(Level* L, int loc) noexcept nogil:

@@ -40,16 +40,27 @@ def _input():
 def kernel_for(problem, strategy: str = "auto", packing: dict | None = None):
     """The kernel to run: the nested search, or route listing plus packing (``_packing``) for
     three trains or more, where conflicts between them are what the search spends its time on
-    (with two, pricing the track costs about what it saves: docs/benchmarks.md). ``packing``:
+    (with two, pricing the track costs about what it saves: docs/benchmarks.md), unless packing
+    declines the problem (:func:`packing_declines`: the nested search runs it). ``packing``:
     settings of the packing kernel for this search (experiments and tests; see
     ``_packing.Packing``)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     if strategy == "nested" or (strategy == "auto" and problem.n_trains < PACKING_FROM):
         return None
+    if packing_declines(problem):
+        return None
     from . import _packing
 
     return _packing.Packing(**packing) if packing else _packing.KERNEL
+
+
+def packing_declines(problem) -> bool:
+    """The packing kernel cannot honour the problem, so the nested search runs it: trains in
+    several overlap groups (its listed routes keep one track bitset each, packed as disjoint), or a
+    train whose routes must end at token cities (it drops a route that earns no more than the route
+    one segment shorter, which such a train may not run)."""
+    return problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any())
 
 
 def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:

@@ -58,6 +58,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     spec = problem.specs[t]
     hex_cap = int(problem.hex_cap_by_train[t])  # -1: the train counts stops, not hex edges
     hex_edges = [int(e) for e in problem.hex_edges_by_train_seg[t]] if hex_cap >= 0 else []
+    group_shift = 64 * problem.n_track_words * int(problem.track_group_by_train[t])  # its overlap group's track
 
     def extend(stops, dsegs, used, locs, pen, hexes=0):
         if limits is not None:
@@ -72,7 +73,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                     routes.append(
                         (
                             priced.revenue,
-                            used,
+                            used << group_shift,
                             FoundRoute(t, list(stops), list(dsegs), priced.revenue, priced.paid),
                             priced,
                         )
@@ -120,7 +121,8 @@ def search(
     cancel: CancelToken | None = None,
     on_improve=None,
 ) -> SearchResult:
-    """Best total over all combinations of edge-disjoint legal routes, one (or none) per train.
+    """Best total over all combinations of edge-disjoint legal routes, one (or none) per train
+    (disjoint within each overlap group: ``Problem.track_group_by_train``).
 
     The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
     what ``on_improve`` raises stops the search and is raised.
@@ -136,7 +138,7 @@ def search(
         if t == len(per_train):
             found = [c[2] for c in chosen]
             bonus = pullman_bonus(problem, found) + sum(
-                a for _, a in best_route_awards(problem, [f.stops for f in found])
+                a for _, a in best_route_awards(problem, [f.stops for f in found], [f.train for f in found])
             )
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]

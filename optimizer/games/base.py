@@ -114,7 +114,10 @@ class Rules:
     def train_value(self, stop: Stop, spec: TrainSpec) -> int:
         """What a stop pays to one train: its value, times the multiplier of the train's row that
         counts it (a game with diesel values differs by train too). A company's bonus on the stop
-        is added once: the engine adds such bonuses after the rows' multipliers (18AL 4D)."""
+        is added once: the engine adds such bonuses after the rows' multipliers (18AL 4D). An E train
+        (``tokens_only``) is paid by the company's token cities alone (g_1822/game.rb#revenue_for)."""
+        if spec.tokens_only and not stop.token:
+            return 0
         if spec.large_multiplier == 1 and spec.small_multiplier == 1:
             return stop.value
         hx = self.board.hexes[stop.hex]

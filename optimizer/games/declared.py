@@ -45,6 +45,19 @@ is then a data file, and a new game needs code only for a family not seen yet:
   stops holding the company's token and red off-boards (lib/engine/game/g_18_ny/game.rb#compute_stops,
   second edition: ``stops.select! { |stop| stop.tokened_by?(route.corporation) || stop.tile.color ==
   :red }``); the others pay it nothing.
+- ``e_trains``: ``{trains, token_ends?}``: the trains named (the engine's ``train_type`` :etrain) are
+  paid only by cities holding the company's token (others are passed through, paying nothing) and
+  run in an overlap group of their own: they may reuse track the company's other trains use, not
+  each other's (g_1822/game.rb and g_1866/game.rb ``#revenue_for``, ``#check_overlap``,
+  ``#compute_other_paths``). With ``token_ends`` a route also starts and ends at such cities
+  (g_1822/game.rb#check_distance: "E-train route must start and end at tokened cities"; two of them,
+  so "at least 2 tokened cities" follows).
+- ``destination_bonus``: ``{"company_type": T}``: a company of type T (1822's majors) that has placed
+  its destination token earns, once, on its route that earns it most, the value of the destination
+  token's city times the route's train's multiplier, where the route visits the city holding its home
+  token and the one holding its destination token (g_1822/game.rb#calculate_destination_bonus,
+  #destination_bonus, #revenue_for). The home token's hex is the company's ``Home: ... (HEX)`` ability;
+  the destination token is the company's token of type ``destination`` (the document's ``token_types``).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -55,6 +68,8 @@ the bonus back once, so that a route paying two of them is paid once.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 
@@ -120,11 +135,18 @@ class DeclaredRules(Rules):
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
 
-    # ---- trains that count hex edges (hex_distance: optimizer/games/hex_trains.py) ---------------
+    # ---- trains that count hex edges (hex_distance: optimizer/games/hex_trains.py), E trains ------
     def train_spec(self, train, where: str) -> TrainSpec | None:
         spec = super().train_spec(train, where)
+        if spec is None:
+            return spec
         rule = self.declared.get("hex_distance")
-        return hex_spec(rule, train, spec) if rule and spec is not None else spec
+        if rule:
+            spec = hex_spec(rule, train, spec)
+        e_rule = self.declared.get("e_trains")
+        if e_rule and train.name in e_rule["trains"]:
+            spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
+        return spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
         rule = self.declared.get("hex_distance")
@@ -164,6 +186,8 @@ class DeclaredRules(Rules):
         if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
             return 0
         key = self.declared.get("train_values", {}).get(spec.name)
+        if spec.tokens_only and not stop.token:
+            return 0
         hx = self.board.hexes[stop.hex]
         node = hx.tile.nodes[stop.node]
         table = dict(node.revenue)
@@ -234,4 +258,34 @@ class DeclaredRules(Rules):
         bonuses.best_route = [
             self.best_route_bonus(r) for r in self.declared.get("best_route_bonuses", ()) if self.holds(r)
         ]
+        destination = self.destination_bonus(self.declared.get("destination_bonus"))
+        if destination is not None:
+            bonuses.best_route.append(destination)
         return bonuses
+
+    def destination_bonus(self, rule: dict | None) -> BestRouteBonus | None:
+        """The company's destination bonus (``destination_bonus``), if it has placed its destination token."""
+        company = self.company
+        if not rule or company.type != rule.get("company_type", company.type):
+            return None
+        homes = [
+            m.group(1)
+            for a in company.abilities
+            if (m := re.match(r"Home: .*\(([A-Za-z0-9-]+)\)\s*$", str(a.get("description") or "")))
+        ]
+        home, destination = [], []
+        for hx in self.board.hexes.values():
+            for city in hx.cities.values():
+                for k, owner in enumerate(city.tokens):
+                    if owner != company.id:
+                        continue
+                    stop = hx.node_id(city.node)
+                    if k < len(city.kinds) and city.kinds[k] == "destination":
+                        destination.append((stop, hx, city))
+                    elif hx.id in homes:
+                        home.append(stop)
+        if len(destination) != 1 or not home:
+            return None
+        stop, hx, city = destination[0]
+        amount = hx.tile.nodes[city.node].value(self.board.phase_tiles)
+        return BestRouteBonus(amount=amount, require=(tuple(home), (stop,)), multiplied=True)

@@ -57,6 +57,7 @@ class Problem:
     n_penalties: int  # penalty hexes, at most MAX_GROUPS (one bit each)
     n_best_route: int  # best-route bonuses (the kernel takes at most _search.MAX_BEST_ROUTE)
     n_set_pairs: int  # set-pair bonuses, at most MAX_SET_PAIRS
+    n_track_groups: int  # overlap groups of the trains (>= 1): each has its own track in use
     # ---- per stop
     large_by_stop: np.ndarray  # uint8: city or off-board (else a town)
     token_by_stop: np.ndarray  # uint8: holds the company's token
@@ -82,6 +83,9 @@ class Problem:
     requires_token_by_train: np.ndarray  # uint8: a route must count a token of the company
     local_by_train: np.ndarray  # uint8: it may also run one city holding the company's token alone, on no
     #   track (a local run: lib/engine/train.rb#local?, lib/engine/route.rb#connection_data)
+    track_group_by_train: np.ndarray  # int32 < n_track_groups: its overlap group; routes of trains in different
+    #   groups may share track (an E train's own group: g_1822/game.rb#check_overlap, tracks_by_type)
+    token_ends_by_train: np.ndarray  # uint8: both ends of its route hold the company's token (1822's E train)
     # ---- bonuses
     stop_a_by_pair: np.ndarray  # int32
     stop_b_by_pair: np.ndarray  # int32
@@ -95,6 +99,8 @@ class Problem:
     amount_by_best_route: np.ndarray  # int32: paid once for the company, on its route that earns it most:
     #   this when the route visits a stop of every group ...
     per_stop_by_best_route: np.ndarray  # int32: ... plus this per stop it visits (1846 Mail Contract)
+    multiplied_by_best_route: np.ndarray  # uint8: its amount times the multiplier of the route's train (1822's
+    #   destination bonus); empty: none is (a problem whose best-route bonuses are set without it)
     groups_by_best_route_stop: np.ndarray  # uint32 [n_best_route, n_stops]: the groups each stop is in
     full_by_best_route: np.ndarray  # uint32: every group of the bonus (a group with no stop on the map is never met)
     local_cities_once: str  # "city" / "hex": no city (hex with a city) on two local trains' routes; "" none
@@ -105,6 +111,10 @@ class Problem:
     hex_cap_by_train: np.ndarray  # int32: the most hex edges its route may cross; -1: it counts none
     hex_edges_by_train_seg: np.ndarray  # int32 [n_trains, n_segs]: the edges a segment costs the train
     #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
+
+    def multiplied(self, k: int) -> bool:
+        """Best-route bonus k's amount is times the multiplier of the route's train."""
+        return k < len(self.multiplied_by_best_route) and bool(self.multiplied_by_best_route[k])
 
     def stop_id(self, i: int) -> str:
         return self.graph.stops[i].id
@@ -301,6 +311,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         n_penalties=len(pen_hexes),
         n_best_route=len(best_route),
         n_set_pairs=len(set_pairs),
+        n_track_groups=max([s.track_group for s in specs], default=0) + 1,
         large_by_stop=flags[0],
         token_by_stop=flags[1],
         red_by_stop=flags[2],
@@ -321,6 +332,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         pays_all_by_train=_arr([s.pays_all for s in specs], np.uint8),
         requires_token_by_train=_arr([s.requires_token for s in specs], np.uint8),
         local_by_train=_arr([s.local for s in specs], np.uint8),
+        track_group_by_train=_arr([s.track_group for s in specs]),
+        token_ends_by_train=_arr([s.token_ends for s in specs], np.uint8),
         stop_a_by_pair=_arr([p[0] for p in pairs]),
         stop_b_by_pair=_arr([p[1] for p in pairs]),
         amount_by_pair=_arr([p[2] for p in pairs]),
@@ -332,6 +345,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         visited_by_set_pair=_arr([sp.visited for sp in set_pairs], np.uint8),
         amount_by_best_route=_arr([b.amount for b in best_route]),
         per_stop_by_best_route=_arr([b.per_stop for b in best_route]),
+        multiplied_by_best_route=_arr([b.multiplied for b in best_route], np.uint8),
         groups_by_best_route_stop=br_mask,
         full_by_best_route=_arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
         local_cities_once=rules.local_cities_once(),

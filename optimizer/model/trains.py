@@ -38,6 +38,11 @@ class TrainSpec:
     large_multiplier: int = 1  # a row's multiplier on the stops of one class (18AL 4D: cities and
     small_multiplier: int = 1  # off-boards pay double, towns once)
     hex_cap: int = -1  # the most hex edges a route may cross (a train counting hexes, not stops); -1: no cap
+    # An E train (the engine's ``train_type`` :etrain, g_1822 and g_1866): paid only by cities holding
+    # the company's token, on track of its own overlap group, and (1822) its route ends at such cities.
+    tokens_only: bool = False  # a stop without the company's token pays nothing
+    token_ends: bool = False  # both ends of a route hold the company's token
+    track_group: int = 0  # routes of trains in different groups may share track
 
     def value_of(self, value: int, large: bool) -> int:
         """What a stop worth ``value`` pays this train, its row's multiplier applied."""

@@ -91,7 +91,7 @@ def _forbidden_reason(problem, route) -> str | None:
 def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     graph = problem.graph
     out_routes = []
-    used: dict = {}  # resource -> route number that used it
+    used: dict = {}  # (overlap group, resource) -> route number that used it
     priced_routes: list = []  # (route number, Priced, train, stops, entry) of each priced route
     pullmen = []
     for (i, train, _), reading in zip(parsed, combo):
@@ -120,13 +120,14 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         entry["hexes"] = [
             list(graph.segments[j].hexes if fwd else reversed(graph.segments[j].hexes)) for j, fwd in reading
         ]
+        group = int(problem.track_group_by_train[t])  # an E train's routes overlap only each other's
         for r in dict.fromkeys(resources):  # a piece used twice by this route is reported by _walk
-            if r in used:
+            if (group, r) in used:
                 errors.append(
-                    f"route {i + 1} uses the {_resource_name(graph, r)} that route {used[r] + 1} already uses"
+                    f"route {i + 1} uses the {_resource_name(graph, r)} that route {used[group, r] + 1} already uses"
                 )
             else:
-                used[r] = i
+                used[group, r] = i
         segs = [j for j, _ in reading]
         errors = list(dict.fromkeys(errors + visit_errors(problem, t, stops) + _hex_track_errors(problem, t, segs)))
         if not errors:
@@ -142,7 +143,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     for entry, reading in pullmen:
         _price_pullman(problem, entry, reading, priced_routes)
     if all(entry["legal"] for entry in out_routes):  # each best-route bonus on the route earning it most
-        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes]):
+        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes]):
             priced_routes[k][4]["revenue"] += amount
     legal = all(r["legal"] for r in out_routes)
     return {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}

@@ -25,6 +25,13 @@ class Rules:
         self.board = board
         self.company = board.company
 
+    # ---- track -----------------------------------------------------------------------------
+    def track_walk(self) -> tuple:
+        """How routes walk the track: (gauge checked where a walk crosses a hex side, a track kind
+        no route walks or None). The engine's default: gauge checked (Part::Path#walk calls
+        #tracks_match?), every track walked (Game::Base#skip_route_track_type: nil)."""
+        return (True, None)
+
     # ---- stops -----------------------------------------------------------------------------
     def forbidden(self, hx, node) -> bool:
         """A stop no route of this company may reach at all."""

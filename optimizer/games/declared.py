@@ -37,6 +37,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``track_walk``: how routes walk the track, where the title departs from the engine's default
+  (gauge matched where a walk crosses a hex side, lib/engine/part/path.rb#walk and #tracks_match?):
+  ``{"ignore_gauge": true}`` where its tiles set ``ignore_gauge_walk`` (g_18_carolinas, g_1844,
+  g_18_norway ``#setup``), ``{"skip_track": "narrow"}`` where no route runs on that track
+  (g_18_ireland/game.rb#skip_route_track_type: narrow gauge earns a bonus, it carries no train).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -109,6 +114,10 @@ class DeclaredRules(Rules):
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
+
+    def track_walk(self) -> tuple:
+        walk = self.declared.get("track_walk") or {}
+        return (not walk.get("ignore_gauge", False), walk.get("skip_track"))
 
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:

@@ -55,11 +55,17 @@ DATA_FILES = {
     "18FL": "18FL.json",
     # a bonus once a route for a stop of each of two sets (set_pairs)
     "1888": "1888.json",
+    # trains whose distance is hex edges, not stops (hex_distance)
+    "1849": "1849.json",
+    "1849: Kingdom of the Two Sicilies": "1849KingdomoftheTwoSicilies.json",
+    "1858Switzerland": "1858Switzerland.json",
+    "18Ireland": "18Ireland.json",
+    "18NY": "18NY.json",
+    "18NY 1st Edition": "18NY1stEdition.json",
+    "1844": "1844.json",
     # how routes walk the track (track_walk): gauge ignored at sides, or a track no route runs on
     "18Carolinas": "18Carolinas.json",
-    "1844": "1844.json",
     "18Norway": "18Norway.json",
-    "18Ireland": "18Ireland.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

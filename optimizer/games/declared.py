@@ -37,6 +37,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``hex_distance``: trains whose distance is hex edges crossed, not stops (1849, 1844, 1858,
+  18Ireland, 18NY): which trains, how edges are counted; see :mod:`optimizer.games.hex_trains`.
 - ``track_walk``: how routes walk the track, where the title departs from the engine's default
   (gauge matched where a walk crosses a hex side, lib/engine/part/path.rb#walk and #tracks_match?):
   ``{"ignore_gauge": true}`` where its tiles set ``ignore_gauge_walk`` (g_18_carolinas, g_1844,
@@ -58,6 +60,7 @@ from itertools import combinations
 from ..board.tiles import parse_code
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
+from .hex_trains import hex_spec, segment_costs
 
 
 @lru_cache(maxsize=4096)
@@ -118,6 +121,16 @@ class DeclaredRules(Rules):
     def track_walk(self) -> tuple:
         walk = self.declared.get("track_walk") or {}
         return (not walk.get("ignore_gauge", False), walk.get("skip_track"))
+
+    # ---- trains that count hex edges (hex_distance: optimizer/games/hex_trains.py) ---------------
+    def train_spec(self, train, where: str) -> TrainSpec | None:
+        spec = super().train_spec(train, where)
+        rule = self.declared.get("hex_distance")
+        return hex_spec(rule, train, spec) if rule and spec is not None else spec
+
+    def hex_edges(self, graph, spec: TrainSpec) -> list:
+        rule = self.declared.get("hex_distance")
+        return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
 
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:

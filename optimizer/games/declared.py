@@ -43,7 +43,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   (gauge matched where a walk crosses a hex side, lib/engine/part/path.rb#walk and #tracks_match?):
   ``{"ignore_gauge": true}`` where its tiles set ``ignore_gauge_walk`` (g_18_carolinas, g_1844,
   g_18_norway ``#setup``), ``{"skip_track": "narrow"}`` where no route runs on that track
-  (g_18_ireland/game.rb#skip_route_track_type: narrow gauge earns a bonus, it carries no train).
+  (g_18_ireland/game.rb#skip_route_track_type: narrow gauge earns a bonus, it carries no train),
+  ``{"skip_track_by_train": [{"suffix": "M", "skip": "broad"}, {"skip": "narrow"}]}`` where it
+  depends on the train (g_1858/game.rb#skip_route_track_type: metre-gauge trains; see
+  :mod:`optimizer.games.gauges`).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -60,6 +63,7 @@ from itertools import combinations
 from ..board.tiles import parse_code
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
+from .gauges import forbid_gauge, gauge_spec
 from .hex_trains import hex_spec, segment_costs
 
 
@@ -126,11 +130,15 @@ class DeclaredRules(Rules):
     def train_spec(self, train, where: str) -> TrainSpec | None:
         spec = super().train_spec(train, where)
         rule = self.declared.get("hex_distance")
-        return hex_spec(rule, train, spec) if rule and spec is not None else spec
+        spec = hex_spec(rule, train, spec) if rule and spec is not None else spec
+        gauges = (self.declared.get("track_walk") or {}).get("skip_track_by_train")
+        return gauge_spec(gauges, train, spec) if gauges and spec is not None else spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
         rule = self.declared.get("hex_distance")
-        return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
+        costs = segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
+        gauges = (self.declared.get("track_walk") or {}).get("skip_track_by_train")
+        return forbid_gauge(gauges, self.board, graph, spec, costs) if gauges else costs
 
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:

@@ -15,11 +15,16 @@ routes it could not rebuild were of four kinds, each fixed here:
 - a chain leaving one edge of a hex from two nodes, where the engine took the node without the
   token (Route#find_pairwise_chain: 18ESP's Madrid, 18Neb's Omaha): answers list their stops'
   signatures (``nodes``).
+
+And a rule on the whole run beside them: some route must visit the company's home token
+(g_1860/game.rb and g_1862/game.rb #check_home_token: "At least one route must include home
+token"), ``home_route``, in both searches and the checker.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -31,6 +36,7 @@ from optimizer.board.state import read_board
 from optimizer.core import compiled, reference
 from optimizer.games import rules_class
 from optimizer.games.declared import DeclaredRules
+from optimizer.games.home_route import NO_HOME_RULE, NO_HOME_STOP, run_visits_home
 from optimizer.graph.engine_names import chain_id, node_part_indexes
 from optimizer.graph.problem import any_train_without_token, problem_from_graph
 from optimizer.graph.track import build_track_graph_reference, tracks_meet
@@ -57,6 +63,7 @@ RIGHT_NOW = (
 ACCEPTED_NOW = (
     "1822PNWShortScenario/1822PNWShortScenario_game_end_bank@925",
     "18Ireland/larger_bank_optional_rule@897",
+    "1862/46925@701",  # ENR's run visits its home token at F3; 1862 prices its 9F otherwise
 )
 
 
@@ -76,6 +83,9 @@ def test_the_engine_rebuilds_and_accepts_our_routes():
         v = verdicts[state_id]
         assert v.engine is not None and v.optimal, f"{state_id}: {v.reason()}"
         assert not any("token" in r for r in v.reasons), v.reasons
+    # 1860 @79: the home-token rule is kept; what the engine refuses now is a halt at a route's end
+    v = judge.judge([catalog_state("1860/1860_game_end_stock_market@79")], engine, jobs=1)[0]
+    assert not any("token" in r for r in v.reasons), v.reasons
 
 
 def test_answers_name_stops_and_one_path_pieces_as_the_engine():
@@ -198,3 +208,42 @@ def test_twins_agree_on_gauges(data):
                 tracks = {board.hexes[h].tile.paths[i].track for h, i in seg.paths}
                 assert skip not in tracks
                 assert chain_id(board, seg)  # every piece has the engine's name
+
+
+def test_the_checker_refuses_a_run_without_the_home_token():
+    """1862 @701: the generic answer ran ENR's 9F from E12 to B9, away from its home token at F3
+    (the engine: "At least one route must include home token"). The checker refuses the run, saying
+    so; the family's answer visits F3."""
+    state = catalog_state("1862/46925@701")
+    chains = [["E12", "F11"], ["F11", "G10"], ["G10", "G8"], ["G8", "F7"], ["F7", "E8"], ["E8", "D9"], ["D9", "C8"]]
+    old = [{"train": "H-1", "hexes": chains + [["C8", "B9"]]}]  # C8 holds ENR's other token
+    checked = api.check(json.dumps(input_fields(state)), json.dumps(old))
+    assert not checked["legal"] and checked["revenue"] == 0 and checked["routes"][0]["legal"]
+    assert checked["errors"] == ["at least one route must include the company's home token (F3._0)"]
+    answer = _answer(state)
+    assert answer["optimal"] and any(s.startswith("F3.") for r in answer["routes"] for s in r["stops"])
+    assert api.check(json.dumps(input_fields(state)), json.dumps(answer["routes"]))["legal"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_twins_agree_on_the_home_token_rule(data):
+    """Random boards, a stop every run must visit drawn among the company's token stops (or none
+    it holds: only the empty run is legal): the reference, and the compiled search by either
+    strategy (its optimum where that keeps the rule, else the reference's), agree; every run they
+    answer keeps the rule."""
+    doc = data.draw(small_boards(max_hexes=10, min_trains=1, max_trains=3))
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {})(board)
+    problem = problem_from_graph(board, rules, build_track_graph_fast(board, rules, reachable_only=True))
+    tokened = [i for i, s in enumerate(problem.graph.stops) if s.token]
+    problem.home_stop = data.draw(st.sampled_from(tokened + [NO_HOME_STOP])) if tokened else NO_HOME_STOP
+    ref = reference.search(problem)
+    nested = compiled.search(problem, strategy="nested")
+    packing = compiled.search(problem, strategy="packing")
+    assert ref.optimal and nested.optimal and packing.optimal
+    assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
+    for result in (ref, nested, packing):
+        assert run_visits_home(problem.home_stop, [r.stops for r in result.routes])
+    free = compiled.search(replace(problem, home_stop=NO_HOME_RULE))
+    assert free.revenue >= ref.revenue  # the rule only takes runs away

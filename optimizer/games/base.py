@@ -135,6 +135,11 @@ class Rules:
         e.g. lib/engine/game/g_18_ireland/game.rb#hex_edge_cost)."""
         return [(len(seg.hexes) - 1, "") for seg in graph.segments]
 
+    def home_stop(self, graph) -> int:
+        """The stop of ``graph`` some route of every run must visit (-1: none; -2: the rule holds
+        but the company holds no token in its home hex, so only the empty run is legal)."""
+        return -1
+
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),
         "city" (no city on two local trains' routes) or "hex" (no hex with a city on two)."""

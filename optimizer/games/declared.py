@@ -47,6 +47,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``{"skip_track_by_train": [{"suffix": "M", "skip": "broad"}, {"skip": "narrow"}]}`` where it
   depends on the train (g_1858/game.rb#skip_route_track_type: metre-gauge trains; see
   :mod:`optimizer.games.gauges`).
+- ``home_route``: ``{"homes": {company: hex}}``: some route of a run must visit the company's token
+  city in its home hex (g_1860/game.rb and g_1862/game.rb #check_home_token, from
+  #check_route_combination): a rule on the whole run; see :mod:`optimizer.games.home_route`.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -65,6 +68,7 @@ from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
 from .gauges import forbid_gauge, gauge_spec
 from .hex_trains import hex_spec, segment_costs
+from .home_route import home_stop
 
 
 @lru_cache(maxsize=4096)
@@ -121,6 +125,10 @@ class DeclaredRules(Rules):
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
+
+    def home_stop(self, graph) -> int:
+        rule = self.declared.get("home_route")
+        return home_stop(rule, self.company.id, graph) if rule else super().home_stop(graph)
 
     def track_walk(self) -> tuple:
         walk = self.declared.get("track_walk") or {}

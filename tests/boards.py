@@ -289,7 +289,7 @@ def one_stop_per_hex(draw, doc):
 @st.composite
 def hex_distance(draw, doc):
     """The board's problem under the declared family ``hex_distance`` (trains whose distance is hex edges
-    crossed, not stops: optimizer/games/hex_trains.py), drawn as 1849's, 18NY's or 1844's; at times each
+    crossed, not stops: optimizer/games/hex_trains.py), drawn as 1849's, 18NY's, 1844's or 1858's; at times each
     hex train's segment costs are then redrawn (0 to 3 edges, some segments forbidden to it), so that the
     searches meet every cost the family can give."""
     from optimizer.graph.problem import HEX_FORBIDDEN
@@ -302,6 +302,7 @@ def hex_distance(draw, doc):
                 {"trains": "all"},
                 {"trains": {"suffix": "D"}, "count": "hexes", "no_offboards": True},
                 {"trains": "integer", "double_gauge": {"*": "narrow"}},
+                {"trains": {"suffix": "E"}, "train_gauge": {"D": "narrow", "*": "broad"}},  # 1858's gauges
             ]
         )
     )

@@ -19,7 +19,7 @@ from optimizer.board.inputs import input_fields
 from optimizer.core import compiled, reference
 from optimizer.errors import RoutesError
 from optimizer.games import rules_class
-from optimizer.games.hex_trains import gauge
+from optimizer.games.hex_trains import UNCAPPED, gauge
 from optimizer.graph.problem import HEX_FORBIDDEN, build_problem
 from optimizer.model import spec_from_train
 from optimizer.revenue import hex_distance as route_hex_edges
@@ -38,14 +38,14 @@ RIGHT_NOW = {
     "1858Switzerland/1858Switzerland_game_end_bank@189": "3 is too many hex edges for 2H train",
     "18NY/110841@1147": "7 is too many hex edges for 6H train",
     "1844/160062@380": "Cannot visit offboard hexes",
+    "18Ireland/larger_bank_optional_rule@740": "11 is too many hex edges for 6H train",
+    "18Ireland/larger_bank_optional_rule@961": "5 is too many hex edges for 3H' train",
 }
 # States the engine refused for the hex distance before, whose routes it now accepts, but prices
-# higher for a rule of another family: 18Ireland's narrow-gauge revenue (g_18_ireland/game.rb
-# #narrow_gauge_revenue), 18NY 1st Edition's connection bonuses (g_18_ny/game.rb#revenue_for), 1844's
-# 10 a stop on a route with narrow track (g_1844/game.rb#revenue_for).
+# higher for a rule of another family: 18NY 1st Edition's connection bonuses (g_18_ny/game.rb
+# #revenue_for), 1844's 10 a stop on a route with narrow track (g_1844/game.rb#revenue_for).
 ACCEPTED_NOW = {
     "1844/160062@866": "8 is too many hexes for 5H train",
-    "18Ireland/larger_bank_optional_rule@961": "5 is too many hex edges for 3H' train",
     "18NY1stEdition/18NY1stEdition_game_end_bank@605": "7 is too many hex edges for 4H train",
 }
 
@@ -195,3 +195,110 @@ def test_twins_agree_on_hex_counting_trains(data):
             for j in segs:
                 pen |= int(problem.penalty_mask_by_seg[j])
             assert price_route(problem, route.train, route.stops, pen, segs).legal
+
+
+def test_18ireland_runs_broad_gauge_and_pays_the_narrow_gauge_places():
+    """g_18_ireland/game.rb#revenue_for: "Routes must use only broad gauge", and each stop paid adds
+    the places its narrow gauge reaches (#narrow_gauge_revenue). At @740 the engine's router runs
+    G1-F4-F6 for 90, "(Narrow: 30)": 10 from each stop's narrow gauge; our answer before the gauge rule
+    went on to H2 over narrow track (the engine: "Route must contain token"), which the checker refuses."""
+    doc = input_fields(_state("18Ireland/larger_bank_optional_rule@740"))
+    problem = build_problem(doc)
+    value = {s.id: int(problem.values_by_train_stop[0][i]) for i, s in enumerate(problem.graph.stops)}
+    assert (value["G1._0"], value["F4._0"], value["F6._0"]) == (40, 20, 30)  # 30, 10, 20 printed, + 10 each
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == 90
+    graph = build_problem(doc, reachable_only=False).graph
+    ids = {s.id: i for i, s in enumerate(graph.stops)}
+    [to_h2] = [seg for seg in graph.segments if {seg.a, seg.b} == {ids["G1._0"], ids["H2._0"]}]
+    route = [
+        ["F6", "F4"],
+        ["F4", "F2", "G1"],
+        list(to_h2.hexes if graph.stops[to_h2.a].hex == "G1" else to_h2.hexes[::-1]),
+    ]
+    verdict = api.check(doc, [{"train": problem.trains[0].id, "hexes": route}])
+    assert not verdict["legal"]
+    assert any("runs only on broad gauge track" in e for e in verdict["routes"][0]["errors"]), verdict
+
+
+def test_1858_metre_gauge_trains_run_no_broad_gauge():
+    """g_1858/game.rb#check_track_type: a metre-gauge train (the M trains, g_1858/trains.rb track_type
+    :narrow) runs no broad gauge track, the others no metre gauge. At @290 the company runs a 2H, a 2M
+    and a 6H: the router's 6H route, given to the 2M, is refused; our answer (which the engine now
+    accepts: it refused the 2M's route over broad track before, "Route must contain token") keeps
+    every train on its gauge."""
+    state = _state("1858Switzerland/1858Switzerland_game_end_bank@290")
+    doc = input_fields(state)
+    problem = build_problem(doc, reachable_only=False)
+    metre = [t.id for t in problem.trains if t.name == "2M"]
+    six = next(r for r in state["expected"]["router"]["routes"] if r["train_name"] == "6H")
+    verdict = api.check(doc, [{"train": metre[0], "hexes": six["hexes"]}])
+    assert not verdict["legal"]
+    assert any("may not run broad gauge track" in e for e in verdict["routes"][0]["errors"]), verdict
+    answer = api.solve(doc)
+    assert answer["optimal"]
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == answer["revenue"]
+    for t, spec in zip(problem.trains, problem.specs):
+        assert spec.hex_cap == (t.distance if t.name.endswith("H") else UNCAPPED)
+
+
+def test_one_hex_is_refused_where_a_route_could_cross_the_hex_twice():
+    """G18NY#route_distance takes one edge off a route through E25, once a route. Taken off each
+    segment, that is exact only where any two segments over the hex cross a common side of it (a
+    route crosses a side once); a board where two segments over it share no side is refused, naming
+    the hex, rather than answered wrong."""
+    from types import SimpleNamespace
+
+    from optimizer.errors import BoardError
+    from optimizer.games.hex_trains import one_hex_sides
+
+    names = ["E25/F26", "E25/E23", "E25/D24"]
+    one_side = SimpleNamespace(
+        side_names=names,
+        segments=[
+            SimpleNamespace(hexes=("E23", "E25", "F26"), sides={1, 0}),
+            SimpleNamespace(hexes=("F26", "E25", "D24"), sides={0, 2}),
+        ],
+    )
+    one_hex_sides(one_side, "E25")  # both cross E25/F26: a route runs one of them at most
+    pairwise = SimpleNamespace(
+        side_names=names,
+        segments=[
+            SimpleNamespace(hexes=("E23", "E25", "F26"), sides={1, 0}),
+            SimpleNamespace(hexes=("D24", "E25", "E23"), sides={2, 1}),
+            SimpleNamespace(hexes=("F26", "E25", "D24"), sides={0, 2}),
+        ],
+    )
+    one_hex_sides(pairwise, "E25")  # no side common to all, but any two share one: still one a route
+    two_ways = SimpleNamespace(
+        side_names=names + ["E25/E27"],
+        segments=[
+            SimpleNamespace(hexes=("E23", "E25", "F26"), sides={1, 0}),
+            SimpleNamespace(hexes=("D24", "E25", "E27"), sides={2, 3}),
+        ],
+    )  # these two share no side: one route could run both
+    with pytest.raises(BoardError, match="E25"):
+        one_hex_sides(two_ways, "E25")
+
+
+def test_1849_e_train_runs_no_narrow_gauge():
+    """g_1849/game.rb#check_e_train_track_type: "E-Trains cannot use narrow gauge" (the E counts hex
+    edges too, 99 of them). No recorded state has an E; on 1849 @477's board (narrow gauge at K7-I7,
+    N10-M13 and C3) with an E instead of the company's trains, its answer runs no narrow track, and
+    the checker refuses a route of the E over narrow gauge."""
+    doc = input_fields(_state("1849/1849_game_end_bank@477"))
+    doc["trains"] = [{"id": "E-0", "name": "E", "distance": 99, "price": 550, "owner": doc["corporation"]["id"]}]
+    problem = build_problem(doc, reachable_only=False)
+    [spec] = problem.specs
+    assert spec.hex_cap == 99 and spec.pays_all
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["routes"]
+    board = problem.board
+    narrow = [seg for seg in problem.graph.segments if gauge(board, seg) == "narrow"]
+    assert narrow
+    used = {tuple(chain) for r in answer["routes"] for chain in r["hexes"]}
+    assert not any(seg.hexes in used or seg.hexes[::-1] in used for seg in narrow)
+    verdict = api.check(doc, [{"train": "E-0", "hexes": [list(narrow[0].hexes)]}])
+    assert not verdict["legal"]
+    assert any("may not run narrow gauge track" in e for e in verdict["routes"][0]["errors"]), verdict

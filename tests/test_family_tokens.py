@@ -7,9 +7,9 @@ routes it could not rebuild were of four kinds, each fixed here:
 - track crossing a hex side onto track of another gauge (lib/engine/part/path.rb#walk,
   #tracks_match?: 1822PNW's sea lanes, 1849's broad-to-narrow sides), unless the title ignores
   gauge on walks (18Carolinas, 1844, 18Norway ``#setup``): ``track_walk`` in both walks;
-- track a train may not run: 18Ireland's narrow gauge (g_18_ireland/game.rb#skip_route_track_type),
-  1858's gauges by train (g_1858/game.rb#skip_route_track_type, #check_track_type):
-  ``track_walk.skip_track_by_train``, in both searches, pricing and the checker;
+- track a train may not run: 1858's gauges by train (g_1858/game.rb#skip_route_track_type,
+  #check_track_type), declared with ``hex_distance``'s ``train_gauge`` (branch htrains: its per-train
+  segment costs keep a train off the other gauge in both searches, pricing and the checker);
 - a piece of track named by its hexes where the engine names it by its nodes ("F2 0.1":
   lib/engine/route.rb#chain_id, 1860's Cowes);
 - a chain leaving one edge of a hex from two nodes, where the engine took the node without the
@@ -148,7 +148,7 @@ def test_the_checker_keeps_a_metre_gauge_train_off_broad_track():
     checked = api.check(json.dumps(input_fields(state)), json.dumps(old))
     route = checked["routes"][0]
     assert not checked["legal"] and not route["legal"]
-    assert any("3M train may not run on broad track" in e for e in route["errors"]), route["errors"]
+    assert any("3M train may not run broad gauge track" in e for e in route["errors"]), route["errors"]
     answer = _answer(state)
     board = read_board(input_fields(state))
     for r in answer["routes"]:
@@ -181,15 +181,15 @@ def _segments(graph) -> set:
 @given(st.data())
 def test_twins_agree_on_gauges(data):
     """Random boards of broad, narrow and dual track: the reference walk and the cached walks make
-    the same graph in every walk mode; under 1858's gauges by train (the T trains kept off narrow
-    track, the others off broad), the reference, nested and packing searches agree, and every route
-    they answer keeps its train on its gauge."""
+    the same graph in every walk mode; under 1858's gauges by train (``train_gauge``: the trains
+    named so run broad and dual track, the others narrow and dual), the reference, nested and packing
+    searches agree, and every route they answer keeps its train on its gauge."""
     doc = _gauged(data.draw(small_boards(max_hexes=10, min_trains=1, max_trains=3)), data.draw)
     board = read_board(doc)
     walk = data.draw(st.sampled_from([{}, {"ignore_gauge": True}, {"skip_track": "narrow"}, {"skip_track": "broad"}]))
-    walk["skip_track_by_train"] = [{"suffix": data.draw(st.sampled_from(["2", "3", "E", "D"])), "skip": "narrow"}]
-    walk["skip_track_by_train"].append({"skip": "broad"})
-    rules = DeclaredRules.for_game("random", {}, {"track_walk": walk})(board)
+    suffix = data.draw(st.sampled_from(["2", "3", "E", "D"]))
+    gauges = {"hex_distance": {"trains": {"suffix": "H"}, "train_gauge": {suffix: "broad", "*": "narrow"}}}
+    rules = DeclaredRules.for_game("random", {}, {"track_walk": walk, **gauges})(board)
     reachable_only = not any_train_without_token(board, rules)
     fast = build_track_graph_fast(board, rules, reachable_only=reachable_only)
     assert _segments(fast) == _segments(build_track_graph_reference(board, rules, reachable_only=reachable_only))
@@ -202,7 +202,7 @@ def test_twins_agree_on_gauges(data):
     for result in (ref, nested, packing):
         for route in result.routes:
             spec = problem.specs[route.train]
-            skip = "narrow" if spec.name.endswith(walk["skip_track_by_train"][0]["suffix"]) else "broad"
+            skip = "narrow" if spec.name.endswith(suffix) else "broad"
             for d in route.dsegs:
                 seg = fast.segments[int(problem.seg_by_dir[d])]
                 tracks = {board.hexes[h].tile.paths[i].track for h, i in seg.paths}

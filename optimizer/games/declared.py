@@ -42,14 +42,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``track_walk``: how routes walk the track, where the title departs from the engine's default
   (gauge matched where a walk crosses a hex side, lib/engine/part/path.rb#walk and #tracks_match?):
   ``{"ignore_gauge": true}`` where its tiles set ``ignore_gauge_walk`` (g_18_carolinas, g_1844,
-  g_18_norway ``#setup``), ``{"skip_track": "narrow"}`` where no route runs on that track
-  (g_18_ireland/game.rb#skip_route_track_type: narrow gauge earns a bonus, it carries no train),
-  ``{"skip_track_by_train": [{"suffix": "M", "skip": "broad"}, {"skip": "narrow"}]}`` where it
-  depends on the train (g_1858/game.rb#skip_route_track_type: metre-gauge trains; see
-  :mod:`optimizer.games.gauges`).
+  g_18_norway ``#setup``), ``{"skip_track": "narrow"}`` where no route walks that track at all
+  (the engine's ``Game::Base#skip_route_track_type`` for every train; 18Ireland's, whose trains all
+  count hexes, is ``hex_distance``'s ``only_gauge``). Gauges by train (1858's metre-gauge M trains,
+  g_1858/game.rb#skip_route_track_type) are ``hex_distance``'s ``train_gauge``.
 - ``home_route``: ``{"homes": {company: hex}}``: some route of a run must visit the company's token
   city in its home hex (g_1860/game.rb and g_1862/game.rb #check_home_token, from
   #check_route_combination): a rule on the whole run; see :mod:`optimizer.games.home_route`.
+- ``narrow_gauge_revenue``: ``true`` where a stop also pays the places its narrow gauge reaches
+  (18Ireland); see :mod:`optimizer.games.narrow_gauge`.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -66,9 +67,9 @@ from itertools import combinations
 from ..board.tiles import parse_code
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
-from .gauges import forbid_gauge, gauge_spec
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
+from .narrow_gauge import narrow_gauge_bonus
 
 
 @lru_cache(maxsize=4096)
@@ -138,15 +139,11 @@ class DeclaredRules(Rules):
     def train_spec(self, train, where: str) -> TrainSpec | None:
         spec = super().train_spec(train, where)
         rule = self.declared.get("hex_distance")
-        spec = hex_spec(rule, train, spec) if rule and spec is not None else spec
-        gauges = (self.declared.get("track_walk") or {}).get("skip_track_by_train")
-        return gauge_spec(gauges, train, spec) if gauges and spec is not None else spec
+        return hex_spec(rule, train, spec) if rule and spec is not None else spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
         rule = self.declared.get("hex_distance")
-        costs = segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
-        gauges = (self.declared.get("track_walk") or {}).get("skip_track_by_train")
-        return forbid_gauge(gauges, self.board, graph, spec, costs) if gauges else costs
+        return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
 
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:
@@ -172,7 +169,8 @@ class DeclaredRules(Rules):
         )
 
     def value_bonus(self, hx, node) -> int:
-        return self.assigned_bonus(hx) + self.ability_bonus(hx)
+        narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
+        return self.assigned_bonus(hx) + self.ability_bonus(hx) + narrow
 
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where

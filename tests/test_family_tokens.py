@@ -247,3 +247,16 @@ def test_twins_agree_on_the_home_token_rule(data):
         assert run_visits_home(problem.home_stop, [r.stops for r in result.routes])
     free = compiled.search(replace(problem, home_stop=NO_HOME_RULE))
     assert free.revenue >= ref.revenue  # the rule only takes runs away
+
+
+def test_cli_check_says_why_a_run_breaks_the_home_token_rule(tmp_path, capsys):
+    """`route18xx check` on 1862 @701's run away from F3: exit 1, the rule's reason under the total."""
+    from optimizer.cli import main
+
+    state = catalog_state("1862/46925@701")
+    chains = [["E12", "F11"], ["F11", "G10"], ["G10", "G8"], ["G8", "F7"], ["F7", "E8"], ["E8", "D9"], ["D9", "C8"]]
+    (tmp_path / "state.json").write_text(json.dumps(input_fields(state)))
+    (tmp_path / "routes.json").write_text(json.dumps([{"train": "H-1", "hexes": chains + [["C8", "B9"]]}]))
+    assert main(["check", str(tmp_path / "state.json"), "--routes", str(tmp_path / "routes.json")]) == 1
+    out = capsys.readouterr().out
+    assert "total 0: not legal\n    at least one route must include the company's home token (F3._0)" in out

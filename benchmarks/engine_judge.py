@@ -115,8 +115,13 @@ def answer_state(state: dict, deadline_ms: float | None) -> tuple:
 
 
 def engine_routes(answer: dict, skip_trains=()) -> list:
-    """Our routes in the form RunRoutes takes: train id, connections = the hex chains."""
-    return [{"train": r["train"], "connections": r["hexes"]} for r in answer["routes"] if r["train"] not in skip_trains]
+    """Our routes in the form RunRoutes takes: train id, connections = the hex chains, nodes = the
+    stops' signatures (which node a chain starts at where two leave one edge of a hex)."""
+    return [
+        {"train": r["train"], "connections": r["hexes"], **({"nodes": r["nodes"]} if "nodes" in r else {})}
+        for r in answer["routes"]
+        if r["train"] not in skip_trains
+    ]
 
 
 def price(requests: list, engine: Path, jobs: int = 1, timeout_s: float = 3600) -> dict:

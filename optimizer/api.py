@@ -17,6 +17,7 @@ from .errors import OptimizerError, decoded_json
 from .games import canonical_name, families_of, game_data, game_names, rules_source
 from .games.coverage import known_titles, unsupported_rules
 from .games.tilelays import board_from_tile_lays, hex_choices, is_tile_lays
+from .graph.engine_names import chain_id, node_signature
 from .graph.problem import Problem, shared_problem
 from .revenue import pullman_pick
 from .rules.check import check_routes
@@ -91,7 +92,7 @@ def route_json(problem: Problem, found) -> dict:
     chains = []
     for a, d in zip(found.stops, found.dsegs):
         seg = graph.segments[int(problem.seg_by_dir[d])]
-        chains.append(list(seg.hexes) if seg.a == a else list(reversed(seg.hexes)))
+        chains.append(chain_id(problem.board, seg) if seg.a == a else chain_id(problem.board, seg)[::-1])
     if len(found.stops) == 1 and not found.dsegs:  # a local run, as the engine writes it
         chains = [["local", graph.stops[found.stops[0]].hex]]
     return {
@@ -101,6 +102,7 @@ def route_json(problem: Problem, found) -> dict:
         "stops": [problem.stop_id(s) for s in found.stops],
         "paid": [problem.stop_id(s) for s in found.paid],
         "hexes": chains,
+        "nodes": [node_signature(problem.board, graph.stops[s].hex, graph.stops[s].node) for s in found.stops],
     }
 
 

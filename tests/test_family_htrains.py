@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from optimizer import api
 from optimizer.board.inputs import input_fields
 from optimizer.core import compiled, reference
+from optimizer.errors import RoutesError
 from optimizer.games import rules_class
 from optimizer.games.hex_trains import UNCAPPED, gauge
 from optimizer.graph.problem import HEX_FORBIDDEN, build_problem
@@ -116,18 +117,23 @@ def test_1844_h_trains_visit_no_off_board():
 def test_1849_counts_narrow_gauge_twice_and_refuses_a_gauge_change_between_stations():
     """g_1849/game.rb#hex_edge_cost: narrow gauge counts its edges twice (broad, for the R6H);
     #track_type: no train runs track changing gauge between two stations. Two Sicilies @842 has
-    such a segment (K9 to H8); the checker refuses a route over it, saying why."""
+    such track (K9 to H8, broad I9 meeting narrow H8 at their side): no walk crosses that side
+    (lib/engine/part/path.rb#walk, #tracks_match?: branch tokens), so the checker finds no track
+    there; a gauge change through dual track would cost every train HEX_FORBIDDEN."""
     doc = input_fields(_state("1849KingdomoftheTwoSicilies/1849KingdomoftheTwoSicilies_game_end_stock_market@842"))
     problem = build_problem(doc, reachable_only=False)
     segs = problem.graph.segments
     mixed = [j for j, s in enumerate(segs) if s.hexes in (("K9", "J8", "I9", "H8"), ("H8", "I9", "J8", "K9"))]
-    assert mixed and all(problem.hex_edges_by_train_seg[0][j] == HEX_FORBIDDEN for j in mixed)
+    assert not mixed
+    assert all(
+        problem.hex_edges_by_train_seg[0][j] == HEX_FORBIDDEN
+        for j, s in enumerate(segs)
+        if gauge(problem.board, s) == "mixed"
+    )
     narrow = [j for j, s in enumerate(segs) if s.hexes == ("O9", "O7", "P6")]
     assert narrow and problem.hex_edges_by_train_seg[0][narrow[0]] == 4  # two edges, doubled
-    seg = segs[mixed[0]]
-    verdict = api.check(doc, [{"train": problem.trains[0].id, "hexes": [list(seg.hexes)]}])
-    errors = verdict["routes"][0]["errors"]
-    assert not verdict["legal"] and any("changes gauge between stops" in e for e in errors), errors
+    with pytest.raises(RoutesError, match="no track runs from stop to stop along K9-J8-I9-H8"):
+        api.check(doc, [{"train": problem.trains[0].id, "hexes": [["K9", "J8", "I9", "H8"]]}])
     # the R6H counts broad gauge twice instead (1849 @407 runs one)
     r6h = build_problem(input_fields(_state("1849/1849_game_end_bank@407")))
     t = [s.name for s in r6h.specs].index("R6H")

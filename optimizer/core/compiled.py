@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 
+from ..games.home_route import NO_HOME_RULE, run_visits_home
 from ..revenue import award_best_route, pullman_bonus
 from .bounds import company_cap, pairs_bound
 from .contract import REACH_FROM, KernelInput, KernelResult
@@ -153,6 +155,17 @@ def search(
         Settings of the packing kernel for this search only (experiments and tests): the keyword
         arguments of ``_packing.Packing``, the others at their defaults.
     """
+    if problem.home_stop != NO_HOME_RULE:
+        return _search_home_route(
+            problem,
+            deadline_ms,
+            node_budget,
+            cancel,
+            on_improve,
+            reach_from=reach_from,
+            strategy=strategy,
+            packing=packing,
+        )
     kernel = kernel_for(problem, "nested" if strategy == "auto" and node_budget else strategy, packing)
     start = time.monotonic()
     compiled_kernel = _kernel()
@@ -209,6 +222,24 @@ def search(
         pull,
         NAME,
     )
+
+
+def _search_home_route(problem, deadline_ms, node_budget, cancel, on_improve, **how) -> SearchResult:
+    """A run some route of which must visit the home token (``Problem.home_stop``: a rule on the whole
+    run, optimizer/games/home_route.py). The kernels know no such rule, but it only takes runs away:
+    their optimum, where it keeps the rule, is the rule's optimum too. Otherwise the reference
+    answers, keeping only the runs that keep it (what it answers says so in ``core``)."""
+    from . import reference
+
+    start = time.monotonic()
+    free = replace(problem, home_stop=NO_HOME_RULE)
+    found = search(free, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, **how)
+    if found.optimal and run_visits_home(problem.home_stop, [r.stops for r in found.routes]):
+        if on_improve is not None:
+            on_improve(found)
+        return found
+    left = None if deadline_ms is None else max(0.0, deadline_ms - _ms(start))
+    return reference.search(problem, deadline_ms=left, node_budget=node_budget, cancel=cancel, on_improve=on_improve)
 
 
 def beyond_the_kernel(kernel, ki: KernelInput) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from ..games.home_route import run_visits_home
 from ..revenue import award_best_route, best_route_awards, price_route, pullman_bonus
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
@@ -137,6 +138,8 @@ def search(
         limits.tick()
         if t == len(per_train):
             found = [c[2] for c in chosen]
+            if not run_visits_home(problem.home_stop, [f.stops for f in found]):
+                return  # a rule on the whole run: some route must visit the home token
             bonus = pullman_bonus(problem, found) + sum(
                 a for _, a in best_route_awards(problem, [f.stops for f in found], [f.train for f in found])
             )

@@ -63,6 +63,15 @@ DATA_FILES = {
     "18NY": "18NY.json",
     "18NY 1st Edition": "18NY1stEdition.json",
     "1844": "1844.json",
+    # how routes walk the track (track_walk): gauge ignored at sides, or a track no route runs on
+    "18Carolinas": "18Carolinas.json",
+    "18Norway": "18Norway.json",
+    # trains on one gauge only (track_walk: skip_track_by_train), and 1858's hex trains
+    "1858": "1858.json",
+    "1858India": "1858India.json",
+    # some route of a run visits the home token (home_route: a rule on the whole run)
+    "1860": "1860.json",
+    "1862": "1862.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

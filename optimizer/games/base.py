@@ -25,6 +25,13 @@ class Rules:
         self.board = board
         self.company = board.company
 
+    # ---- track -----------------------------------------------------------------------------
+    def track_walk(self) -> tuple:
+        """How routes walk the track: (gauge checked where a walk crosses a hex side, a track kind
+        no route walks or None). The engine's default: gauge checked (Part::Path#walk calls
+        #tracks_match?), every track walked (Game::Base#skip_route_track_type: nil)."""
+        return (True, None)
+
     # ---- stops -----------------------------------------------------------------------------
     def forbidden(self, hx, node) -> bool:
         """A stop no route of this company may reach at all."""
@@ -130,6 +137,11 @@ class Rules:
         sides it crosses, as the engine counts them (``paths.each_cons(2)`` pairs on two hexes,
         e.g. lib/engine/game/g_18_ireland/game.rb#hex_edge_cost)."""
         return [(len(seg.hexes) - 1, "") for seg in graph.segments]
+
+    def home_stop(self, graph) -> int:
+        """The stop of ``graph`` some route of every run must visit (-1: none; -2: the rule holds
+        but the company holds no token in its home hex, so only the empty run is legal)."""
+        return -1
 
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),

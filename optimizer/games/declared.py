@@ -39,6 +39,16 @@ is then a data file, and a new game needs code only for a family not seen yet:
   #local?) may always run one city holding the company's token alone, on no track, in every title.
 - ``hex_distance``: trains whose distance is hex edges crossed, not stops (1849, 1844, 1858,
   18Ireland, 18NY): which trains, how edges are counted; see :mod:`optimizer.games.hex_trains`.
+- ``track_walk``: how routes walk the track, where the title departs from the engine's default
+  (gauge matched where a walk crosses a hex side, lib/engine/part/path.rb#walk and #tracks_match?):
+  ``{"ignore_gauge": true}`` where its tiles set ``ignore_gauge_walk`` (g_18_carolinas, g_1844,
+  g_18_norway ``#setup``), ``{"skip_track": "narrow"}`` where no route walks that track at all
+  (the engine's ``Game::Base#skip_route_track_type`` for every train; 18Ireland's, whose trains all
+  count hexes, is ``hex_distance``'s ``only_gauge``). Gauges by train (1858's metre-gauge M trains,
+  g_1858/game.rb#skip_route_track_type) are ``hex_distance``'s ``train_gauge``.
+- ``home_route``: ``{"homes": {company: hex}}``: some route of a run must visit the company's token
+  city in its home hex (g_1860/game.rb and g_1862/game.rb #check_home_token, from
+  #check_route_combination): a rule on the whole run; see :mod:`optimizer.games.home_route`.
 - ``narrow_gauge_revenue``: ``true`` where a stop also pays the places its narrow gauge reaches
   (18Ireland); see :mod:`optimizer.games.narrow_gauge`.
 - ``paid_only_tokened_or_red``: ``{"suffix": "DE"}``: a train whose name ends so is paid only the
@@ -77,6 +87,7 @@ from ..board.tiles import parse_code
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
 from .hex_trains import hex_spec, segment_costs
+from .home_route import home_stop
 from .narrow_gauge import narrow_gauge_bonus
 
 
@@ -134,6 +145,14 @@ class DeclaredRules(Rules):
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
+
+    def home_stop(self, graph) -> int:
+        rule = self.declared.get("home_route")
+        return home_stop(rule, self.company.id, graph) if rule else super().home_stop(graph)
+
+    def track_walk(self) -> tuple:
+        walk = self.declared.get("track_walk") or {}
+        return (not walk.get("ignore_gauge", False), walk.get("skip_track"))
 
     # ---- trains that count hex edges (hex_distance: optimizer/games/hex_trains.py), E trains ------
     def train_spec(self, train, where: str) -> TrainSpec | None:

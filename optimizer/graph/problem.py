@@ -16,6 +16,7 @@ from ..board.state import Board, is_shared, read_board
 from ..errors import BoardError
 from ..games import rules_for
 from ..games.base import Rules
+from ..games.home_route import NO_HOME_RULE
 from ..model import Bonuses
 from .track import TrackGraph
 from .walks import build_track_graph
@@ -111,6 +112,8 @@ class Problem:
     hex_cap_by_train: np.ndarray  # int32: the most hex edges its route may cross; -1: it counts none
     hex_edges_by_train_seg: np.ndarray  # int32 [n_trains, n_segs]: the edges a segment costs the train
     #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
+    # ---- a rule on the whole run (home_route: optimizer/games/home_route.py)
+    home_stop: int = NO_HOME_RULE  # a stop some route of a run must visit; NO_HOME_STOP: no run but the empty one
 
     def multiplied(self, k: int) -> bool:
         """Best-route bonus k's amount is times the multiplier of the route's train."""
@@ -354,4 +357,5 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         has_pullman=int(bonuses.double_best_large),
         hex_cap_by_train=np.array([min(c, HEX_FORBIDDEN - 1) for c in hex_caps], dtype=np.int32),
         hex_edges_by_train_seg=hex_edges,
+        home_stop=rules.home_stop(graph),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import product
 
 from ..errors import RoutesError
+from ..games.home_route import home_error, run_visits_home
 from ..graph.problem import HEX_FORBIDDEN, build_problem
 from ..revenue import best_route_awards, price_route, visit_errors
 from .notation import known_trains, named_hexes, train_ids
@@ -146,7 +147,10 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes]):
             priced_routes[k][4]["revenue"] += amount
     legal = all(r["legal"] for r in out_routes)
-    return {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
+    out = {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
+    if not run_visits_home(problem.home_stop, [p[3] for p in priced_routes]):  # a rule on the whole run
+        out.update(legal=False, revenue=0, errors=[home_error(problem)])
+    return out
 
 
 def _walk(problem, reading):

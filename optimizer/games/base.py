@@ -13,7 +13,18 @@ from functools import cache
 from ..model import Bonuses, Stop, TrainSpec, spec_from_train
 
 # The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
-STOP_HOOKS = ("make_stop", "is_large", "blocks", "end_only", "location", "value", "value_bonus", "is_red", "has_token")
+STOP_HOOKS = (
+    "make_stop",
+    "is_large",
+    "blocks",
+    "end_only",
+    "no_end",
+    "location",
+    "value",
+    "value_bonus",
+    "is_red",
+    "has_token",
+)
 
 
 class Rules:
@@ -52,6 +63,10 @@ class Rules:
         """Off-boards and blocked cities may start or end a route but not be passed through."""
         return node.kind == "offboard" or self.blocks(hx, node)
 
+    def no_end(self, hx, node) -> bool:
+        """A stop a route may pass through but neither begin nor end at (none, generically)."""
+        return False
+
     # hex id -> the off-board area it belongs to, where the map data does not say so itself
     areas: dict[str, str] = {}
 
@@ -89,6 +104,7 @@ class Rules:
             location=self.location(hx, node),
             red=self.is_red(hx, node),
             name=hx.location_name,
+            no_end=self.no_end(hx, node),
         )
 
     def stop_context(self):
@@ -110,6 +126,11 @@ class Rules:
     def train_spec(self, train, where: str) -> TrainSpec | None:
         """The caps of a train; None for a train the rules price as a bonus instead of a route."""
         return spec_from_train(train, where)
+
+    def min_large(self, spec: TrainSpec) -> int:
+        """How many large stops a route of this train must count at least (0: only the generic two
+        stops of any kind)."""
+        return 0
 
     def train_value(self, stop: Stop, spec: TrainSpec) -> int:
         """What a stop pays to one train: its value, times the multiplier of the train's row that

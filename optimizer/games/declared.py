@@ -37,6 +37,16 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``no_town_ends``: ``true`` where a route may not begin or end at a town (or halt): it may only
+  pass through one (lib/engine/game/g_steam_over_holland/game.rb, g_18_rhl/game.rb and
+  g_1862/game.rb ``#check_distance``: "Route cannot begin/end in a town"). The converse of an
+  off-board's end-only: both searches refuse such a route, and its extensions are still grown.
+- ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
+  its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
+  free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
+  them (lib/engine/game/g_18_zoo/game.rb ``#check_distance``, ``#cities_visited``: "Water and
+  external gray don't count as city/offboard."). Every stop visited is still paid (a numeric
+  distance, ``Game::Base#compute_stops``).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -47,11 +57,13 @@ the bonus back once, so that a route paying two of them is paid once.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
+from ..model.trains import UNLIMITED
 from .base import Rules
 
 
@@ -75,6 +87,12 @@ def icon_number(name: str) -> int:
             break
         digits += ch
     return int(digits) if digits else 0
+
+
+def yellow_value(node) -> int:
+    """A node's revenue in yellow, as the engine's ``revenue[:yellow]`` (a plain number is every colour's)."""
+    table = dict(node.revenue)
+    return table.get(None, table.get("yellow", 0))
 
 
 class DeclaredRules(Rules):
@@ -106,6 +124,35 @@ class DeclaredRules(Rules):
         if rule and not node.groups and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ()):
             return "hex:" + hx.id
         return super().location(hx, node)
+
+    def no_end(self, hx, node) -> bool:
+        return bool(self.declared.get("no_town_ends")) and node.kind == "town"
+
+    def is_large(self, hx, node) -> bool:
+        """Under ``counted_stops`` an off-board paying nothing in yellow is not counted
+        (G18ZOO#cities_visited: ``v.offboard? && v.revenue[:yellow].positive?``)."""
+        if node.kind == "offboard" and "counted_stops" in self.declared:
+            return yellow_value(node) > 0
+        return super().is_large(hx, node)
+
+    def counts_towns(self, spec: TrainSpec) -> bool:
+        rule = self.declared.get("counted_stops")
+        return rule is None or spec.name in rule.get("towns_count_for", ())
+
+    def train_spec(self, train, where: str) -> TrainSpec | None:
+        """Under ``counted_stops`` a train of a numeric distance counts its large stops only: its
+        towns (and unpaid off-boards) are free, and it is paid for every stop it visits."""
+        spec = super().train_spec(train, where)
+        if spec is None or self.counts_towns(spec) or isinstance(train.distance, list):
+            return spec
+        free = UNLIMITED
+        return replace(spec, visit_small=free, visit_total=free, pay_small=free, pay_total=free)
+
+    def min_large(self, spec: TrainSpec) -> int:
+        rule = self.declared.get("counted_stops")
+        if rule is None or self.counts_towns(spec):
+            return 0
+        return int(rule.get("min", 0))
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")

@@ -250,7 +250,10 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     ).reshape(K, 6)
     keys: dict = {}
     rows = values.tolist()
-    group = np.array([keys.setdefault((s, tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32)
+    min_large = [rules.min_large(s) for s in specs]
+    group = np.array(
+        [keys.setdefault((s, min_large[t], tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32
+    )
 
     pairs = [(index[p.a], index[p.b], p.amount, p.visited) for p in bonuses.pairs if p.a in index and p.b in index]
     largest = [
@@ -319,7 +322,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         pays_all_by_train=_arr([s.pays_all for s in specs], np.uint8),
         requires_token_by_train=_arr([s.requires_token for s in specs], np.uint8),
         local_by_train=_arr([s.local for s in specs], np.uint8),
-        min_large_by_train=_arr([rules.min_large(s) for s in specs]),
+        min_large_by_train=_arr(min_large),
         stop_a_by_pair=_arr([p[0] for p in pairs]),
         stop_b_by_pair=_arr([p[1] for p in pairs]),
         amount_by_pair=_arr([p[2] for p in pairs]),

@@ -92,7 +92,7 @@ def icon_number(name: str) -> int:
 def yellow_value(node) -> int:
     """A node's revenue in yellow, as the engine's ``revenue[:yellow]`` (a plain number is every colour's)."""
     table = dict(node.revenue)
-    return table.get(None, table.get("yellow", 0))
+    return int(table.get(None, table.get("yellow")) or 0)
 
 
 class DeclaredRules(Rules):

@@ -60,6 +60,7 @@ ENGINE_JUDGED = (
     "18ZOOMapA/153535@61",  # "Water and external gray don't count as city/offboard."
     "18ZOOMapB/18ZOOMapB_game_end_fixed_round@192",  # towns free: ours 90, router 140
     "18ZOOMapD/dividend_as_president@49",  # both, with WHEAT held: ours 80, router 120
+    "18ZOOMapE/113805@227",  # a Work in Progress token fills D5: "Route is not connected"
 )
 
 
@@ -178,3 +179,19 @@ def test_twins_agree_under_route_end_and_count_rules(data):
             assert large >= problem.min_large_by_train[route.train], route
     _assert_sound(problem, nested)
     _assert_sound(problem, packing)
+
+
+def test_a_blocking_token_fills_its_slot():
+    """18ZOO's Work in Progress leaves a company-less token of type ``blocking`` in a slot: D5 holds
+    EL's token and one of those, so it is full for CR, which may end a route there but not pass
+    through (lib/engine/part/city.rb#blocks?: no nil token; G18ZOO#check_connected)."""
+    state, problem = _problem("18ZOOMapE/113805@227")
+    [d5] = [c for h in state["hexes"] if h["id"] == "D5" for c in h["cities"]]
+    assert d5["tokens"] == ["EL", None] and d5["token_types"] == ["normal", "blocking"]
+    assert state["corporation"]["id"] == "CR"
+    d5_stop = problem.graph.stop_index()["D5._0"]
+    assert problem.end_only_by_stop[d5_stop]
+    answer = api.solve(input_fields(state))
+    for route in answer["routes"]:
+        assert "D5._0" not in route["stops"][1:-1], route
+

@@ -216,5 +216,6 @@ def _read_cities(h, tile: Tile) -> dict | None:
             return None
         types = c.token_types
         neutral = [(i < len(types) and types[i] == "neutral") for i in range(len(tokens))]
-        cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral)
+        blocking = [(i < len(types) and types[i] == "blocking") for i in range(len(tokens))]
+        cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral, blocking)
     return with_untokened(cities, tile, city_nodes)

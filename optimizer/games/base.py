@@ -50,13 +50,15 @@ class Rules:
         return node.kind in ("city", "offboard")
 
     def blocks(self, hx, node) -> bool:
-        """Every slot holds another company's token, none of them neutral."""
+        """Every slot holds another company's token (or a company-less blocking one), none of them
+        neutral (lib/engine/part/city.rb#blocks?)."""
         city = hx.cities.get(node.index) if node.kind == "city" else None
         if city is None or not city.slots:
             return False
         if self.company.id in city.tokens:
             return False
-        full = len(city.tokens) >= city.slots and all(city.tokens)
+        filled = [bool(t) or (i < len(city.blocking) and city.blocking[i]) for i, t in enumerate(city.tokens)]
+        full = len(city.tokens) >= city.slots and all(filled)
         return full and not any(city.neutral)
 
     def end_only(self, hx, node) -> bool:

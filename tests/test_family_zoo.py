@@ -194,4 +194,3 @@ def test_a_blocking_token_fills_its_slot():
     answer = api.solve(input_fields(state))
     for route in answer["routes"]:
         assert "D5._0" not in route["stops"][1:-1], route
-

@@ -57,6 +57,7 @@ ENGINE_JUDGED = (
     "SteamOverHolland/SteamOverHolland_game_end_fixed_round@124",  # "Route cannot begin/end in a town"
     "SteamOverHolland/SteamOverHolland_game_end_fixed_round@168",  # hex_bonus: ours 190, engine 210
     "18Rhl/18Rhl_game_end_bank@354",  # "Route cannot begin/end in a town"
+    "18Rhl/18Rhl_game_end_bank@162",  # "Route cannot consist of only one Rhine metropolis"
     "18ZOOMapA/153535@61",  # "Water and external gray don't count as city/offboard."
     "18ZOOMapB/18ZOOMapB_game_end_fixed_round@192",  # towns free: ours 90, router 140
     "18ZOOMapD/dividend_as_president@49",  # both, with WHEAT held: ours 80, router 120
@@ -194,3 +195,20 @@ def test_a_blocking_token_fills_its_slot():
     answer = api.solve(input_fields(state))
     for route in answer["routes"]:
         assert "D5._0" not in route["stops"][1:-1], route
+
+
+def test_a_rhine_metropolis_is_one_stop_a_route():
+    """18Rhl's Rhine metropolises (map.rb RHINE_METROPOLIS_HEXES: D9, F9, I10): a route visiting one
+    twice pays it once (#get_revenue_stops, the Trajekt) or is refused (#illegal_revisit_of_rhine_
+    metropolis_hex?), and one of a metropolis alone is refused (#check_distance): one stop of such a
+    hex a route (``one_stop_per_hex`` kept to those hexes); other hexes' stops keep their own places."""
+    _, problem = _problem("18Rhl/18Rhl_game_end_bank@162")
+    stops = problem.graph.stops
+    i10 = [i for i, s in enumerate(stops) if s.hex == "I10"]
+    assert len(i10) == 2 and len({int(problem.loc_by_stop[i]) for i in i10}) == 1
+    by_hex: dict = {}
+    for i, s in enumerate(stops):
+        by_hex.setdefault(s.hex, []).append(i)
+    others = [ids for h, ids in by_hex.items() if len(ids) > 1 and h not in ("D9", "F9", "I10")]
+    assert all(len({int(problem.loc_by_stop[i]) for i in ids}) == len(ids) for ids in others)
+

@@ -31,7 +31,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``#revenue_for``): ``Route#hexes`` is the hexes of the route's nodes (the ends of its node-to-node
   chains), not of its track, so a route passing a hex's track twice is legal and one visiting two of
   its stops is not. ``{"except_hexes": [H, ...]}`` exempts the hexes the engine lists as
-  ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route).
+  ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route);
+  ``{"hexes": [H, ...]}`` keeps it to those hexes.
 - ``local_cities_once``: ``"city"`` where no city may be on the routes of two of the company's local
   trains (lib/engine/game/g_1822/game.rb#check_local_cities: "Local train can only use each token on
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
@@ -121,7 +122,13 @@ class DeclaredRules(Rules):
 
     def location(self, hx, node) -> str:
         rule = self.declared.get("one_stop_per_hex")
-        if rule and not node.groups and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ()):
+        only = rule.get("hexes") if isinstance(rule, dict) else None
+        if (
+            rule
+            and not node.groups
+            and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ())
+            and (only is None or hx.id in only)
+        ):
             return "hex:" + hx.id
         return super().location(hx, node)
 

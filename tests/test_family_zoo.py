@@ -211,4 +211,3 @@ def test_a_rhine_metropolis_is_one_stop_a_route():
         by_hex.setdefault(s.hex, []).append(i)
     others = [ids for h, ids in by_hex.items() if len(ids) > 1 and h not in ("D9", "F9", "I10")]
     assert all(len({int(problem.loc_by_stop[i]) for i in ids}) == len(ids) for ids in others)
-

@@ -39,6 +39,13 @@ def visit_errors(problem, t: int, stops: list) -> list:
         errors.append(f"{label} counts {len(stops)} stops; it may count {spec.visit_total}")
     if len(stops) < 2 and not spec.local:
         errors.append("a route needs at least two stops")
+    minimum = int(problem.min_large_by_train[t])
+    if n_large < minimum:
+        errors.append(f"{label} counts {n_large} large stops (cities, off-boards that pay); it must count {minimum}")
+    ends = {stops[0], stops[-1]} if len(stops) >= 2 else set()
+    for s in sorted(ends):
+        if problem.no_end_by_stop[s]:
+            errors.append(f"a route may not begin or end at {problem.stop_id(s)} (a town)")
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")
     elif (

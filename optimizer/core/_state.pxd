@@ -23,6 +23,14 @@ cdef enum:
     MAX_FORCED = 4                          # stops forced into an express's paid subset for its largest-stop
     #                                         bonuses: an express prices at most this many exactly
 
+# What a route its rules refuse is worth (price_route): far below any total, so that it is never kept
+# nor placed under a later train, and any route one stop longer counts as richer than it.
+cdef extern from *:
+    """
+    #define ROUTE18XX_REFUSED (-(1LL << 50))
+    """
+    const int64_t REFUSED "ROUTE18XX_REFUSED"
+
 # Why a kernel stopped (Limits.stop_code); _search.STOPPED_BY names each for Python.
 cdef enum:
     STOP_NONE = 0
@@ -60,6 +68,7 @@ cdef struct Input:
     const uint8_t* token_by_stop
     const uint8_t* red_by_stop
     const uint8_t* end_only_by_stop
+    const uint8_t* no_end_by_stop           # per stop: a route may pass through but not begin or end here
     const int32_t* loc_by_stop              # per stop: location < n_locs
     const uint8_t* interesting_by_stop
     const int32_t* adj_ptr_by_stop          # [n_stops + 1]: CSR into the dirs
@@ -79,6 +88,7 @@ cdef struct Input:
     const uint8_t* local_by_train           # per train: it may run one token city alone, on no track
     const int32_t* track_group_by_train     # per train: its overlap group < n_track_groups
     const uint8_t* token_ends_by_train      # per train: both ends of a route hold the company's token
+    const int32_t* min_large_by_train       # per train: the large stops a route must visit at least
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]

@@ -72,6 +72,16 @@ DATA_FILES = {
     # some route of a run visits the home token (home_route: a rule on the whole run)
     "1860": "1860.json",
     "1862": "1862.json",
+    # stops counted by the title's rule (counted_stops): towns and unpaid off-boards free
+    "18ZOO - Map A": "18ZOOMapA.json",
+    "18ZOO - Map B": "18ZOOMapB.json",
+    "18ZOO - Map C": "18ZOOMapC.json",
+    "18ZOO - Map D": "18ZOOMapD.json",
+    "18ZOO - Map E": "18ZOOMapE.json",
+    "18ZOO - Map F": "18ZOOMapF.json",
+    # no route begins or ends at a town (no_town_ends)
+    "Steam Over Holland": "SteamOverHolland.json",
+    "18Rhl": "18Rhl.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -13,7 +13,18 @@ from functools import cache
 from ..model import Bonuses, Stop, TrainSpec, spec_from_train
 
 # The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
-STOP_HOOKS = ("make_stop", "is_large", "blocks", "end_only", "location", "value", "value_bonus", "is_red", "has_token")
+STOP_HOOKS = (
+    "make_stop",
+    "is_large",
+    "blocks",
+    "end_only",
+    "no_end",
+    "location",
+    "value",
+    "value_bonus",
+    "is_red",
+    "has_token",
+)
 
 
 class Rules:
@@ -46,18 +57,24 @@ class Rules:
         return node.kind in ("city", "offboard")
 
     def blocks(self, hx, node) -> bool:
-        """Every slot holds another company's token, none of them neutral."""
+        """Every slot holds another company's token (or a company-less blocking one), none of them
+        neutral (lib/engine/part/city.rb#blocks?)."""
         city = hx.cities.get(node.index) if node.kind == "city" else None
         if city is None or not city.slots:
             return False
         if self.company.id in city.tokens:
             return False
-        full = len(city.tokens) >= city.slots and all(city.tokens)
+        filled = [bool(t) or (i < len(city.blocking) and city.blocking[i]) for i, t in enumerate(city.tokens)]
+        full = len(city.tokens) >= city.slots and all(filled)
         return full and not any(city.neutral)
 
     def end_only(self, hx, node) -> bool:
         """Off-boards and blocked cities may start or end a route but not be passed through."""
         return node.kind == "offboard" or self.blocks(hx, node)
+
+    def no_end(self, hx, node) -> bool:
+        """A stop a route may pass through but neither begin nor end at (none, generically)."""
+        return False
 
     # hex id -> the off-board area it belongs to, where the map data does not say so itself
     areas: dict[str, str] = {}
@@ -96,6 +113,7 @@ class Rules:
             location=self.location(hx, node),
             red=self.is_red(hx, node),
             name=hx.location_name,
+            no_end=self.no_end(hx, node),
         )
 
     def stop_context(self):
@@ -117,6 +135,11 @@ class Rules:
     def train_spec(self, train, where: str) -> TrainSpec | None:
         """The caps of a train; None for a train the rules price as a bonus instead of a route."""
         return spec_from_train(train, where)
+
+    def min_large(self, spec: TrainSpec) -> int:
+        """How many large stops a route of this train must count at least (0: only the generic two
+        stops of any kind)."""
+        return 0
 
     def train_value(self, stop: Stop, spec: TrainSpec) -> int:
         """What a stop pays to one train: its value, times the multiplier of the train's row that

@@ -31,7 +31,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``#revenue_for``): ``Route#hexes`` is the hexes of the route's nodes (the ends of its node-to-node
   chains), not of its track, so a route passing a hex's track twice is legal and one visiting two of
   its stops is not. ``{"except_hexes": [H, ...]}`` exempts the hexes the engine lists as
-  ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route).
+  ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route);
+  ``{"hexes": [H, ...]}`` keeps it to those hexes.
 - ``local_cities_once``: ``"city"`` where no city may be on the routes of two of the company's local
   trains (lib/engine/game/g_1822/game.rb#check_local_cities: "Local train can only use each token on
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
@@ -68,6 +69,16 @@ is then a data file, and a new game needs code only for a family not seen yet:
   token and the one holding its destination token (g_1822/game.rb#calculate_destination_bonus,
   #destination_bonus, #revenue_for). The home token's hex is the company's ``Home: ... (HEX)`` ability;
   the destination token is the company's token of type ``destination`` (the document's ``token_types``).
+- ``no_town_ends``: ``true`` where a route may not begin or end at a town (or halt): it may only
+  pass through one (lib/engine/game/g_steam_over_holland/game.rb, g_18_rhl/game.rb and
+  g_1862/game.rb ``#check_distance``: "Route cannot begin/end in a town"). The converse of an
+  off-board's end-only: both searches refuse such a route, and its extensions are still grown.
+- ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
+  its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
+  free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
+  them (lib/engine/game/g_18_zoo/game.rb ``#check_distance``, ``#cities_visited``: "Water and
+  external gray don't count as city/offboard."). Every stop visited is still paid (a numeric
+  distance, ``Game::Base#compute_stops``).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -85,6 +96,7 @@ from itertools import combinations
 
 from ..board.tiles import parse_code
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
+from ..model.trains import UNLIMITED
 from .base import Rules
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
@@ -113,6 +125,12 @@ def icon_number(name: str) -> int:
     return int(digits) if digits else 0
 
 
+def yellow_value(node) -> int:
+    """A node's revenue in yellow, as the engine's ``revenue[:yellow]`` (a plain number is every colour's)."""
+    table = dict(node.revenue)
+    return int(table.get(None, table.get("yellow")) or 0)
+
+
 class DeclaredRules(Rules):
     """The generic rules plus the families a game's data file declares."""
 
@@ -139,9 +157,35 @@ class DeclaredRules(Rules):
 
     def location(self, hx, node) -> str:
         rule = self.declared.get("one_stop_per_hex")
-        if rule and not node.groups and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ()):
+        only = rule.get("hexes") if isinstance(rule, dict) else None
+        if (
+            rule
+            and not node.groups
+            and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ())
+            and (only is None or hx.id in only)
+        ):
             return "hex:" + hx.id
         return super().location(hx, node)
+
+    def no_end(self, hx, node) -> bool:
+        return bool(self.declared.get("no_town_ends")) and node.kind == "town"
+
+    def is_large(self, hx, node) -> bool:
+        """Under ``counted_stops`` an off-board paying nothing in yellow is not counted
+        (G18ZOO#cities_visited: ``v.offboard? && v.revenue[:yellow].positive?``)."""
+        if node.kind == "offboard" and "counted_stops" in self.declared:
+            return yellow_value(node) > 0
+        return super().is_large(hx, node)
+
+    def counts_towns(self, spec: TrainSpec) -> bool:
+        rule = self.declared.get("counted_stops")
+        return rule is None or spec.name in rule.get("towns_count_for", ())
+
+    def min_large(self, spec: TrainSpec) -> int:
+        rule = self.declared.get("counted_stops")
+        if rule is None or self.counts_towns(spec):
+            return 0
+        return int(rule.get("min", 0))
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
@@ -156,9 +200,15 @@ class DeclaredRules(Rules):
 
     # ---- trains that count hex edges (hex_distance: optimizer/games/hex_trains.py), E trains ------
     def train_spec(self, train, where: str) -> TrainSpec | None:
+        """The train's caps under the title's families: under ``counted_stops`` a train of a numeric
+        distance counts its large stops only (its towns and unpaid off-boards are free, and it is paid
+        for every stop it visits); ``hex_distance`` caps hex edges; ``e_trains`` pay token cities only."""
         spec = super().train_spec(train, where)
         if spec is None:
             return spec
+        if not self.counts_towns(spec) and not isinstance(train.distance, list):
+            free = UNLIMITED
+            spec = replace(spec, visit_small=free, visit_total=free, pay_small=free, pay_total=free)
         rule = self.declared.get("hex_distance")
         if rule:
             spec = hex_spec(rule, train, spec)

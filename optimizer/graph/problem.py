@@ -64,6 +64,7 @@ class Problem:
     token_by_stop: np.ndarray  # uint8: holds the company's token
     red_by_stop: np.ndarray  # uint8: red off-board
     end_only_by_stop: np.ndarray  # uint8: a route may only end here
+    no_end_by_stop: np.ndarray  # uint8: a route may neither begin nor end here (only pass through)
     loc_by_stop: np.ndarray  # int32: its location, < n_locs
     # ---- directed segments, CSR by source stop
     adj_ptr_by_stop: np.ndarray  # int32 [n_stops + 1]: stop s leaves by dirs adj_ptr[s] .. adj_ptr[s + 1] - 1
@@ -82,6 +83,7 @@ class Problem:
     group_by_train: np.ndarray  # int32: equal ids = identical trains (symmetry breaking)
     pays_all_by_train: np.ndarray  # uint8: every stop visited is paid
     requires_token_by_train: np.ndarray  # uint8: a route must count a token of the company
+    min_large_by_train: np.ndarray  # int32: the large stops a route must visit at least (beyond the two stops)
     local_by_train: np.ndarray  # uint8: it may also run one city holding the company's token alone, on no
     #   track (a local run: lib/engine/train.rb#local?, lib/engine/route.rb#connection_data)
     track_group_by_train: np.ndarray  # int32 < n_track_groups: its overlap group; routes of trains in different
@@ -208,9 +210,15 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     locations: dict = {}
     loc = np.array([locations.setdefault(s.location, len(locations)) for s in stops], dtype=np.int32)
     flags = np.array(
-        [[s.large for s in stops], [s.token for s in stops], [s.red for s in stops], [s.end_only for s in stops]],
+        [
+            [s.large for s in stops],
+            [s.token for s in stops],
+            [s.red for s in stops],
+            [s.end_only for s in stops],
+            [s.no_end for s in stops],
+        ],
         dtype=np.uint8,
-    ).reshape(4, n)  # rows: each C-ordered
+    ).reshape(5, n)  # rows: each C-ordered
 
     n_res = len(graph.side_names) + len(graph.inner_names)
     n_words = max(1, (n_res + 63) // 64)
@@ -260,7 +268,10 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     ).reshape(K, 6)
     keys: dict = {}
     rows = values.tolist()
-    group = np.array([keys.setdefault((s, tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32)
+    min_large = [rules.min_large(s) for s in specs]
+    group = np.array(
+        [keys.setdefault((s, min_large[t], tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32
+    )
 
     pairs = [(index[p.a], index[p.b], p.amount, p.visited) for p in bonuses.pairs if p.a in index and p.b in index]
     largest = [
@@ -319,6 +330,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         token_by_stop=flags[1],
         red_by_stop=flags[2],
         end_only_by_stop=flags[3],
+        no_end_by_stop=flags[4],
         loc_by_stop=loc,
         adj_ptr_by_stop=np.array(ptr, dtype=np.int32),
         to_stop_by_dir=adj[2],
@@ -337,6 +349,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         local_by_train=_arr([s.local for s in specs], np.uint8),
         track_group_by_train=_arr([s.track_group for s in specs]),
         token_ends_by_train=_arr([s.token_ends for s in specs], np.uint8),
+        min_large_by_train=_arr(min_large),
         stop_a_by_pair=_arr([p[0] for p in pairs]),
         stop_b_by_pair=_arr([p[1] for p in pairs]),
         amount_by_pair=_arr([p[2] for p in pairs]),

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from .model import MINES_NONE, MINES_ONE
+
 
 @dataclass
 class Priced:
@@ -39,7 +41,20 @@ def visit_errors(problem, t: int, stops: list) -> list:
         errors.append("a route needs at least two stops")
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")
-    return errors
+    return errors + mine_errors(problem, t, stops)
+
+
+def mine_errors(problem, t: int, stops: list) -> list:
+    """A goods train visits exactly one mine, every other train none (lib/engine/game/g_1837/game.rb
+    #check_other; g_18_mag: no train, without the round's SNW rail car)."""
+    rule = int(problem.mine_rule_by_train[t])
+    mines = sum(1 for s in stops if problem.mine_by_stop[s])
+    name = problem.specs[t].name
+    if rule == MINES_NONE and mines:
+        return [f"the {name} train may not visit a mine (only goods trains can)"]
+    if rule == MINES_ONE and mines != 1:
+        return [f"the {name} train is a goods train: it must visit one mine, not {mines}"]
+    return []
 
 
 def bonus_value(problem, t: int, visited: list, paid: list) -> int:

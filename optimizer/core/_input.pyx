@@ -272,6 +272,7 @@ cdef int borrow_stops(Input* g, p, ki, list keep) except -1:
     g.end_only_by_stop = <const uint8_t*>take(p, "end_only_by_stop", U8, keep, n)
     g.loc_by_stop = <const int32_t*>take(p, "loc_by_stop", I32, keep, n)
     in_range(g.loc_by_stop, n, 0, g.n_locs, "loc_by_stop")
+    g.mine_by_stop = <const uint8_t*>take(p, "mine_by_stop", U8, keep, n)
     g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, keep, n)
     return 0
 
@@ -316,6 +317,7 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     g.pays_all_by_train = <const uint8_t*>take(p, "pays_all_by_train", U8, keep, K)
     g.requires_token_by_train = <const uint8_t*>take(p, "requires_token_by_train", U8, keep, K)
     g.local_by_train = <const uint8_t*>take(p, "local_by_train", U8, keep, K)
+    g.mine_rule_by_train = <const uint8_t*>take(p, "mine_rule_by_train", U8, keep, K)
     g.max_bonus_by_train = <const int64_t*>take(ki, "max_bonus_by_train", I64, keep, K)
     g.prefix_by_train_class_count = <const int64_t*>take(ki, "prefix_by_train_class_count", I64, keep, K, 3, n + 1)
     g.anchor_by_train_rank = <const int32_t*>take(ki, "anchor_by_train_rank", I32, keep, K, n)

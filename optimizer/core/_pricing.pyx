@@ -10,7 +10,9 @@ is tested against).
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 
 from . cimport _state
-from ._state cimport Ctx, Express, Input, Level
+from ._state cimport MINES_ONE, Ctx, Express, Input, Level
+
+cdef int64_t ILLEGAL_ROUTE = -(<int64_t>1 << 40)  # the price of a route not legal as it stands
 
 
 cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil:
@@ -381,14 +383,31 @@ cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noe
             + (g.amount_by_best_route[k] if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
 
 
+cdef int has_mine(Ctx* c, const int32_t* visited, int nv) noexcept nogil:
+    cdef int i
+    for i in range(nv):
+        if c.inp.mine_by_stop[visited[i]]:
+            return 1
+    return 0
+
+
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
-    """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev."""
+    """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev. A route
+    that is not legal as it stands (a goods train's without a mine: it may still grow into one that
+    is) is priced ILLEGAL_ROUTE, below anything a search keeps or lists."""
     cdef int t = L.t
     cdef int32_t* visited = c.work.stops
     cdef int nv = route_stops(c, L, visited)
     cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
     cdef int bl = 0
     cdef int64_t rev
+    cdef int k
+    if c.inp.mine_rule_by_train[t] == MINES_ONE and not has_mine(c, visited, nv):
+        for k in range(c.inp.n_best_route):
+            L.br_rev[k] = 0
+        L.rev = ILLEGAL_ROUTE
+        L.best_large = 0
+        return ILLEGAL_ROUTE
     if c.inp.n_best_route:
         price_best_route(c, L, visited, nv)
     if c.inp.pays_all_by_train[t]:

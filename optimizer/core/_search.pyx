@@ -26,8 +26,8 @@ from . cimport _state
 from ._bounds cimport cut_anchor, cut_by_bound, later_bound, rest_bound, route_top
 from ._input cimport borrow
 from ._pricing cimport best_route_sum, price_express, price_route, route_segs, route_stops
-from ._state cimport (ERR_MEMORY, STOP_CALLBACK, STOP_CANCELLED, STOP_DEADLINE, STOP_NODES, Best, Bounds, Ctx, Input,
-                      Half, Level, Limits, Scratch, TopK, loc_flip, loc_has, now, res_flip, res_free)
+from ._state cimport (ERR_MEMORY, MINES_NONE, STOP_CALLBACK, STOP_CANCELLED, STOP_DEADLINE, STOP_NODES, Best, Bounds,
+                      Ctx, Input, Half, Level, Limits, Scratch, TopK, loc_flip, loc_has, now, res_flip, res_free)
 
 from .contract import KernelResult
 
@@ -140,6 +140,8 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     T = L.anchors[L.anchor_i]
     if (g.large_by_stop[T] and caps[0] < 1) or (not g.large_by_stop[T] and caps[1] < 1) or caps[2] < 1:
         return 1
+    if g.mine_by_stop[T] and g.mine_rule_by_train[L.t] == MINES_NONE:
+        return 1  # a train that visits no mine
     H.stop[0] = T
     H.pos[0] = g.adj_ptr_by_stop[T]
     L.local_pending = g.local_by_train[L.t] and g.token_by_stop[T]
@@ -228,6 +230,9 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
         ns = L.n_small + 1 - g.large_by_stop[w]
         if nl > caps[0] or ns > caps[1] or nl + ns > caps[2] or not res_free(c, g.seg_by_dir[d]):
             d += 1
+            continue
+        if g.mine_by_stop[w] and g.mine_rule_by_train[L.t] == MINES_NONE:
+            d += 1  # a train that visits no mine (a second mine is kept off by the mines' one location)
             continue
         if cut_by_bound(c, li, L, H, w, d):
             d += 1

@@ -23,6 +23,13 @@ cdef enum:
     MAX_FORCED = 4                          # stops forced into an express's paid subset for its largest-stop
     #                                         bonuses: an express prices at most this many exactly
 
+# What a train may do with the mines (mine_rule_by_train; optimizer.model.trains says the same).
+cdef enum:
+    MINES_ANY = 0
+    MINES_NONE = 1                          # it visits no mine
+    MINES_ONE = 2                           # a route of it is legal only with a mine (one: the mines share
+    #                                         a location); priced ILLEGAL_ROUTE without one
+
 # Why a kernel stopped (Limits.stop_code); _search.STOPPED_BY names each for Python.
 cdef enum:
     STOP_NONE = 0
@@ -60,6 +67,7 @@ cdef struct Input:
     const uint8_t* red_by_stop
     const uint8_t* end_only_by_stop
     const int32_t* loc_by_stop              # per stop: location < n_locs
+    const uint8_t* mine_by_stop             # per stop: a mine
     const uint8_t* interesting_by_stop
     const int32_t* adj_ptr_by_stop          # [n_stops + 1]: CSR into the dirs
     const int32_t* to_stop_by_dir
@@ -76,6 +84,7 @@ cdef struct Input:
     const uint8_t* pays_all_by_train
     const uint8_t* requires_token_by_train
     const uint8_t* local_by_train           # per train: it may run one token city alone, on no track
+    const uint8_t* mine_rule_by_train       # per train: MINES_ANY, MINES_NONE or MINES_ONE
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from ..model import MINES_NONE
 from ..revenue import award_best_route, best_route_awards, price_route, pullman_bonus
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
@@ -56,6 +57,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     seg_bits = [int.from_bytes(row.tobytes(), "little") for row in problem.track_bits_by_seg]
     routes = []
     spec = problem.specs[t]
+    no_mines = int(problem.mine_rule_by_train[t]) == MINES_NONE  # (a route with a mine is never legal)
 
     def extend(stops, dsegs, used, locs, pen):
         if limits is not None:
@@ -84,7 +86,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 continue
             w = int(problem.to_stop_by_dir[d])
             k = int(problem.seg_by_dir[d])
-            if problem.loc_by_stop[w] in locs or seg_bits[k] & used:
+            if problem.loc_by_stop[w] in locs or seg_bits[k] & used or (no_mines and problem.mine_by_stop[w]):
                 continue
             large = n_large + int(problem.large_by_stop[w])
             small = len(stops) + 1 - large

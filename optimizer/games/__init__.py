@@ -55,6 +55,11 @@ DATA_FILES = {
     "18FL": "18FL.json",
     # a bonus once a route for a stop of each of two sets (set_pairs)
     "1888": "1888.json",
+    # mines only goods trains visit, paid as a subsidy (mines)
+    "1837": "1837.json",
+    "1824": "1824.json",
+    "1824 Cisleithania": "1824Cisleithania.json",
+    "18Mag": "18Mag.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -10,10 +10,21 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..model import Bonuses, Stop, TrainSpec, spec_from_train
+from ..model import MINES_ANY, Bonuses, Stop, TrainSpec, spec_from_train
 
 # The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
-STOP_HOOKS = ("make_stop", "is_large", "blocks", "end_only", "location", "value", "value_bonus", "is_red", "has_token")
+STOP_HOOKS = (
+    "make_stop",
+    "is_large",
+    "blocks",
+    "end_only",
+    "location",
+    "value",
+    "value_bonus",
+    "is_red",
+    "has_token",
+    "is_mine",
+)
 
 
 class Rules:
@@ -76,6 +87,10 @@ class Rules:
         city = hx.cities.get(node.index) if node.kind == "city" else None
         return city is not None and self.company.id in city.tokens
 
+    def is_mine(self, hx, node) -> bool:
+        """A mine: a stop only goods trains visit, one a route (:meth:`mine_rule`); none in most titles."""
+        return False
+
     def make_stop(self, hx, node) -> Stop:
         return Stop(
             id=hx.node_id(node.index),
@@ -89,6 +104,7 @@ class Rules:
             location=self.location(hx, node),
             red=self.is_red(hx, node),
             name=hx.location_name,
+            mine=self.is_mine(hx, node),
         )
 
     def stop_context(self):
@@ -120,6 +136,10 @@ class Rules:
         hx = self.board.hexes[stop.hex]
         bonus = self.value_bonus(hx, hx.tile.nodes[stop.node])
         return spec.value_of(stop.value - bonus, stop.large) + bonus
+
+    def mine_rule(self, spec: TrainSpec) -> int:
+        """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
+        return MINES_ANY
 
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),

@@ -37,6 +37,16 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``mines``: ``{assignment?, token?, goods_suffix?}``: the stops of hexes holding the assignment
+  (1837, 1824: ``coal``, set by lib/engine/game/g_1837/game.rb#setup_mines on ``MINE_HEXES``), or
+  the cities holding the named neutral token (18Mag: ``mine``), are mines. A goods train (its name
+  ends with ``goods_suffix``: ``G`` in 1837, ``g`` in 1824, ``#goods_train?``) must visit exactly one
+  mine, every other train none (g_1837 ``#check_other``: "Must visit one mine", "Cannot visit more
+  than one mine", "Only goods trains can visit a mine"; g_18_mag ``#check_other``: "Cannot visit
+  mine" without the round's SNW rail car, which a board document does not carry, so never). A mine
+  pays no route revenue: g_1837 ``#revenue_for`` is ``super - #mine_revenue``, paid instead as the
+  company's subsidy (``#routes_subsidy``), which is not the routes' revenue (``Game::Base
+  #routes_revenue``). All mines share one location, so no route reaches two.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -51,7 +61,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
-from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
+from ..model import MINES_ANY, MINES_NONE, MINES_ONE, BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
 
 
@@ -101,7 +111,29 @@ class DeclaredRules(Rules):
             names += [name for name, sticky in icons_of(code) if sticky]
         return names
 
+    def is_mine(self, hx, node) -> bool:
+        rule = self.declared.get("mines")
+        if not rule or not node.is_stop:
+            return False
+        if "assignment" in rule:
+            return bool(hx.assignments.get(rule["assignment"]))
+        city = hx.cities.get(node.index) if node.kind == "city" else None
+        return city is not None and rule.get("token") in city.tokens
+
+    def mine_rule(self, spec: TrainSpec) -> int:
+        rule = self.declared.get("mines")
+        if not rule:
+            return MINES_ANY
+        suffix = rule.get("goods_suffix")
+        return MINES_ONE if suffix and spec.name.endswith(suffix) else MINES_NONE
+
+    def value(self, hx, node) -> int:
+        """A mine pays no route revenue (its value is the company's subsidy)."""
+        return 0 if self.is_mine(hx, node) else super().value(hx, node)
+
     def location(self, hx, node) -> str:
+        if self.is_mine(hx, node):
+            return "mines"  # a route reaches one mine at most
         rule = self.declared.get("one_stop_per_hex")
         if rule and not node.groups and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ()):
             return "hex:" + hx.id

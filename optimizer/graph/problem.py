@@ -62,6 +62,7 @@ class Problem:
     red_by_stop: np.ndarray  # uint8: red off-board
     end_only_by_stop: np.ndarray  # uint8: a route may only end here
     loc_by_stop: np.ndarray  # int32: its location, < n_locs
+    mine_by_stop: np.ndarray  # uint8: a mine (mine_rule_by_train says which trains visit one)
     # ---- directed segments, CSR by source stop
     adj_ptr_by_stop: np.ndarray  # int32 [n_stops + 1]: stop s leaves by dirs adj_ptr[s] .. adj_ptr[s + 1] - 1
     to_stop_by_dir: np.ndarray  # int32: the stop it reaches
@@ -81,6 +82,8 @@ class Problem:
     requires_token_by_train: np.ndarray  # uint8: a route must count a token of the company
     local_by_train: np.ndarray  # uint8: it may also run one city holding the company's token alone, on no
     #   track (a local run: lib/engine/train.rb#local?, lib/engine/route.rb#connection_data)
+    mine_rule_by_train: np.ndarray  # uint8: MINES_ANY, MINES_NONE (it visits no mine) or MINES_ONE (a route
+    #   is legal only with exactly one mine: the mines share a location, so the search needs only "one")
     # ---- bonuses
     stop_a_by_pair: np.ndarray  # int32
     stop_b_by_pair: np.ndarray  # int32
@@ -295,6 +298,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         red_by_stop=flags[2],
         end_only_by_stop=flags[3],
         loc_by_stop=loc,
+        mine_by_stop=_arr([s.mine for s in stops], np.uint8),
         adj_ptr_by_stop=np.array(ptr, dtype=np.int32),
         to_stop_by_dir=adj[2],
         seg_by_dir=adj[1],
@@ -310,6 +314,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         pays_all_by_train=_arr([s.pays_all for s in specs], np.uint8),
         requires_token_by_train=_arr([s.requires_token for s in specs], np.uint8),
         local_by_train=_arr([s.local for s in specs], np.uint8),
+        mine_rule_by_train=_arr([rules.mine_rule(s) for s in specs], np.uint8),
         stop_a_by_pair=_arr([p[0] for p in pairs]),
         stop_b_by_pair=_arr([p[1] for p in pairs]),
         amount_by_pair=_arr([p[2] for p in pairs]),

@@ -20,3 +20,4 @@ class Stop:
     location: str  # stops with one location may not both be on one route
     red: bool  # a red (off-board) location, for red-to-red bonuses
     name: str | None = None
+    mine: bool = False  # only goods trains visit it, one a route (1837 family: a mine)

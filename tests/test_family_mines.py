@@ -160,3 +160,18 @@ def test_twins_agree_on_mines(data):
                 seg = problem.graph.segments[k]
                 assert not (seg.resources & used)
                 used |= seg.resources
+
+
+def test_1824_pays_one_city_of_a_hex_but_both_towns_of_a_double_town():
+    """g_1824 ``#revenue_for``: "Route cannot visit same revenue center twice", of the stops whose
+    tile has no towns (1824 Cisleithania takes it by ``super``). On KK's board at action 417 Wien
+    (E12) holds two cities: they share one location, so no route reaches both; F11's two towns keep
+    one each (``one_stop_per_hex: {"except_towns": true}``)."""
+    doc = catalog_state("1824/1824_game_end_reason_bank@417")
+    problem = build_problem(doc)
+    loc = {s.id: int(problem.loc_by_stop[i]) for i, s in enumerate(problem.graph.stops)}
+    assert loc["E12._0"] == loc["E12._1"]
+    assert loc["F11._0"] != loc["F11._1"]
+    generic = build_problem(dict(doc, game="1824 (no rules)"))
+    loc = {s.id: int(generic.loc_by_stop[i]) for i, s in enumerate(generic.graph.stops)}
+    assert loc["E12._0"] != loc["E12._1"]

@@ -31,7 +31,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``#revenue_for``): ``Route#hexes`` is the hexes of the route's nodes (the ends of its node-to-node
   chains), not of its track, so a route passing a hex's track twice is legal and one visiting two of
   its stops is not. ``{"except_hexes": [H, ...]}`` exempts the hexes the engine lists as
-  ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route).
+  ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route);
+  ``{"except_towns": true}`` those whose tile (as laid now) has a town (g_1824 ``#revenue_for``:
+  "Route cannot visit same revenue center twice", of the stops whose ``hex.tile.towns`` is empty:
+  Wien's three cities, not a double town's two towns).
 - ``local_cities_once``: ``"city"`` where no city may be on the routes of two of the company's local
   trains (lib/engine/game/g_1822/game.rb#check_local_cities: "Local train can only use each token on
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
@@ -135,9 +138,17 @@ class DeclaredRules(Rules):
         if self.is_mine(hx, node):
             return "mines"  # a route reaches one mine at most
         rule = self.declared.get("one_stop_per_hex")
-        if rule and not node.groups and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ()):
+        if rule and not node.groups and not self.exempt_from_one_stop(rule, hx):
             return "hex:" + hx.id
         return super().location(hx, node)
+
+    @staticmethod
+    def exempt_from_one_stop(rule, hx) -> bool:
+        """A hex whose stops a route may visit two of, though ``one_stop_per_hex`` holds."""
+        if not isinstance(rule, dict):
+            return False
+        has_town = any(n.kind == "town" for n in hx.tile.nodes)
+        return hx.id in rule.get("except_hexes", ()) or bool(rule.get("except_towns") and has_town)
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")

@@ -104,6 +104,7 @@ cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above,
             if above_ran and above.br_rev[k] > L.br_base[k]:
                 L.br_base[k] = above.br_rev[k]
     L.t = c.inp.train_by_level[li]
+    L.no_mines = c.inp.mine_rule_by_train[L.t] == MINES_NONE
     L.anchors = c.inp.anchor_by_train_rank + <int64_t>L.t * c.inp.n_stops
     L.rank = c.inp.rank_by_train_stop + <int64_t>L.t * c.inp.n_stops
     L.n_anchors = c.inp.n_anchors_by_train[L.t]
@@ -140,7 +141,7 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     T = L.anchors[L.anchor_i]
     if (g.large_by_stop[T] and caps[0] < 1) or (not g.large_by_stop[T] and caps[1] < 1) or caps[2] < 1:
         return 1
-    if g.mine_by_stop[T] and g.mine_rule_by_train[L.t] == MINES_NONE:
+    if L.no_mines and g.mine_by_stop[T]:
         return 1  # a train that visits no mine
     H.stop[0] = T
     H.pos[0] = g.adj_ptr_by_stop[T]
@@ -231,7 +232,7 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
         if nl > caps[0] or ns > caps[1] or nl + ns > caps[2] or not res_free(c, g.seg_by_dir[d]):
             d += 1
             continue
-        if g.mine_by_stop[w] and g.mine_rule_by_train[L.t] == MINES_NONE:
+        if L.no_mines and g.mine_by_stop[w]:
             d += 1  # a train that visits no mine (a second mine is kept off by the mines' one location)
             continue
         if cut_by_bound(c, li, L, H, w, d):

@@ -144,6 +144,7 @@ cdef struct Level:
     int empty                               # this level's train runs nothing
     int n_large                             # large stops visited by the route so far
     int n_small                             # small stops visited
+    int no_mines                            # its train visits no mine (MINES_NONE)
     int64_t vsum                            # sum of their values for this train
     int64_t base                            # revenue of the levels above (the routes already placed)
     int base_large                          # largest paid large value above (for the Pullman)

@@ -22,9 +22,9 @@ from optimizer.core import compiled, reference
 from optimizer.games import rules_source
 from optimizer.graph.problem import build_problem
 from optimizer.model import MINES_NONE, MINES_ONE
-from optimizer.revenue import price_route
+from optimizer.revenue import best_route_awards, price_route
 
-from .boards import mines, small_boards
+from .boards import bonuses, mines, small_boards
 from .test_catalog_rules import catalog_state
 
 # state, the goods trains' name suffix (None: no goods trains), the engine's price of our routes
@@ -131,10 +131,12 @@ def test_checker_says_why_a_route_breaks_the_mine_rule():
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_twins_agree_on_mines(data):
-    """Random boards with mines anywhere (not only at dead ends) and goods trains beside others: the
-    reference, the nested and the packing search agree, and every route keeps the mine rule."""
+    """Random boards with mines anywhere (not only at dead ends), goods trains beside others, and
+    random bonuses: the reference, the nested and the packing search agree, and every route keeps
+    the mine rule and is priced as the reference prices it (a best-route bonus aside)."""
     doc = data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3))
     problem = data.draw(mines(doc))
+    data.draw(bonuses(problem))  # with every bonus shape (1824 Cisleithania's Bukowina is a set pair)
     ref = reference.search(problem)
     nested = compiled.search(problem, strategy="nested")
     packing = compiled.search(problem, strategy="packing")
@@ -142,7 +144,10 @@ def test_twins_agree_on_mines(data):
     assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
     for result in (ref, nested, packing):
         used = set()
-        for route in result.routes:
+        awards = dict.fromkeys(range(len(result.routes)), 0)
+        for i, amount in best_route_awards(problem, [r.stops for r in result.routes]):
+            awards[i] += amount
+        for i, route in enumerate(result.routes):
             mines_on = sum(int(problem.mine_by_stop[s]) for s in route.stops)
             rule = int(problem.mine_rule_by_train[route.train])
             assert rule in (MINES_NONE, MINES_ONE)
@@ -155,7 +160,7 @@ def test_twins_agree_on_mines(data):
             for k in dsegs:
                 pen |= int(problem.penalty_mask_by_seg[k])
             priced = price_route(problem, route.train, route.stops, pen)
-            assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)
+            assert priced.legal and priced.revenue + awards[i] == route.revenue, (route, priced.errors)
             for k in dsegs:
                 seg = problem.graph.segments[k]
                 assert not (seg.resources & used)

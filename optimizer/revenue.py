@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .graph.problem import HEX_FORBIDDEN
+from .model import MINES_NONE, MINES_ONE
 
 
 @dataclass
@@ -54,7 +55,20 @@ def visit_errors(problem, t: int, stops: list) -> list:
         and not (problem.token_by_stop[stops[0]] and problem.token_by_stop[stops[-1]])
     ):
         errors.append(f"{label}'s route must start and end at cities with the company's token")
-    return errors
+    return errors + mine_errors(problem, t, stops)
+
+
+def mine_errors(problem, t: int, stops: list) -> list:
+    """A goods train visits exactly one mine, every other train none (lib/engine/game/g_1837/game.rb
+    #check_other; g_18_mag: no train, without the round's SNW rail car)."""
+    rule = int(problem.mine_rule_by_train[t])
+    mines = sum(1 for s in stops if problem.mine_by_stop[s])
+    name = problem.specs[t].name
+    if rule == MINES_NONE and mines:
+        return [f"the {name} train may not visit a mine (only goods trains can)"]
+    if rule == MINES_ONE and mines != 1:
+        return [f"the {name} train is a goods train: it must visit one mine, not {mines}"]
+    return []
 
 
 def bonus_value(problem, t: int, visited: list, paid: list) -> int:

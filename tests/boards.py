@@ -10,6 +10,9 @@ knows (pairs paid or visited, negative pairs, set pairs once a route, largest st
 penalties, Pullman, best-route bonuses, some times the train's multiplier) meets the reference.
 :func:`one_stop_per_hex` flattens a board under the declared family of that name (the engine's "Route
 visits same hex twice"), some hexes exempt; :func:`e_trains` adds E trains under that family.
+penalties, Pullman, best-route bonuses) meets the reference. :func:`one_stop_per_hex` flattens a board under the declared family
+of that name (the engine's "Route visits same hex twice"), some hexes exempt; :func:`mines` under the
+family ``mines`` (1837's goods trains and mines), some hexes mines and some trains goods trains.
 """
 
 from __future__ import annotations
@@ -359,3 +362,24 @@ def e_trains(draw, doc):
     rules = DeclaredRules.for_game("random", {}, {"e_trains": family})(board)
     reachable_only = not any_train_without_token(board, rules)
     return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only)), token_ends
+
+
+MINES_FAMILY = {"assignment": "coal", "goods_suffix": "G"}  # as 1837's data file declares it
+
+
+@st.composite
+def mines(draw, doc):
+    """The board's problem under the declared family ``mines`` (lib/engine/game/g_1837/game.rb
+    #check_other, #revenue_for): one to three hexes with stops assigned ``coal`` (anywhere on the
+    board, not only at dead ends as on 1837's map), and about half the trains goods trains (named
+    ``...G``), which must visit exactly one mine while the others visit none."""
+    with_stops = [h for h in doc["hexes"] if any(n.is_stop for n in parse_code(h["code"]).nodes)]
+    for h in draw(st.lists(st.sampled_from(with_stops), min_size=1, max_size=3, unique_by=lambda h: h["id"])):
+        h["assignments"] = {"coal": True}
+    for train in doc["trains"]:
+        if draw(st.booleans()):
+            train["name"] += "G"
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"mines": MINES_FAMILY})(board)
+    reachable_only = not any_train_without_token(board, rules)
+    return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))

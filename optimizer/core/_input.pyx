@@ -276,6 +276,7 @@ cdef int borrow_stops(Input* g, p, ki, list keep) except -1:
     g.no_end_by_stop = <const uint8_t*>take(p, "no_end_by_stop", U8, keep, n)
     g.loc_by_stop = <const int32_t*>take(p, "loc_by_stop", I32, keep, n)
     in_range(g.loc_by_stop, n, 0, g.n_locs, "loc_by_stop")
+    g.mine_by_stop = <const uint8_t*>take(p, "mine_by_stop", U8, keep, n)
     g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, keep, n)
     return 0
 
@@ -325,6 +326,7 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     g.token_ends_by_train = <const uint8_t*>take(p, "token_ends_by_train", U8, keep, K)
     g.min_large_by_train = <const int32_t*>take(p, "min_large_by_train", I32, keep, K)
     in_range(g.min_large_by_train, K, 0, 2 ** 31 - 1, "min_large_by_train")
+    g.mine_rule_by_train = <const uint8_t*>take(p, "mine_rule_by_train", U8, keep, K)
     g.max_bonus_by_train = <const int64_t*>take(ki, "max_bonus_by_train", I64, keep, K)
     g.prefix_by_train_class_count = <const int64_t*>take(ki, "prefix_by_train_class_count", I64, keep, K, 3, n + 1)
     g.anchor_by_train_rank = <const int32_t*>take(ki, "anchor_by_train_rank", I32, keep, K, n)

@@ -26,8 +26,8 @@ from . cimport _state
 from ._bounds cimport cut_anchor, cut_by_bound, later_bound, rest_bound, route_top
 from ._input cimport borrow
 from ._pricing cimport best_route_sum, price_express, price_route, route_segs, route_stops
-from ._state cimport (ERR_MEMORY, STOP_CALLBACK, STOP_CANCELLED, STOP_DEADLINE, STOP_NODES, Best, Bounds, Ctx, Input,
-                      Half, Level, Limits, Scratch, TopK, loc_flip, loc_has, now, res_flip, res_free)
+from ._state cimport (ERR_MEMORY, MINES_NONE, STOP_CALLBACK, STOP_CANCELLED, STOP_DEADLINE, STOP_NODES, Best, Bounds,
+                      Ctx, Input, Half, Level, Limits, Scratch, TopK, loc_flip, loc_has, now, res_flip, res_free)
 
 from .contract import KernelResult
 
@@ -104,6 +104,7 @@ cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above,
             if above_ran and above.br_rev[k] > L.br_base[k]:
                 L.br_base[k] = above.br_rev[k]
     L.t = c.inp.train_by_level[li]
+    L.no_mines = c.inp.mine_rule_by_train[L.t] == MINES_NONE
     L.anchors = c.inp.anchor_by_train_rank + <int64_t>L.t * c.inp.n_stops
     L.rank = c.inp.rank_by_train_stop + <int64_t>L.t * c.inp.n_stops
     L.n_anchors = c.inp.n_anchors_by_train[L.t]
@@ -140,6 +141,8 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     T = L.anchors[L.anchor_i]
     if (g.large_by_stop[T] and caps[0] < 1) or (not g.large_by_stop[T] and caps[1] < 1) or caps[2] < 1:
         return 1
+    if L.no_mines and g.mine_by_stop[T]:
+        return 1  # a train that visits no mine
     H.stop[0] = T
     H.pos[0] = g.adj_ptr_by_stop[T]
     L.local_pending = g.local_by_train[L.t] and g.token_by_stop[T]
@@ -243,6 +246,9 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
             continue
         if g.hex_cap_by_train[L.t] >= 0 and hex_after(c, L, H, d) > g.hex_cap_by_train[L.t]:
             d += 1
+            continue
+        if L.no_mines and g.mine_by_stop[w]:
+            d += 1  # a train that visits no mine (a second mine is kept off by the mines' one location)
             continue
         if cut_by_bound(c, li, L, H, w, d):
             d += 1

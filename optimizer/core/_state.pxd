@@ -30,6 +30,12 @@ cdef extern from *:
     #define ROUTE18XX_REFUSED (-(1LL << 50))
     """
     const int64_t REFUSED "ROUTE18XX_REFUSED"
+# What a train may do with the mines (mine_rule_by_train; optimizer.model.trains says the same).
+cdef enum:
+    MINES_ANY = 0
+    MINES_NONE = 1                          # it visits no mine
+    MINES_ONE = 2                           # a route of it is legal only with a mine (one: the mines share
+    #                                         a location); priced REFUSED without one
 
 # Why a kernel stopped (Limits.stop_code); _search.STOPPED_BY names each for Python.
 cdef enum:
@@ -70,6 +76,7 @@ cdef struct Input:
     const uint8_t* end_only_by_stop
     const uint8_t* no_end_by_stop           # per stop: a route may pass through but not begin or end here
     const int32_t* loc_by_stop              # per stop: location < n_locs
+    const uint8_t* mine_by_stop             # per stop: a mine
     const uint8_t* interesting_by_stop
     const int32_t* adj_ptr_by_stop          # [n_stops + 1]: CSR into the dirs
     const int32_t* to_stop_by_dir
@@ -89,6 +96,7 @@ cdef struct Input:
     const int32_t* track_group_by_train     # per train: its overlap group < n_track_groups
     const uint8_t* token_ends_by_train      # per train: both ends of a route hold the company's token
     const int32_t* min_large_by_train       # per train: the large stops a route must visit at least
+    const uint8_t* mine_rule_by_train       # per train: MINES_ANY, MINES_NONE or MINES_ONE
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]
@@ -152,6 +160,7 @@ cdef struct Level:
     int empty                               # this level's train runs nothing
     int n_large                             # large stops visited by the route so far
     int n_small                             # small stops visited
+    int no_mines                            # its train visits no mine (MINES_NONE)
     int64_t vsum                            # sum of their values for this train
     int64_t base                            # revenue of the levels above (the routes already placed)
     int base_large                          # largest paid large value above (for the Pullman)

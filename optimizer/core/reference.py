@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from ..games.home_route import run_visits_home
+from ..model import MINES_NONE
 from ..revenue import award_best_route, best_route_awards, price_route, pullman_bonus
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
@@ -60,6 +61,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     hex_cap = int(problem.hex_cap_by_train[t])  # -1: the train counts stops, not hex edges
     hex_edges = [int(e) for e in problem.hex_edges_by_train_seg[t]] if hex_cap >= 0 else []
     group_shift = 64 * problem.n_track_words * int(problem.track_group_by_train[t])  # its overlap group's track
+    no_mines = int(problem.mine_rule_by_train[t]) == MINES_NONE  # (a route with a mine is never legal)
 
     def extend(stops, dsegs, used, locs, pen, hexes=0):
         if limits is not None:
@@ -88,7 +90,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 continue
             w = int(problem.to_stop_by_dir[d])
             k = int(problem.seg_by_dir[d])
-            if problem.loc_by_stop[w] in locs or seg_bits[k] & used:
+            if problem.loc_by_stop[w] in locs or seg_bits[k] & used or (no_mines and problem.mine_by_stop[w]):
                 continue
             large = n_large + int(problem.large_by_stop[w])
             small = len(stops) + 1 - large

@@ -82,6 +82,11 @@ DATA_FILES = {
     # no route begins or ends at a town (no_town_ends)
     "Steam Over Holland": "SteamOverHolland.json",
     "18Rhl": "18Rhl.json",
+    # mines only goods trains visit, paid as a subsidy (mines)
+    "1837": "1837.json",
+    "1824": "1824.json",
+    "1824 Cisleithania": "1824Cisleithania.json",
+    "18Mag": "18Mag.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

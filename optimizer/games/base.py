@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..model import Bonuses, Stop, TrainSpec, spec_from_train
+from ..model import MINES_ANY, Bonuses, Stop, TrainSpec, spec_from_train
 
 # The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
 STOP_HOOKS = (
@@ -24,6 +24,7 @@ STOP_HOOKS = (
     "value_bonus",
     "is_red",
     "has_token",
+    "is_mine",
 )
 
 
@@ -100,6 +101,10 @@ class Rules:
         city = hx.cities.get(node.index) if node.kind == "city" else None
         return city is not None and self.company.id in city.tokens
 
+    def is_mine(self, hx, node) -> bool:
+        """A mine: a stop only goods trains visit, one a route (:meth:`mine_rule`); none in most titles."""
+        return False
+
     def make_stop(self, hx, node) -> Stop:
         return Stop(
             id=hx.node_id(node.index),
@@ -114,6 +119,7 @@ class Rules:
             red=self.is_red(hx, node),
             name=hx.location_name,
             no_end=self.no_end(hx, node),
+            mine=self.is_mine(hx, node),
         )
 
     def stop_context(self):
@@ -165,6 +171,10 @@ class Rules:
         """The stop of ``graph`` some route of every run must visit (-1: none; -2: the rule holds
         but the company holds no token in its home hex, so only the empty run is legal)."""
         return -1
+
+    def mine_rule(self, spec: TrainSpec) -> int:
+        """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
+        return MINES_ANY
 
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),

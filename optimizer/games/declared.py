@@ -33,6 +33,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   its stops is not. ``{"except_hexes": [H, ...]}`` exempts the hexes the engine lists as
   ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route);
   ``{"hexes": [H, ...]}`` keeps it to those hexes.
+  ``{"except_towns": true}`` those whose tile (as laid now) has a town (g_1824 ``#revenue_for``:
+  "Route cannot visit same revenue center twice", of the stops whose ``hex.tile.towns`` is empty:
+  Wien's three cities, not a double town's two towns).
 - ``local_cities_once``: ``"city"`` where no city may be on the routes of two of the company's local
   trains (lib/engine/game/g_1822/game.rb#check_local_cities: "Local train can only use each token on
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
@@ -79,6 +82,16 @@ is then a data file, and a new game needs code only for a family not seen yet:
   them (lib/engine/game/g_18_zoo/game.rb ``#check_distance``, ``#cities_visited``: "Water and
   external gray don't count as city/offboard."). Every stop visited is still paid (a numeric
   distance, ``Game::Base#compute_stops``).
+- ``mines``: ``{assignment?, token?, goods_suffix?}``: the stops of hexes holding the assignment
+  (1837, 1824: ``coal``, set by lib/engine/game/g_1837/game.rb#setup_mines on ``MINE_HEXES``), or
+  the cities holding the named neutral token (18Mag: ``mine``), are mines. A goods train (its name
+  ends with ``goods_suffix``: ``G`` in 1837, ``g`` in 1824, ``#goods_train?``) must visit exactly one
+  mine, every other train none (g_1837 ``#check_other``: "Must visit one mine", "Cannot visit more
+  than one mine", "Only goods trains can visit a mine"; g_18_mag ``#check_other``: "Cannot visit
+  mine" without the round's SNW rail car, which a board document does not carry, so never). A mine
+  pays no route revenue: g_1837 ``#revenue_for`` is ``super - #mine_revenue``, paid instead as the
+  company's subsidy (``#routes_subsidy``), which is not the routes' revenue (``Game::Base
+  #routes_revenue``). All mines share one location, so no route reaches two.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -95,7 +108,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
-from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
+from ..model import MINES_ANY, MINES_NONE, MINES_ONE, BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from ..model.trains import UNLIMITED
 from .base import Rules
 from .hex_trains import hex_spec, segment_costs
@@ -155,17 +168,42 @@ class DeclaredRules(Rules):
             names += [name for name, sticky in icons_of(code) if sticky]
         return names
 
+    def is_mine(self, hx, node) -> bool:
+        rule = self.declared.get("mines")
+        if not rule or not node.is_stop:
+            return False
+        if "assignment" in rule:
+            return bool(hx.assignments.get(rule["assignment"]))
+        city = hx.cities.get(node.index) if node.kind == "city" else None
+        return city is not None and rule.get("token") in city.tokens
+
+    def mine_rule(self, spec: TrainSpec) -> int:
+        rule = self.declared.get("mines")
+        if not rule:
+            return MINES_ANY
+        suffix = rule.get("goods_suffix")
+        return MINES_ONE if suffix and spec.name.endswith(suffix) else MINES_NONE
+
+    def value(self, hx, node) -> int:
+        """A mine pays no route revenue (its value is the company's subsidy)."""
+        return 0 if self.is_mine(hx, node) else super().value(hx, node)
+
     def location(self, hx, node) -> str:
+        if self.is_mine(hx, node):
+            return "mines"  # a route reaches one mine at most
         rule = self.declared.get("one_stop_per_hex")
         only = rule.get("hexes") if isinstance(rule, dict) else None
-        if (
-            rule
-            and not node.groups
-            and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ())
-            and (only is None or hx.id in only)
-        ):
+        if rule and not node.groups and not self.exempt_from_one_stop(rule, hx) and (only is None or hx.id in only):
             return "hex:" + hx.id
         return super().location(hx, node)
+
+    @staticmethod
+    def exempt_from_one_stop(rule, hx) -> bool:
+        """A hex whose stops a route may visit two of, though ``one_stop_per_hex`` holds."""
+        if not isinstance(rule, dict):
+            return False
+        has_town = any(n.kind == "town" for n in hx.tile.nodes)
+        return hx.id in rule.get("except_hexes", ()) or bool(rule.get("except_towns") and has_town)
 
     def no_end(self, hx, node) -> bool:
         return bool(self.declared.get("no_town_ends")) and node.kind == "town"

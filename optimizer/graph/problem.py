@@ -66,6 +66,7 @@ class Problem:
     end_only_by_stop: np.ndarray  # uint8: a route may only end here
     no_end_by_stop: np.ndarray  # uint8: a route may neither begin nor end here (only pass through)
     loc_by_stop: np.ndarray  # int32: its location, < n_locs
+    mine_by_stop: np.ndarray  # uint8: a mine (mine_rule_by_train says which trains visit one)
     # ---- directed segments, CSR by source stop
     adj_ptr_by_stop: np.ndarray  # int32 [n_stops + 1]: stop s leaves by dirs adj_ptr[s] .. adj_ptr[s + 1] - 1
     to_stop_by_dir: np.ndarray  # int32: the stop it reaches
@@ -89,6 +90,8 @@ class Problem:
     track_group_by_train: np.ndarray  # int32 < n_track_groups: its overlap group; routes of trains in different
     #   groups may share track (an E train's own group: g_1822/game.rb#check_overlap, tracks_by_type)
     token_ends_by_train: np.ndarray  # uint8: both ends of its route hold the company's token (1822's E train)
+    mine_rule_by_train: np.ndarray  # uint8: MINES_ANY, MINES_NONE (it visits no mine) or MINES_ONE (a route
+    #   is legal only with exactly one mine: the mines share a location, so the search needs only "one")
     # ---- bonuses
     stop_a_by_pair: np.ndarray  # int32
     stop_b_by_pair: np.ndarray  # int32
@@ -332,6 +335,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         end_only_by_stop=flags[3],
         no_end_by_stop=flags[4],
         loc_by_stop=loc,
+        mine_by_stop=_arr([s.mine for s in stops], np.uint8),
         adj_ptr_by_stop=np.array(ptr, dtype=np.int32),
         to_stop_by_dir=adj[2],
         seg_by_dir=adj[1],
@@ -350,6 +354,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         track_group_by_train=_arr([s.track_group for s in specs]),
         token_ends_by_train=_arr([s.token_ends for s in specs], np.uint8),
         min_large_by_train=_arr(min_large),
+        mine_rule_by_train=_arr([rules.mine_rule(s) for s in specs], np.uint8),
         stop_a_by_pair=_arr([p[0] for p in pairs]),
         stop_b_by_pair=_arr([p[1] for p in pairs]),
         amount_by_pair=_arr([p[2] for p in pairs]),

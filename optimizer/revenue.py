@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from .graph.problem import GAUGES
+
 
 @dataclass
 class Priced:
@@ -40,6 +42,14 @@ def visit_errors(problem, t: int, stops: list) -> list:
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")
     return errors
+
+
+def gauge_errors(problem, t: int, gauge_mask: int) -> list:
+    """Why train t may not run a route over track of these kinds (bit k: ``GAUGES[k]``), if it may not."""
+    if int(problem.gauge_ok_by_train[t]) >> gauge_mask & 1:
+        return []
+    kinds = " and ".join(name for k, name in enumerate(GAUGES) if gauge_mask >> k & 1)
+    return [f"the {problem.specs[t].name} train may not run a route over {kinds} track"]
 
 
 def bonus_value(problem, t: int, visited: list, paid: list) -> int:
@@ -78,13 +88,14 @@ def penalty_value(problem, pen_mask: int) -> int:
     return sum(int(a) for b, a in enumerate(problem.amount_by_penalty) if pen_mask >> b & 1)
 
 
-def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
-    """Price train t's route through ``stops`` (indexes, route order).
+def price_route(problem, t: int, stops: list, pen_mask: int = 0, gauge_mask: int = 0) -> Priced:
+    """Price train t's route through ``stops`` (indexes, route order) over track of the kinds
+    ``gauge_mask`` (none given: any train may run it).
 
     The paid subset is the best allowed one: every subset within the pay caps (and holding one of
     our tokens where the train may skip stops) is tried.
     """
-    errors = visit_errors(problem, t, stops)
+    errors = visit_errors(problem, t, stops) + gauge_errors(problem, t, gauge_mask)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]

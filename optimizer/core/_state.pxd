@@ -69,6 +69,7 @@ cdef struct Input:
     const uint64_t* track_bits_by_seg       # [n_segs * n_track_words]
     const uint32_t* penalty_mask_by_seg
     const int32_t* amount_by_penalty
+    const uint8_t* gauge_by_seg             # per segment: the track kinds it uses (a bitmask, < 32)
     const int32_t* values_by_train_stop     # [n_trains * n_stops]
     const int32_t* caps_by_train            # [n_trains * 6]
     const int32_t* multiplier_by_train
@@ -76,6 +77,7 @@ cdef struct Input:
     const uint8_t* pays_all_by_train
     const uint8_t* requires_token_by_train
     const uint8_t* local_by_train           # per train: it may run one token city alone, on no track
+    const uint32_t* gauge_ok_by_train       # per train: bit m set where a route of track kinds m is legal
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]
@@ -118,6 +120,8 @@ cdef struct Half:
     int32_t* pos                            # per frame: the next dir to try out of it
     int32_t* dseg                           # per frame: the dir that reached it (-1 at frame 0)
     uint32_t* pen                           # per frame: penalty hexes crossed so far (mask)
+    uint8_t* gauge                          # per frame: track kinds of the route so far (half 1's
+    #                                         frame 0 holds half 0's: the whole route's)
     int64_t* later                          # per frame: the most the later levels can add on the track
     #                                         then in use (-1: not looked at yet)
 

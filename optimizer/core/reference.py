@@ -57,7 +57,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     routes = []
     spec = problem.specs[t]
 
-    def extend(stops, dsegs, used, locs, pen):
+    def extend(stops, dsegs, used, locs, pen, gauge):
         if limits is not None:
             limits.tick()
         if dsegs:
@@ -65,7 +65,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
                 if limits is not None:
                     limits.clock()
-                priced = price_route(problem, t, stops, pen)
+                priced = price_route(problem, t, stops, pen, gauge)
                 if priced.legal:
                     routes.append(
                         (
@@ -86,6 +86,8 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
             k = int(problem.seg_by_dir[d])
             if problem.loc_by_stop[w] in locs or seg_bits[k] & used:
                 continue
+            if not int(problem.gauge_ok_by_train[t]) >> (gauge | int(problem.gauge_by_seg[k])) & 1:
+                continue  # a track kind the train may not add (kinds only grow: no extension is legal)
             large = n_large + int(problem.large_by_stop[w])
             small = len(stops) + 1 - large
             if large > spec.visit_large or small > spec.visit_small or len(stops) + 1 > spec.visit_total:
@@ -96,10 +98,11 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 used | seg_bits[k],
                 locs | {problem.loc_by_stop[w]},
                 pen | int(problem.penalty_mask_by_seg[k]),
+                gauge | int(problem.gauge_by_seg[k]),
             )
 
     for s in range(n):
-        extend([s], [], 0, {problem.loc_by_stop[s]}, 0)
+        extend([s], [], 0, {problem.loc_by_stop[s]}, 0, 0)
         if problem.local_by_train[t] and problem.token_by_stop[s]:  # a local run: the token city alone
             priced = price_route(problem, t, [s])
             if priced.legal:

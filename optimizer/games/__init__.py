@@ -55,6 +55,10 @@ DATA_FILES = {
     "18FL": "18FL.json",
     # a bonus once a route for a stop of each of two sets (set_pairs)
     "1888": "1888.json",
+    # the track kinds a route may use (gauges)
+    "18Carolinas": "18Carolinas.json",
+    "1840": "1840.json",
+    "18Norway": "18Norway.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

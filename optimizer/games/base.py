@@ -121,6 +121,11 @@ class Rules:
         bonus = self.value_bonus(hx, hx.tile.nodes[stop.node])
         return spec.value_of(stop.value - bonus, stop.large) + bonus
 
+    def gauge_sets(self, train) -> tuple | None:
+        """The sets of track kinds (``broad``, ``narrow``, ``dual`` ...) a route of the train may use:
+        all of its track within one of them; None where the train runs any track."""
+        return None
+
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),
         "city" (no city on two local trains' routes) or "hex" (no hex with a city on two)."""

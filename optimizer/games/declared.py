@@ -37,6 +37,14 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``gauges``: ``[{sets, trains?, except_trains?, company_types?}]``: the first rule naming the
+  train (by name, ``trains`` / ``except_trains``) and the company's type (``company_types``) says
+  which track kinds (the tile DSL's ``track:``: ``broad``, ``narrow``, ``dual``) its route may use:
+  every path of the route within one of ``sets``; a train no rule names runs any track.
+  18Carolinas: no route mixes the gauges, dual track goes with either
+  (g_18_carolinas/game.rb#check_other: "Train cannot use more than one gauge"); 1840: a minor's
+  route only broad track (g_1840/game.rb#check_track_type); 18Norway: ships only water (``narrow``),
+  trains never (g_18_norway/game.rb#check_other, ``#ship?``: a train whose ``track_type`` is narrow).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -109,6 +117,17 @@ class DeclaredRules(Rules):
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
+
+    def gauge_sets(self, train) -> tuple | None:
+        for rule in self.declared.get("gauges", ()):
+            if "trains" in rule and train.name not in rule["trains"]:
+                continue
+            if train.name in rule.get("except_trains", ()):
+                continue
+            if "company_types" in rule and self.company.type not in rule["company_types"]:
+                continue
+            return tuple(tuple(kinds) for kinds in rule["sets"])
+        return None
 
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:

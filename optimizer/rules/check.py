@@ -129,7 +129,10 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
                 used[r] = i
         errors = list(dict.fromkeys(errors + visit_errors(problem, t, stops)))
         if not errors:
-            priced = price_route(problem, t, stops, pen)
+            gauge = 0
+            for j, _ in reading:
+                gauge |= int(problem.gauge_by_seg[j])
+            priced = price_route(problem, t, stops, pen, gauge)
             errors = priced.errors
             if priced.legal:
                 entry["revenue"] = priced.revenue

@@ -20,10 +20,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``group_pairs``; only for ``company`` where it names one (1888's destinations: a stop of the
   company's home hex and one of its destination hex, lib/engine/game/g_1888/game.rb#revenue_for and
   ``#destinated?``, paid once a route per destination).
-- ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?}]``: paid once for
-  the company, on its route that earns it most: ``amount`` when the route visits a stop on every
-  hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract, 18AL named
-  routes); it applies when the company owns ``company`` or holds an ability of type ``ability``.
+- ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
+  paid once for the company, on its route that earns it most: ``amount`` when the route visits a
+  stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
+  18AL named routes); it applies when the company owns ``company`` or holds an ability of type
+  ``ability``. ``per_phase_colour`` (``{"yellow": 10, ...}``) adds to ``amount`` for each of the
+  phase's tile colours it names (18Norway's mail contract: no ``hexes``, 10 per colour of yellow,
+  green and brown, g_18_norway/game.rb#routes_revenue).
+- ``tokened_cities_only``: ``true`` where a city pays nothing to a route of a company without a
+  token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
 - ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
   lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
   keeps the group's location, which a route reaches once already). It is also the engine's "Route
@@ -155,6 +160,11 @@ class DeclaredRules(Rules):
     def value_bonus(self, hx, node) -> int:
         return self.assigned_bonus(hx) + self.ability_bonus(hx)
 
+    def value(self, hx, node) -> int:
+        if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
+            return 0
+        return super().value(hx, node)
+
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
@@ -205,6 +215,7 @@ class DeclaredRules(Rules):
     def best_route_bonus(self, rule: dict) -> BestRouteBonus:
         hexes = list(rule.get("hexes") or ())
         amount = int(rule.get("amount") or 0)
+        amount += sum(int(rule.get("per_phase_colour", {}).get(colour, 0)) for colour in self.board.phase_tiles)
         for a in self.company.abilities:  # the ability's own hexes and amount, where it gives them
             if rule.get("ability") and a.get("type") == rule["ability"]:
                 hexes = list(a.get("hexes") or hexes)

@@ -55,6 +55,7 @@ DATA_FILES = {
     "18FL": "18FL.json",
     # a bonus once a route for a stop of each of two sets (set_pairs)
     "1888": "1888.json",
+    "1825": "1825.json",
     # the track kinds a route may use (gauges)
     "18Carolinas": "18Carolinas.json",
     "1840": "1840.json",

@@ -48,7 +48,8 @@ def gauge_errors(problem, t: int, gauge_mask: int) -> list:
     """Why train t may not run a route over track of these kinds (bit k: ``GAUGES[k]``), if it may not."""
     if int(problem.gauge_ok_by_train[t]) >> gauge_mask & 1:
         return []
-    kinds = " and ".join(name for k, name in enumerate(GAUGES) if gauge_mask >> k & 1)
+    names = [name for k, name in enumerate(GAUGES) if gauge_mask >> k & 1]
+    kinds = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
     return [f"the {problem.specs[t].name} train may not run a route over {kinds} track"]
 
 

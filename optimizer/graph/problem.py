@@ -250,7 +250,9 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     ).reshape(K, 6)
     keys: dict = {}
     rows = values.tolist()
-    group = np.array([keys.setdefault((s, tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32)
+    group = np.array(
+        [keys.setdefault((s, tuple(rows[t]), gauge_ok[t]), len(keys)) for t, s in enumerate(specs)], dtype=np.int32
+    )
 
     pairs = [(index[p.a], index[p.b], p.amount, p.visited) for p in bonuses.pairs if p.a in index and p.b in index]
     largest = [

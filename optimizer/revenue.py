@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .graph.problem import GAUGES
+from .graph.problem import GAUGES, HEX_FORBIDDEN
 
 
 @dataclass
@@ -44,11 +44,23 @@ def visit_errors(problem, t: int, stops: list) -> list:
     return errors
 
 
-def gauge_errors(problem, t: int, gauge_mask: int) -> list:
-    """Why train t may not run a route over track of these kinds (bit k: ``GAUGES[k]``), if it may not."""
-    if int(problem.gauge_ok_by_train[t]) >> gauge_mask & 1:
+def gauge_mask(problem, segs) -> int:
+    """The track kinds of a route over these segments (bit k: ``GAUGES[k]``)."""
+    mask = 0
+    for j in segs:
+        mask |= int(problem.gauge_by_seg[j])
+    return mask
+
+
+def gauge_errors(problem, t: int, segs) -> list:
+    """Why train t may not run a route over these track segments for their kinds (``Problem.gauge_ok_by_train``),
+    if it may not; none where the segments are not given."""
+    if segs is None:
         return []
-    names = [name for k, name in enumerate(GAUGES) if gauge_mask >> k & 1]
+    kinds_mask = gauge_mask(problem, segs)
+    if int(problem.gauge_ok_by_train[t]) >> kinds_mask & 1:
+        return []
+    names = [name for k, name in enumerate(GAUGES) if kinds_mask >> k & 1]
     kinds = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
     return [f"the {problem.specs[t].name} train may not run a route over {kinds} track"]
 
@@ -89,14 +101,34 @@ def penalty_value(problem, pen_mask: int) -> int:
     return sum(int(a) for b, a in enumerate(problem.amount_by_penalty) if pen_mask >> b & 1)
 
 
-def price_route(problem, t: int, stops: list, pen_mask: int = 0, gauge_mask: int = 0) -> Priced:
-    """Price train t's route through ``stops`` (indexes, route order) over track of the kinds
-    ``gauge_mask`` (none given: any train may run it).
+def hex_distance(problem, t: int, segs) -> int:
+    """The hex edges train t's route over these track segments crosses (its distance where the train
+    counts hexes, not stops: ``Problem.hex_cap_by_train``)."""
+    return sum(int(problem.hex_edges_by_train_seg[t][j]) for j in segs)
+
+
+def hex_errors(problem, t: int, segs) -> list:
+    """Why the route over these segments is too long for a train counting hex edges (empty when it is not)."""
+    cap = int(problem.hex_cap_by_train[t])
+    if cap < 0 or segs is None:
+        return []
+    edges = hex_distance(problem, t, segs)
+    if edges <= cap:
+        return []
+    if edges >= HEX_FORBIDDEN:
+        return [f"the {problem.specs[t].name} train may not run some of this track"]
+    return [f"the {problem.specs[t].name} train crosses {edges} hex edges; it may cross {cap}"]
+
+
+def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
+    """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
+    (where given: a train counting hex edges is checked against its cap, and every train
+    against the track kinds its gauge rule allows).
 
     The paid subset is the best allowed one: every subset within the pay caps (and holding one of
     our tokens where the train may skip stops) is tried.
     """
-    errors = visit_errors(problem, t, stops) + gauge_errors(problem, t, gauge_mask)
+    errors = visit_errors(problem, t, stops) + hex_errors(problem, t, segs) + gauge_errors(problem, t, segs)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]

@@ -137,7 +137,7 @@ def _assert_sound(problem, result):
             pen |= int(problem.penalty_mask_by_seg[problem.seg_by_dir[d]])
         gauge = _gauge_of(problem, r)
         assert int(problem.gauge_ok_by_train[r.train]) >> gauge & 1, (r, gauge)
-        priced = price_route(problem, r.train, r.stops, pen, gauge)
+        priced = price_route(problem, r.train, r.stops, pen, [int(problem.seg_by_dir[d]) for d in r.dsegs])
         assert priced.legal, priced.errors
         assert priced.revenue + awards.get(i, 0) == r.revenue
         for d in r.dsegs:

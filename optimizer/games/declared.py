@@ -42,6 +42,14 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``hex_distance``: trains whose distance is hex edges crossed, not stops (1849, 1844, 1858,
+  18Ireland, 18NY): which trains, how edges are counted; see :mod:`optimizer.games.hex_trains`.
+- ``narrow_gauge_revenue``: ``true`` where a stop also pays the places its narrow gauge reaches
+  (18Ireland); see :mod:`optimizer.games.narrow_gauge`.
+- ``paid_only_tokened_or_red``: ``{"suffix": "DE"}``: a train whose name ends so is paid only the
+  stops holding the company's token and red off-boards (lib/engine/game/g_18_ny/game.rb#compute_stops,
+  second edition: ``stops.select! { |stop| stop.tokened_by?(route.corporation) || stop.tile.color ==
+  :red }``); the others pay it nothing.
 - ``gauges``: ``[{sets, trains?, except_trains?, company_types?}]``: the first rule naming the
   train (by name, ``trains`` / ``except_trains``) and the company's type (``company_types``) says
   which track kinds (the tile DSL's ``track:``: ``broad``, ``narrow``, ``dual``) its route may use:
@@ -66,6 +74,8 @@ from itertools import combinations
 from ..board.tiles import parse_code
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
+from .hex_trains import hex_spec, segment_costs
+from .narrow_gauge import narrow_gauge_bonus
 
 
 @lru_cache(maxsize=4096)
@@ -123,6 +133,16 @@ class DeclaredRules(Rules):
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
 
+    # ---- trains that count hex edges (hex_distance: optimizer/games/hex_trains.py) ---------------
+    def train_spec(self, train, where: str) -> TrainSpec | None:
+        spec = super().train_spec(train, where)
+        rule = self.declared.get("hex_distance")
+        return hex_spec(rule, train, spec) if rule and spec is not None else spec
+
+    def hex_edges(self, graph, spec: TrainSpec) -> list:
+        rule = self.declared.get("hex_distance")
+        return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
+
     def gauge_sets(self, train) -> tuple | None:
         for rule in self.declared.get("gauges", ()):
             if "trains" in rule and train.name not in rule["trains"]:
@@ -158,7 +178,8 @@ class DeclaredRules(Rules):
         )
 
     def value_bonus(self, hx, node) -> int:
-        return self.assigned_bonus(hx) + self.ability_bonus(hx)
+        narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
+        return self.assigned_bonus(hx) + self.ability_bonus(hx) + narrow
 
     def value(self, hx, node) -> int:
         if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
@@ -168,6 +189,9 @@ class DeclaredRules(Rules):
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        paid_only = self.declared.get("paid_only_tokened_or_red")
+        if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
+            return 0
         key = self.declared.get("train_values", {}).get(spec.name)
         hx = self.board.hexes[stop.hex]
         node = hx.tile.nodes[stop.node]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .graph.problem import HEX_FORBIDDEN
+from .graph.problem import GAUGES, HEX_FORBIDDEN
 from .model import MINES_NONE, MINES_ONE
 
 
@@ -71,6 +71,27 @@ def mine_errors(problem, t: int, stops: list) -> list:
     return []
 
 
+def gauge_mask(problem, segs) -> int:
+    """The track kinds of a route over these segments (bit k: ``GAUGES[k]``)."""
+    mask = 0
+    for j in segs:
+        mask |= int(problem.gauge_by_seg[j])
+    return mask
+
+
+def gauge_errors(problem, t: int, segs) -> list:
+    """Why train t may not run a route over these track segments for their kinds (``Problem.gauge_ok_by_train``),
+    if it may not; none where the segments are not given."""
+    if segs is None:
+        return []
+    kinds_mask = gauge_mask(problem, segs)
+    if int(problem.gauge_ok_by_train[t]) >> kinds_mask & 1:
+        return []
+    names = [name for k, name in enumerate(GAUGES) if kinds_mask >> k & 1]
+    kinds = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    return [f"the {problem.specs[t].name} train may not run a route over {kinds} track"]
+
+
 def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     """Bonuses of a route given the stops visited (route order) and those paid."""
     values = problem.values_by_train_stop[t]
@@ -128,12 +149,13 @@ def hex_errors(problem, t: int, segs) -> list:
 
 def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
     """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
-    (where given: a train counting hex edges is checked against its cap).
+    (where given: a train counting hex edges is checked against its cap, and every train
+    against the track kinds its gauge rule allows).
 
     The paid subset is the best allowed one: every subset within the pay caps (and holding one of
     our tokens where the train may skip stops) is tried.
     """
-    errors = visit_errors(problem, t, stops) + hex_errors(problem, t, segs)
+    errors = visit_errors(problem, t, stops) + hex_errors(problem, t, segs) + gauge_errors(problem, t, segs)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]

@@ -7,12 +7,10 @@ every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns fre
 need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
 knows (pairs paid or visited, negative pairs, set pairs once a route, largest stop, red-to-red,
-penalties, Pullman, best-route bonuses, some times the train's multiplier) meets the reference.
+penalties, Pullman, best-route bonuses, some times the train's multiplier, gauges) meets the reference.
 :func:`one_stop_per_hex` flattens a board under the declared family of that name (the engine's "Route
-visits same hex twice"), some hexes exempt; :func:`e_trains` adds E trains under that family.
-penalties, Pullman, best-route bonuses) meets the reference. :func:`one_stop_per_hex` flattens a board under the declared family
-of that name (the engine's "Route visits same hex twice"), some hexes exempt; :func:`mines` under the
-family ``mines`` (1837's goods trains and mines), some hexes mines and some trains goods trains.
+visits same hex twice"), some hexes exempt; :func:`e_trains` adds E trains under that family; :func:`mines`
+under the family ``mines`` (1837's goods trains and mines), some hexes mines and some trains goods trains.
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ from hypothesis import strategies as st
 from optimizer.board.state import read_board
 from optimizer.board.tiles import parse_code
 from optimizer.games.declared import DeclaredRules
-from optimizer.graph.problem import any_train_without_token, problem_from_graph
+from optimizer.graph.problem import any_train_without_token, gauge_ok_mask, problem_from_graph
 from optimizer.graph.walks import build_track_graph
 
 from .corpus import game_files
@@ -259,6 +257,8 @@ def bonuses(draw, problem):
             [draw(st.integers(0, 3)) if draw(st.integers(0, 3)) == 0 else 0 for _ in problem.graph.segments],
             dtype=np.uint32,
         )
+    if len(problem.graph.segments) and draw(st.integers(0, 2)) == 0:
+        gauges(draw, problem)
     if draw(st.integers(0, 4)) == 0:
         problem.has_pullman = 1
     if n >= 1 and draw(st.integers(0, 2)) == 0:  # best-route bonuses: Mail Contract, named routes
@@ -275,6 +275,30 @@ def bonuses(draw, problem):
         problem.multiplied_by_best_route = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_best_route = k
     return problem
+
+
+# Rules of the declared ``gauges`` family: the sets of track kinds a train's route may use.
+GAUGE_RULES = (
+    None,  # any track
+    (("broad", "dual"), ("narrow", "dual")),  # one gauge a route (18Carolinas)
+    (("broad",),),  # 1840's minors
+    (("narrow",),),  # 18Norway's ships
+    (("broad", "dual", "thin", "dashed"),),  # 18Norway's trains: never narrow
+)
+
+
+def gauges(draw, problem):
+    """Random track kinds on the segments (mostly one kind: broad 1, narrow 2, dual 4; some mixed)
+    and a random gauge rule per train (the same for identical trains, as a title's rule reads the
+    train's name), in place."""
+    problem.gauge_by_seg = np.array(
+        [draw(st.sampled_from([0, 1, 1, 2, 2, 4, 3, 5, 6, 8])) for _ in problem.graph.segments], dtype=np.uint8
+    )
+    rule: dict = {}
+    for group in problem.group_by_train.tolist():
+        if group not in rule:
+            rule[group] = gauge_ok_mask(draw(st.sampled_from(GAUGE_RULES)))
+    problem.gauge_ok_by_train = np.array([rule[g] for g in problem.group_by_train.tolist()], dtype=np.uint32)
 
 
 @st.composite

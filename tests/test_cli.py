@@ -167,7 +167,7 @@ def test_games_json(capsys):
         *("1822CA", "1822CA ERS", "1822CA WRS", "1822Africa", "1888"),
         *("1849", "1849: Kingdom of the Two Sicilies", "1858Switzerland", "18Ireland", "18NY", "18NY 1st Edition"),
         "1844",
-        *("18Carolinas", "18Norway", "1858", "1858India", "1860", "1862"),
+        *("18Carolinas", "18Norway", "1858", "1858India", "1860", "1862", "1825", "1840"),
     }
     assert "express" in data["train_kinds"]
     by_title = {g["title"]: g for g in data["games"]}

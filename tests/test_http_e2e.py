@@ -38,7 +38,7 @@ CATALOG_GAMES = {
     *("1822CA", "1822CA ERS", "1822CA WRS", "1888"),
     *("1849", "1849: Kingdom of the Two Sicilies", "1858Switzerland", "18Ireland", "18NY", "18NY 1st Edition"),
     "1844",
-    *("18Carolinas", "18Norway", "1858", "1858India", "1860", "1862"),
+    *("18Carolinas", "18Norway", "1858", "1858India", "1860", "1862", "1825", "1840"),
 }  # the catalogue's titles with rules as data
 # per call: without X-Deadline-Ms, the default; a stage's time is left out of the JSON when it is 0
 TIMES = ("elapsedMs", "searchMs", "readMs", "graphMs", "encodeMs", "deadlineMs", "deadlineFrom")

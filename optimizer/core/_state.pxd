@@ -86,6 +86,7 @@ cdef struct Input:
     const uint64_t* track_bits_by_seg       # [n_segs * n_track_words]
     const uint32_t* penalty_mask_by_seg
     const int32_t* amount_by_penalty
+    const uint8_t* gauge_by_seg             # per segment: the track kinds it uses (a bitmask, < 32)
     const int32_t* values_by_train_stop     # [n_trains * n_stops]
     const int32_t* caps_by_train            # [n_trains * 6]
     const int32_t* multiplier_by_train
@@ -97,6 +98,7 @@ cdef struct Input:
     const uint8_t* token_ends_by_train      # per train: both ends of a route hold the company's token
     const int32_t* min_large_by_train       # per train: the large stops a route must visit at least
     const uint8_t* mine_rule_by_train       # per train: MINES_ANY, MINES_NONE or MINES_ONE
+    const uint32_t* gauge_ok_by_train       # per train: bit m set where a route of track kinds m is legal
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]
@@ -142,6 +144,8 @@ cdef struct Half:
     int32_t* pos                            # per frame: the next dir to try out of it
     int32_t* dseg                           # per frame: the dir that reached it (-1 at frame 0)
     uint32_t* pen                           # per frame: penalty hexes crossed so far (mask)
+    uint8_t* gauge                          # per frame: track kinds of the route so far (half 1's
+    #                                         frame 0 holds half 0's: the whole route's)
     int64_t* later                          # per frame: the most the later levels can add on the track
     #                                         then in use (-1: not looked at yet)
     int32_t* hexd                           # per frame: hex edges crossed from the anchor (a train with a hex cap)

@@ -87,6 +87,9 @@ DATA_FILES = {
     "1824": "1824.json",
     "1824 Cisleithania": "1824Cisleithania.json",
     "18Mag": "18Mag.json",
+    # the track kinds a route may use (gauges), with 18Carolinas and 18Norway above
+    "1825": "1825.json",
+    "1840": "1840.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -20,10 +20,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``group_pairs``; only for ``company`` where it names one (1888's destinations: a stop of the
   company's home hex and one of its destination hex, lib/engine/game/g_1888/game.rb#revenue_for and
   ``#destinated?``, paid once a route per destination).
-- ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?}]``: paid once for
-  the company, on its route that earns it most: ``amount`` when the route visits a stop on every
-  hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract, 18AL named
-  routes); it applies when the company owns ``company`` or holds an ability of type ``ability``.
+- ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
+  paid once for the company, on its route that earns it most: ``amount`` when the route visits a
+  stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
+  18AL named routes); it applies when the company owns ``company`` or holds an ability of type
+  ``ability``. ``per_phase_colour`` (``{"yellow": 10, ...}``) adds to ``amount`` for each of the
+  phase's tile colours it names (18Norway's mail contract: no ``hexes``, 10 per colour of yellow,
+  green and brown, g_18_norway/game.rb#routes_revenue).
+- ``tokened_cities_only``: ``true`` where a city pays nothing to a route of a company without a
+  token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
 - ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
   lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
   keeps the group's location, which a route reaches once already). It is also the engine's "Route
@@ -92,6 +97,14 @@ is then a data file, and a new game needs code only for a family not seen yet:
   pays no route revenue: g_1837 ``#revenue_for`` is ``super - #mine_revenue``, paid instead as the
   company's subsidy (``#routes_subsidy``), which is not the routes' revenue (``Game::Base
   #routes_revenue``). All mines share one location, so no route reaches two.
+- ``gauges``: ``[{sets, trains?, except_trains?, company_types?}]``: the first rule naming the
+  train (by name, ``trains`` / ``except_trains``) and the company's type (``company_types``) says
+  which track kinds (the tile DSL's ``track:``: ``broad``, ``narrow``, ``dual``) its route may use:
+  every path of the route within one of ``sets``; a train no rule names runs any track.
+  18Carolinas: no route mixes the gauges, dual track goes with either
+  (g_18_carolinas/game.rb#check_other: "Train cannot use more than one gauge"); 1840: a minor's
+  route only broad track (g_1840/game.rb#check_track_type); 18Norway: ships only water (``narrow``),
+  trains never (g_18_norway/game.rb#check_other, ``#ship?``: a train whose ``track_type`` is narrow).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -259,6 +272,17 @@ class DeclaredRules(Rules):
         rule = self.declared.get("hex_distance")
         return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
 
+    def gauge_sets(self, train) -> tuple | None:
+        for rule in self.declared.get("gauges", ()):
+            if "trains" in rule and train.name not in rule["trains"]:
+                continue
+            if train.name in rule.get("except_trains", ()):
+                continue
+            if "company_types" in rule and self.company.type not in rule["company_types"]:
+                continue
+            return tuple(tuple(kinds) for kinds in rule["sets"])
+        return None
+
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:
         return [hx.node_id(n.index) for n in hx.tile.nodes if n.is_stop]
@@ -285,6 +309,11 @@ class DeclaredRules(Rules):
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
         return self.assigned_bonus(hx) + self.ability_bonus(hx) + narrow
+
+    def value(self, hx, node) -> int:
+        if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
+            return 0
+        return super().value(hx, node)
 
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
@@ -341,6 +370,7 @@ class DeclaredRules(Rules):
     def best_route_bonus(self, rule: dict) -> BestRouteBonus:
         hexes = list(rule.get("hexes") or ())
         amount = int(rule.get("amount") or 0)
+        amount += sum(int(rule.get("per_phase_colour", {}).get(colour, 0)) for colour in self.board.phase_tiles)
         for a in self.company.abilities:  # the ability's own hexes and amount, where it gives them
             if rule.get("ability") and a.get("type") == rule["ability"]:
                 hexes = list(a.get("hexes") or hexes)

@@ -13,6 +13,7 @@ from itertools import chain
 import numpy as np
 
 from ..board.state import Board, is_shared, read_board
+from ..board.tiles import placed
 from ..errors import BoardError
 from ..games import rules_for
 from ..games.base import Rules
@@ -25,6 +26,8 @@ WORD = (1 << 64) - 1
 MAX_GROUPS = 32  # groups of a best-route bonus, and penalty hexes: one bit each of a uint32 mask
 MAX_SET_PAIRS = 16  # set-pair bonuses: two bits each (its sets a and b) of a uint32 mask per stop
 HEX_FORBIDDEN = 1 << 20  # a segment's hex edges for a train that may not run it (above every cap)
+GAUGES = ("broad", "narrow", "dual", "thin", "dashed")  # track kinds (the tile DSL's ``track:``), one bit each
+ANY_GAUGE = (1 << (1 << len(GAUGES))) - 1  # every set of track kinds legal: a train no gauge rule binds
 
 
 @dataclass
@@ -77,6 +80,7 @@ class Problem:
     track_bits_by_seg: np.ndarray  # uint64 [n_segs, n_track_words]: the track it uses, a bitset
     penalty_mask_by_seg: np.ndarray  # uint32: penalty hexes it crosses, a bitmask
     amount_by_penalty: np.ndarray  # int32: what crossing each costs
+    gauge_by_seg: np.ndarray  # uint8: the track kinds it uses, bit k for GAUGES[k]
     # ---- per train
     values_by_train_stop: np.ndarray  # int32 [n_trains, n_stops]: what each stop pays each train
     caps_by_train: np.ndarray  # int32 [n_trains, 6]: visit large, small, total; pay large, small, total
@@ -92,6 +96,9 @@ class Problem:
     token_ends_by_train: np.ndarray  # uint8: both ends of its route hold the company's token (1822's E train)
     mine_rule_by_train: np.ndarray  # uint8: MINES_ANY, MINES_NONE (it visits no mine) or MINES_ONE (a route
     #   is legal only with exactly one mine: the mines share a location, so the search needs only "one")
+    gauge_ok_by_train: np.ndarray  # uint32: bit m set where a route whose track kinds are the mask m is legal
+    #   for the train (ANY_GAUGE without a gauge rule); a route's kinds only grow, so the set is closed
+    #   under subsets and a search prunes a route at its first kind that leaves it
     # ---- bonuses
     stop_a_by_pair: np.ndarray  # int32
     stop_b_by_pair: np.ndarray  # int32
@@ -265,6 +272,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         np.fromiter(chain.from_iterable(flat), np.int32, 5 * len(flat)).reshape(len(flat), 5).T.copy()
     )  # rows C-ordered
 
+    gauge_ok = [gauge_ok_mask(rules.gauge_sets(train)) for train in trains]
     caps = np.array(
         [[s.visit_large, s.visit_small, s.visit_total, s.pay_large, s.pay_small, s.pay_total] for s in specs],
         dtype=np.int32,
@@ -273,7 +281,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     rows = values.tolist()
     min_large = [rules.min_large(s) for s in specs]
     group = np.array(
-        [keys.setdefault((s, min_large[t], tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32
+        [keys.setdefault((s, min_large[t], tuple(rows[t]), gauge_ok[t]), len(keys)) for t, s in enumerate(specs)],
+        dtype=np.int32,
     )
 
     pairs = [(index[p.a], index[p.b], p.amount, p.visited) for p in bonuses.pairs if p.a in index and p.b in index]
@@ -344,6 +353,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         track_bits_by_seg=seg_res,
         penalty_mask_by_seg=seg_pen,
         amount_by_penalty=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
+        gauge_by_seg=gauge_by_seg(board, segments, gauge_ok),
         values_by_train_stop=values,
         caps_by_train=caps,
         multiplier_by_train=_arr([s.multiplier for s in specs]),
@@ -355,6 +365,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         token_ends_by_train=_arr([s.token_ends for s in specs], np.uint8),
         min_large_by_train=_arr(min_large),
         mine_rule_by_train=_arr([rules.mine_rule(s) for s in specs], np.uint8),
+        gauge_ok_by_train=np.array(gauge_ok, dtype=np.uint32),
         stop_a_by_pair=_arr([p[0] for p in pairs]),
         stop_b_by_pair=_arr([p[1] for p in pairs]),
         amount_by_pair=_arr([p[2] for p in pairs]),
@@ -377,3 +388,28 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
     )
+
+
+def gauge_ok_mask(sets) -> int:
+    """The sets of track kinds a route may use, as bits over the 32 masks: a mask is legal when it
+    lies within one of ``sets`` (names of GAUGES); every mask where ``sets`` is None (no rule)."""
+    if sets is None:
+        return ANY_GAUGE
+    allowed = [sum(1 << GAUGES.index(kind) for kind in kinds) for kinds in sets]
+    return sum(1 << m for m in range(1 << len(GAUGES)) if any(m & ~a == 0 for a in allowed))
+
+
+def gauge_by_seg(board, segments, gauge_ok) -> np.ndarray:
+    """Each segment's track kinds (its paths' ``track``), read only where some train's gauge rule
+    needs them: zeros otherwise, which every train may run."""
+    if all(ok == ANY_GAUGE for ok in gauge_ok):
+        return np.zeros(len(segments), dtype=np.uint8)
+    hexes = board.hexes
+    out = []
+    for seg in segments:
+        mask = 0
+        for hex_id, i in seg.paths:
+            hx = hexes[hex_id]
+            mask |= 1 << GAUGES.index(placed(hx.tile.code, hx.rotation).paths[i].track)
+        out.append(mask)
+    return np.array(out, dtype=np.uint8)

@@ -175,6 +175,7 @@ class Rules:
     def mine_rule(self, spec: TrainSpec) -> int:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
         return MINES_ANY
+
     def gauge_sets(self, train) -> tuple | None:
         """The sets of track kinds (``broad``, ``narrow``, ``dual`` ...) a route of the train may use:
         all of its track within one of them; None where the train runs any track."""

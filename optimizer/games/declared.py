@@ -197,10 +197,6 @@ class DeclaredRules(Rules):
         suffix = rule.get("goods_suffix")
         return MINES_ONE if suffix and spec.name.endswith(suffix) else MINES_NONE
 
-    def value(self, hx, node) -> int:
-        """A mine pays no route revenue (its value is the company's subsidy)."""
-        return 0 if self.is_mine(hx, node) else super().value(hx, node)
-
     def location(self, hx, node) -> str:
         if self.is_mine(hx, node):
             return "mines"  # a route reaches one mine at most
@@ -311,6 +307,10 @@ class DeclaredRules(Rules):
         return self.assigned_bonus(hx) + self.ability_bonus(hx) + narrow
 
     def value(self, hx, node) -> int:
+        """A mine pays no route revenue (its value is the company's subsidy); under
+        ``tokened_cities_only`` a city without the company's token pays nothing."""
+        if self.is_mine(hx, node):
+            return 0
         if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
             return 0
         return super().value(hx, node)

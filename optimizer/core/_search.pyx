@@ -252,6 +252,7 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
             continue
         if L.no_mines and g.mine_by_stop[w]:
             d += 1  # a train that visits no mine (a second mine is kept off by the mines' one location)
+            continue
         if not (gauge_ok >> (H.gauge[h] | g.gauge_by_seg[g.seg_by_dir[d]])) & 1:
             d += 1  # a track kind the train may not mix with the route's (only grows: every extension too)
             continue

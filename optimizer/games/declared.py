@@ -8,6 +8,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?}]``: a route's stop on a hex
   holding an assignment the company holds too earns ``amount`` once per route (times the
   ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown).
+- ``hex_assignment_stop_bonuses``: ``[{assignment, amount}]``: every paid stop on a hex holding the
+  assignment, whoever placed it, earns ``amount`` (1817's bridge tokens:
+  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``).
+- ``track_assignment_bonuses``: ``[{assignment, amount, no_ends?}]``: a route whose track crosses a hex
+  holding the assignment earns ``amount``, once a hex however often it crosses it (1817's mines and
+  ranches, 18Hiawatha's farms: g_1817/game.rb#revenue_for, ``route.all_hexes.count { |hex|
+  hex.assigned?(mine) }``; ``Route#all_hexes`` is the uniq hexes of the route's paths). With
+  ``no_ends`` a route may not start or end at such a hex ("Route cannot start or end with a mine"):
+  the markers lie on plain track, so no route has a node there; a stop on one is refused.
 - ``ability_stop_bonuses``: ability types whose ``hexes`` pay ``amount`` for every stop of a
   route on them (18AL Warrior Coal Field, ``hexes_bonus``).
 - ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
@@ -51,6 +60,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
+from ..errors import BoardError
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
 
@@ -133,8 +143,33 @@ class DeclaredRules(Rules):
             if a.get("type") in kinds and hx.id in (a.get("hexes") or ())
         )
 
+    def hex_assignment_bonus(self, hx) -> int:
+        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges)."""
+        return sum(
+            int(rule["amount"])
+            for rule in self.declared.get("hex_assignment_stop_bonuses", ())
+            if hx.assignments.get(rule["assignment"])
+        )
+
     def value_bonus(self, hx, node) -> int:
-        return self.assigned_bonus(hx) + self.ability_bonus(hx)
+        return self.assigned_bonus(hx) + self.ability_bonus(hx) + self.hex_assignment_bonus(hx)
+
+    def track_hex_bonuses(self) -> dict:
+        """Hex id -> what a route crossing it earns, once a route (``track_assignment_bonuses``)."""
+        out: dict = {}
+        for rule in self.declared.get("track_assignment_bonuses", ()):
+            key = rule["assignment"]
+            for hx in self.board.hexes.values():
+                if not hx.assignments.get(key):
+                    continue
+                if rule.get("no_ends") and self.stops_on(hx):
+                    raise BoardError(
+                        f"hex {hx.id}: a route may not start or end at its {key}, and a stop there is not"
+                        " supported (lib/engine/game/g_1817/game.rb#revenue_for)",
+                        field="hexes",
+                    )
+                out[hx.id] = out.get(hx.id, 0) + int(rule["amount"])
+        return out
 
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
@@ -202,6 +237,7 @@ class DeclaredRules(Rules):
                     if a != b:
                         bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
         bonuses.pairs += self.once_per_route()
+        bonuses.hex_bonuses = self.track_hex_bonuses()
         for rule in self.declared.get("set_pairs", ()):
             if rule.get("company") in (None, self.company.id):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))

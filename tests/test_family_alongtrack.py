@@ -7,6 +7,10 @@ for its stops. The engine's code is the reference:
   "Route cannot start or end with a mine". 1817NA, 1817WO and 18DE (g_1817_de) are ``G1817::Game``.
 - lib/engine/game/g_18_hiawatha/game.rb#revenue_for: ``super`` (1817's), farms along the track, the GLS
   port, the company's FC token, Milwaukee to the Great Lakes and to Rockford.
+- lib/engine/game/g_18_usa/game.rb#revenue_for: ``super`` (1817's), the resources of the hexes its track
+  crosses (``route.all_hexes - stop_hexes``, #tile_resources by label, ``ORE20_TILES``, oil 20 from
+  #phase_5_or_later?), 20 a paid stop for a Pullman-upgraded train, 10 less once at a company town
+  without the company's token.
 
 The data families are ``track_assignment_bonuses`` and ``hex_assignment_stop_bonuses``
 (optimizer/games/declared.py); the crossed hexes ride the penalty hexes' mask, negative.
@@ -37,7 +41,9 @@ from .test_catalog_rules import catalog_state
 # (state, what the engine pays for the best routes): the router's revenue where it ran
 # (``expected.router.revenue``); 1817 @1671 (an 8 train, which the router leaves alone) the engine's
 # price of the best routes in benchmarks/engine_judge.py's run on this branch and on main (/work/judge-base.txt:
-# "ours 460, engine 490": main's routes, paid their mines and bridge by the engine).
+# "ours 460, engine 490": main's routes, paid their mines and bridge by the engine); 18USA @1270 and
+# @1539 (the router leaves Pullman-upgraded trains alone) the engine's price of our routes in this
+# branch's judge run (human_recheck: 530 and 540, the players' routes, at or below it).
 ENGINE_PAYS = [
     ("1817/15528@758", 360),
     ("1817/15528@1671", 490),
@@ -46,6 +52,12 @@ ENGINE_PAYS = [
     ("1817WO/19926@111", 60),
     ("18DE/18DE_game_end_final_phase@989", 200),
     ("18Hiawatha/164606@150", 60),
+    ("18USA/109372@228", 140),
+    ("18USA/109372@503", 200),
+    ("18USA/109372@818", 430),
+    ("18USA/109372@1270", 530),
+    ("18USA/109372@1422", 540),
+    ("18USA/109372@1539", 560),
 ]
 
 
@@ -109,6 +121,33 @@ def test_a_stop_on_a_mine_is_refused():
     town["assignments"] = {"mine": True}
     with pytest.raises(OptimizerError, match=town["id"]):
         api.solve(doc)
+
+
+def test_18usa_pays_resources_pullmans_and_company_towns():
+    """18USA (g_18_usa #revenue_for): on @228 the router's first route crosses two ore hexes (C19, D16:
+    10 each) between its stops; on @503 a route to the company town at F18 (X20, no MP token) earns 10
+    less, once; on @1422 the 6P train earns 20 more a paid stop (none rural)."""
+    doc = catalog_state("18USA/109372@228")
+    route = doc["expected"]["router"]["routes"][0]
+    assert route["hexes"] == [["D20", "C19", "D18", "D16", "D14"]]
+    generic = dict(doc, game="18USA (no rules)")
+    plain = api.check(generic, [{"train": route["train"], "hexes": route["hexes"]}])["revenue"]
+    assert api.check(doc, [{"train": route["train"], "hexes": route["hexes"]}])["revenue"] == plain + 10 + 10 + 10 == 80
+    # (and 10 for the bridge at D14)
+    doc = catalog_state("18USA/109372@503")
+    town = [{"train": "2-13", "hexes": [["E17", "E19", "F18"]]}]
+    # both ends hold bridges (+10 each), F18 no MP token (-10): 80, the engine's price (this branch's judge run
+    # before the company towns: our 200 with this route at 90, the engine's 190)
+    assert api.check(doc, town)["revenue"] == api.check(dict(doc, game="18USA (no rules)"), town)["revenue"] + 10 == 80
+    doc = catalog_state("18USA/109372@1422")
+    answer = api.solve(doc)
+    [route] = answer["routes"]
+    plain = api.check(dict(doc, game="18USA (no rules)"), [{"train": route["train"], "hexes": route["hexes"]}])
+    bonus = answer["revenue"] - plain["revenue"]
+    assert bonus >= 20 * len(route["paid"])  # the Pullman's 20 a stop, and resources along the track
+    assert api.check(dict(doc, trains=[dict(doc["trains"][0], name="6")]), [route])["revenue"] == answer[
+        "revenue"
+    ] - 20 * len(route["paid"])
 
 
 def test_titles_take_the_families():

@@ -98,6 +98,21 @@ def test_checker_pays_each_mine_crossed_once_and_each_bridge_stop():
     assert checked["revenue"] == plain["revenue"] + 10 * len(mines) + 10 * len(bridges) == 490
 
 
+def test_a_route_given_by_its_stops_is_read_without_crossing_itself():
+    """1817 @1671, checked by its stops: F13 reaches I12 two ways, the first crossing the H15/H13 side
+    the route takes on from I16. Reading only the first 64 of the 1,512 ways to join the stops, the
+    checker judged the solver's route illegal ("crosses the side between H15 and H13 twice"); read
+    depth first without reusing track, it is the solver's route, legal at 490."""
+    doc = catalog_state("1817/15528@1671")
+    [route] = api.solve(doc)["routes"]
+    checked = api.check(doc, [{"train": route["train"], "stops": route["stops"]}])
+    assert checked["legal"], checked
+    assert checked["revenue"] == 490 and checked["routes"][0]["hexes"] == route["hexes"]
+    crossing = [["F13", "E14", "E16", "F17", "G16", "H15", "H13", "I12"], *route["hexes"][1:]]
+    verdict = api.check(doc, [{"train": route["train"], "hexes": crossing}])
+    assert not verdict["legal"] and "crosses the side between H15 and H13 twice" in json.dumps(verdict)
+
+
 def test_the_problem_carries_each_mine_as_a_bonus_hex():
     """Each mine hex is one bit of the crossed hexes' mask, paying 10 (a penalty of -10); a route
     whose mask holds it earns 10 more, once however many of its segments cross it."""

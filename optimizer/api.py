@@ -14,7 +14,8 @@ from .board.state import Board, board_by_key, board_from_keyed_hexes, read_board
 from .core import CancelToken, SearchResult
 from .core import search as core_search
 from .errors import OptimizerError, decoded_json
-from .games import canonical_name, game_data, game_names, rules_source
+from .games import canonical_name, families_of, game_data, game_names, rules_source
+from .games.coverage import known_titles, unsupported_rules
 from .games.tilelays import board_from_tile_lays, hex_choices, is_tile_lays
 from .graph.problem import Problem, shared_problem
 from .revenue import pullman_pick
@@ -140,6 +141,9 @@ def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
             "segments": len(problem.graph.segments),
         },
         "rules": problem.rules.title,  # the game's title, or "generic" for a game without rules here
+        "revenue_rules": families_of(type(problem.rules)),  # the families its data file declares
+        # the title's rules we know we do not model (games/coverage.json): never a silent wrong number
+        "unsupported": list(unsupported_rules(problem.board.game)),
     }
 
 
@@ -245,8 +249,8 @@ def warm_up() -> list:
 
 
 def games() -> list:
-    """The built-in games: their trains, phases and where their rules come from ("module", "data" or
-    "generic"; any other game is answered with the generic rules)."""
+    """The built-in games: their trains, phases, where their rules come from ("module", "data" or
+    "generic"; any other game is answered with the generic rules) and what of them is unsupported."""
     out = []
     for name in game_names():
         data = game_data(name)
@@ -257,6 +261,7 @@ def games() -> list:
                 "layout": data.get("layout"),
                 "rules": source,
                 "revenue_rules": families,
+                "unsupported": list(unsupported_rules(name)),
                 "trains": [
                     {"name": t["name"], "distance": t["distance"], "price": t.get("price"), "count": t.get("count")}
                     for t in data.get("trains", [])
@@ -265,6 +270,17 @@ def games() -> list:
             }
         )
     return out
+
+
+def other_titles() -> list:
+    """The titles we know of beyond the built-in games (the catalogue the engine judges): answered
+    with the generic rules, each with the rules of it we do not model."""
+    built_in = {name.lower() for name in game_names()}
+    return [
+        {"title": title, "rules": "generic", "unsupported": list(unsupported_rules(title))}
+        for title in known_titles()
+        if title.lower() not in built_in
+    ]
 
 
 def _phase_json(phase: dict) -> dict:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from .graph.problem import HEX_FORBIDDEN
+
 
 @dataclass
 class Priced:
@@ -78,13 +80,33 @@ def penalty_value(problem, pen_mask: int) -> int:
     return sum(int(a) for b, a in enumerate(problem.amount_by_penalty) if pen_mask >> b & 1)
 
 
-def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
-    """Price train t's route through ``stops`` (indexes, route order).
+def hex_distance(problem, t: int, segs) -> int:
+    """The hex edges train t's route over these track segments crosses (its distance where the train
+    counts hexes, not stops: ``Problem.hex_cap_by_train``)."""
+    return sum(int(problem.hex_edges_by_train_seg[t][j]) for j in segs)
+
+
+def hex_errors(problem, t: int, segs) -> list:
+    """Why the route over these segments is too long for a train counting hex edges (empty when it is not)."""
+    cap = int(problem.hex_cap_by_train[t])
+    if cap < 0 or segs is None:
+        return []
+    edges = hex_distance(problem, t, segs)
+    if edges <= cap:
+        return []
+    if edges >= HEX_FORBIDDEN:
+        return [f"the {problem.specs[t].name} train may not run some of this track"]
+    return [f"the {problem.specs[t].name} train crosses {edges} hex edges; it may cross {cap}"]
+
+
+def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
+    """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
+    (where given: a train counting hex edges is checked against its cap).
 
     The paid subset is the best allowed one: every subset within the pay caps (and holding one of
     our tokens where the train may skip stops) is tried.
     """
-    errors = visit_errors(problem, t, stops)
+    errors = visit_errors(problem, t, stops) + hex_errors(problem, t, segs)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]

@@ -287,3 +287,42 @@ def one_stop_per_hex(draw, doc):
     rules = DeclaredRules.for_game("random", {}, {"one_stop_per_hex": family})(board)
     reachable_only = not any_train_without_token(board, rules)
     return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only)), exempt
+
+
+@st.composite
+def hex_distance(draw, doc):
+    """The board's problem under the declared family ``hex_distance`` (trains whose distance is hex edges
+    crossed, not stops: optimizer/games/hex_trains.py), drawn as 1849's, 18NY's, 1844's or 1858's; at times each
+    hex train's segment costs are then redrawn (0 to 3 edges, some segments forbidden to it), so that the
+    searches meet every cost the family can give."""
+    from optimizer.graph.problem import HEX_FORBIDDEN
+
+    board = read_board(doc)
+    rule = draw(
+        st.sampled_from(
+            [
+                {"trains": "integer"},
+                {"trains": "all"},
+                {"trains": {"suffix": "D"}, "count": "hexes", "no_offboards": True},
+                {"trains": "integer", "double_gauge": {"*": "narrow"}},
+                {"trains": {"suffix": "E"}, "train_gauge": {"D": "narrow", "*": "broad"}},  # 1858's gauges
+            ]
+        )
+    )
+    rules = DeclaredRules.for_game("random", {}, {"hex_distance": rule})(board)
+    reachable_only = not any_train_without_token(board, rules)
+    problem = problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))
+    if problem.n_segs and draw(st.booleans()):
+        costs = problem.hex_edges_by_train_seg.copy()
+        drawn: dict = {}  # identical trains (one group: the search places them in order) cost alike
+        for t in range(problem.n_trains):
+            if problem.hex_cap_by_train[t] >= 0:
+                group = int(problem.group_by_train[t])
+                if group not in drawn:
+                    drawn[group] = [
+                        HEX_FORBIDDEN if draw(st.integers(0, 7)) == 0 else draw(st.integers(0, 3))
+                        for _ in range(problem.n_segs)
+                    ]
+                costs[t] = drawn[group]
+        problem.hex_edges_by_train_seg = costs
+    return problem

@@ -329,6 +329,10 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     if K and sorted(ki.train_by_level.tolist()) != list(range(K)):
         _refuse("train_by_level", "must be a permutation of the trains")
     g.bound_by_level = <const int64_t*>take(ki, "bound_by_level", I64, keep, K)
+    g.hex_cap_by_train = <const int32_t*>take(p, "hex_cap_by_train", I32, keep, K)
+    in_range(g.hex_cap_by_train, K, -1, 2 ** 30, "hex_cap_by_train")
+    g.hex_edges_by_train_seg = <const int32_t*>take(p, "hex_edges_by_train_seg", I32, keep, K, g.n_segs)
+    in_range(g.hex_edges_by_train_seg, <int64_t>K * g.n_segs, 0, 2 ** 30, "hex_edges_by_train_seg")
     return 0
 
 

@@ -150,6 +150,7 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
             L.local_pending = 0
     H.dseg[0] = -1
     H.pen[0] = 0
+    H.hexd[0] = 0
     H.later[0] = rest_bound(c, li)
     H.h = 0
     L.half[1].h = 0
@@ -180,6 +181,7 @@ cdef void start_half1(Ctx* c, Level* L) noexcept nogil:
     H.pos[0] = L.d1 + 1
     H.dseg[0] = -1
     H.pen[0] = 0
+    H.hexd[0] = 0
     H.later[0] = L.half[0].later[L.half[0].h]
 
 
@@ -197,6 +199,16 @@ cdef int64_t frame_later(Ctx* c, int li, Level* L, Half* H, int h) noexcept nogi
                 useful -= L.vsum * c.inp.multiplier_by_train[t]
             H.later[h] = later_bound(c, li, H.later[h], useful)
     return H.later[h]
+
+
+cdef inline int64_t hex_after(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
+    """The hex edges the route would cross with dir d on half H: both halves' (half 1 grows once
+    half 0 is done), and d's segment at its cost to this level's train."""
+    cdef const Input* g = &c.inp
+    cdef int64_t x = <int64_t>H.hexd[H.h] + g.hex_edges_by_train_seg[<int64_t>L.t * g.n_segs + g.seg_by_dir[d]]
+    if L.phase == 2:
+        x += L.half[0].hexd[L.half[0].h]
+    return x
 
 
 cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
@@ -229,6 +241,9 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
         if nl > caps[0] or ns > caps[1] or nl + ns > caps[2] or not res_free(c, g.seg_by_dir[d]):
             d += 1
             continue
+        if g.hex_cap_by_train[L.t] >= 0 and hex_after(c, L, H, d) > g.hex_cap_by_train[L.t]:
+            d += 1
+            continue
         if cut_by_bound(c, li, L, H, w, d):
             d += 1
             continue
@@ -248,6 +263,7 @@ cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
     H.dseg[h] = d
     H.pos[h] = g.adj_ptr_by_stop[w]
     H.pen[h] = H.pen[h - 1] | g.penalty_mask_by_seg[seg]
+    H.hexd[h] = H.hexd[h - 1] + g.hex_edges_by_train_seg[<int64_t>L.t * g.n_segs + seg]
     H.h = h
     H.later[h] = -1
     res_flip(c, seg)
@@ -578,7 +594,9 @@ cdef int setup(Ctx* c) noexcept nogil:
             L.half[k].dseg = <int32_t*>calloc(n + 1, sizeof(int32_t))
             L.half[k].pen = <uint32_t*>calloc(n + 1, sizeof(uint32_t))
             L.half[k].later = <int64_t*>calloc(n + 1, sizeof(int64_t))
-            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen and L.half[k].later):
+            L.half[k].hexd = <int32_t*>calloc(n + 1, sizeof(int32_t))
+            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen and L.half[k].later
+                    and L.half[k].hexd):
                 return ERR_MEMORY
         L.locs = <uint64_t*>calloc(c.inp.n_loc_words, sizeof(uint64_t))
         if not L.locs:
@@ -600,6 +618,7 @@ cdef void teardown(Ctx* c) noexcept nogil:
                 free(L.half[k].dseg)
                 free(L.half[k].pen)
                 free(L.half[k].later)
+                free(L.half[k].hexd)
             free(L.locs)
         free(w.levels)
     free(w.used)

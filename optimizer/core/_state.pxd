@@ -102,6 +102,8 @@ cdef struct Input:
     int pullman_cap                         # the most the company-level bonuses can add: the Pullman and
     #                                         the best-route bonuses (0 without any)
     int reach_from                          # bound by reachable stops while a train may count this many more (0: never)
+    const int32_t* hex_cap_by_train         # per train: the most hex edges its route may cross (-1: no cap)
+    const int32_t* hex_edges_by_train_seg   # [n_trains * n_segs]: the hex edges a segment costs the train
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.
@@ -120,6 +122,7 @@ cdef struct Half:
     uint32_t* pen                           # per frame: penalty hexes crossed so far (mask)
     int64_t* later                          # per frame: the most the later levels can add on the track
     #                                         then in use (-1: not looked at yet)
+    int32_t* hexd                           # per frame: hex edges crossed from the anchor (a train with a hex cap)
 
 cdef struct Level:
     # One train's routes, walked one at a time.

@@ -56,8 +56,10 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     seg_bits = [int.from_bytes(row.tobytes(), "little") for row in problem.track_bits_by_seg]
     routes = []
     spec = problem.specs[t]
+    hex_cap = int(problem.hex_cap_by_train[t])  # -1: the train counts stops, not hex edges
+    hex_edges = [int(e) for e in problem.hex_edges_by_train_seg[t]] if hex_cap >= 0 else []
 
-    def extend(stops, dsegs, used, locs, pen):
+    def extend(stops, dsegs, used, locs, pen, hexes=0):
         if limits is not None:
             limits.tick()
         if dsegs:
@@ -65,7 +67,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
                 if limits is not None:
                     limits.clock()
-                priced = price_route(problem, t, stops, pen)
+                priced = price_route(problem, t, stops, pen, segs)
                 if priced.legal:
                     routes.append(
                         (
@@ -90,12 +92,15 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
             small = len(stops) + 1 - large
             if large > spec.visit_large or small > spec.visit_small or len(stops) + 1 > spec.visit_total:
                 continue
+            if hex_cap >= 0 and hexes + hex_edges[k] > hex_cap:
+                continue  # too many hex edges: every longer route too (an edge costs at least 0)
             extend(
                 stops + [w],
                 dsegs + [d],
                 used | seg_bits[k],
                 locs | {problem.loc_by_stop[w]},
                 pen | int(problem.penalty_mask_by_seg[k]),
+                hexes + (hex_edges[k] if hex_cap >= 0 else 0),
             )
 
     for s in range(n):

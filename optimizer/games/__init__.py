@@ -56,6 +56,14 @@ DATA_FILES = {
     "18FL": "18FL.json",
     # a bonus once a route for a stop of each of two sets (set_pairs)
     "1888": "1888.json",
+    # trains whose distance is hex edges, not stops (hex_distance)
+    "1849": "1849.json",
+    "1849: Kingdom of the Two Sicilies": "1849KingdomoftheTwoSicilies.json",
+    "1858Switzerland": "1858Switzerland.json",
+    "18Ireland": "18Ireland.json",
+    "18NY": "18NY.json",
+    "18NY 1st Edition": "18NY1stEdition.json",
+    "1844": "1844.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)
@@ -106,13 +114,23 @@ def game_names() -> list:
     return list(DATA_FILES)
 
 
+def families_of(cls: type) -> list:
+    """The revenue-rule families a rules class applies: its data file's, none for a module or the
+    generic rules."""
+    if not issubclass(cls, DeclaredRules):
+        return []
+    return [k for k, v in cls.declared.items() if k not in ("source", "inherits") and v not in ("", False)]
+
+
 def rules_source(name: str) -> tuple:
     """Where a built-in game's rules come from, and the revenue-rule families its data declares:
     ("module", []) for a rules module of its own, ("data", families) for rules declared in its data
-    file, ("generic", []) where the generic rules suffice (18Chesapeake)."""
+    file, ("generic", []) where the generic rules suffice (18Chesapeake), and for a game not built in."""
+    if canonical_name(name) is None:
+        return "generic", []
     cls = rules_class(name)
     if issubclass(cls, DeclaredRules):
-        families = [k for k, v in cls.declared.items() if k not in ("source", "inherits") and v not in ("", False)]
+        families = families_of(cls)
         return ("data" if families else "generic"), families
     own = {name for name in vars(cls) if not name.startswith("__")} - {"title"}
     return ("module" if own else "generic"), []

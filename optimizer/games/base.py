@@ -121,6 +121,13 @@ class Rules:
         bonus = self.value_bonus(hx, hx.tile.nodes[stop.node])
         return spec.value_of(stop.value - bonus, stop.large) + bonus
 
+    def hex_edges(self, graph, spec: TrainSpec) -> list:
+        """Per track segment of ``graph``, what running it costs a train that counts hex edges
+        (``spec.hex_cap`` >= 0), and why the train may not run it at all ("" where it may): the hex
+        sides it crosses, as the engine counts them (``paths.each_cons(2)`` pairs on two hexes,
+        e.g. lib/engine/game/g_18_ireland/game.rb#hex_edge_cost)."""
+        return [(len(seg.hexes) - 1, "") for seg in graph.segments]
+
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),
         "city" (no city on two local trains' routes) or "hex" (no hex with a city on two)."""

@@ -60,6 +60,14 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``hex_distance``: trains whose distance is hex edges crossed, not stops (1849, 1844, 1858,
+  18Ireland, 18NY): which trains, how edges are counted; see :mod:`optimizer.games.hex_trains`.
+- ``narrow_gauge_revenue``: ``true`` where a stop also pays the places its narrow gauge reaches
+  (18Ireland); see :mod:`optimizer.games.narrow_gauge`.
+- ``paid_only_tokened_or_red``: ``{"suffix": "DE"}``: a train whose name ends so is paid only the
+  stops holding the company's token and red off-boards (lib/engine/game/g_18_ny/game.rb#compute_stops,
+  second edition: ``stops.select! { |stop| stop.tokened_by?(route.corporation) || stop.tile.color ==
+  :red }``); the others pay it nothing.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -78,6 +86,8 @@ from ..board.tiles import parse_code
 from ..errors import BoardError
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
+from .hex_trains import hex_spec, segment_costs
+from .narrow_gauge import narrow_gauge_bonus
 
 
 @lru_cache(maxsize=4096)
@@ -135,6 +145,16 @@ class DeclaredRules(Rules):
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
 
+    # ---- trains that count hex edges (hex_distance: optimizer/games/hex_trains.py) ---------------
+    def train_spec(self, train, where: str) -> TrainSpec | None:
+        spec = super().train_spec(train, where)
+        rule = self.declared.get("hex_distance")
+        return hex_spec(rule, train, spec) if rule and spec is not None else spec
+
+    def hex_edges(self, graph, spec: TrainSpec) -> list:
+        rule = self.declared.get("hex_distance")
+        return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
+
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:
         return [hx.node_id(n.index) for n in hx.tile.nodes if n.is_stop]
@@ -167,7 +187,8 @@ class DeclaredRules(Rules):
         )
 
     def value_bonus(self, hx, node) -> int:
-        return self.assigned_bonus(hx) + self.ability_bonus(hx) + self.hex_assignment_bonus(hx)
+        narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
+        return self.assigned_bonus(hx) + self.ability_bonus(hx) + self.hex_assignment_bonus(hx) + narrow
 
     def train_stop_bonus(self, stop, spec: TrainSpec) -> int:
         """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman)."""
@@ -221,6 +242,9 @@ class DeclaredRules(Rules):
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        paid_only = self.declared.get("paid_only_tokened_or_red")
+        if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
+            return 0
         key = self.declared.get("train_values", {}).get(spec.name)
         hx = self.board.hexes[stop.hex]
         node = hx.tile.nodes[stop.node]

@@ -23,6 +23,7 @@ from .walks import build_track_graph
 WORD = (1 << 64) - 1
 MAX_GROUPS = 32  # groups of a best-route bonus, and penalty or bonus hexes: one bit each of a uint32 mask
 MAX_SET_PAIRS = 16  # set-pair bonuses: two bits each (its sets a and b) of a uint32 mask per stop
+HEX_FORBIDDEN = 1 << 20  # a segment's hex edges for a train that may not run it (above every cap)
 
 
 @dataclass
@@ -101,6 +102,10 @@ class Problem:
     r2r_per_token: int  # red to red: per token stop paid
     r2r_max_tokens: int
     has_pullman: int  # 1: the company's Pullman doubles its best paid large stop (18EU)
+    # ---- trains that count hex edges, not stops (hex_distance: optimizer/games/hex_trains.py)
+    hex_cap_by_train: np.ndarray  # int32: the most hex edges its route may cross; -1: it counts none
+    hex_edges_by_train_seg: np.ndarray  # int32 [n_trains, n_segs]: the edges a segment costs the train
+    #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
 
     def stop_id(self, i: int) -> str:
         return self.graph.stops[i].id
@@ -284,6 +289,12 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
                 if x in index:
                     br_mask[k, index[x]] |= np.uint32(1 << g)
 
+    hex_caps = [s.hex_cap for s in specs]
+    hex_edges = np.zeros((K, len(segments)), dtype=np.int32)
+    for t, spec in enumerate(specs):
+        if spec.hex_cap >= 0:
+            hex_edges[t] = [HEX_FORBIDDEN if why else edges for edges, why in rules.hex_edges(graph, spec)]
+
     return Problem(
         board=board,
         rules=rules,
@@ -340,4 +351,6 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         r2r_per_token=r2r.per_token if r2r else 0,
         r2r_max_tokens=r2r.max_tokens if r2r else 0,
         has_pullman=int(bonuses.double_best_large),
+        hex_cap_by_train=np.array([min(c, HEX_FORBIDDEN - 1) for c in hex_caps], dtype=np.int32),
+        hex_edges_by_train_seg=hex_edges,
     )

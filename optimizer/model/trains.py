@@ -37,6 +37,7 @@ class TrainSpec:
     local: bool = False  # runs one stop with no track (18EU Pullman is priced as a bonus instead)
     large_multiplier: int = 1  # a row's multiplier on the stops of one class (18AL 4D: cities and
     small_multiplier: int = 1  # off-boards pay double, towns once)
+    hex_cap: int = -1  # the most hex edges a route may cross (a train counting hexes, not stops); -1: no cap
 
     def value_of(self, value: int, large: bool) -> int:
         """What a stop worth ``value`` pays this train, its row's multiplier applied."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import product
 
 from ..errors import RoutesError
-from ..graph.problem import build_problem
+from ..graph.problem import HEX_FORBIDDEN, build_problem
 from ..revenue import best_route_awards, price_route, visit_errors
 from .notation import known_trains, named_hexes, train_ids
 from .routes import readings
@@ -127,9 +127,10 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
                 )
             else:
                 used[r] = i
-        errors = list(dict.fromkeys(errors + visit_errors(problem, t, stops)))
+        segs = [j for j, _ in reading]
+        errors = list(dict.fromkeys(errors + visit_errors(problem, t, stops) + _hex_track_errors(problem, t, segs)))
         if not errors:
-            priced = price_route(problem, t, stops, pen)
+            priced = price_route(problem, t, stops, pen, segs)
             errors = priced.errors
             if priced.legal:
                 entry["revenue"] = priced.revenue
@@ -184,6 +185,15 @@ def _walk(problem, reading):
             )
         seen[loc] = s
     return stops, resources, errors, pen
+
+
+def _hex_track_errors(problem, t: int, segs: list) -> list:
+    """Why a train counting hex edges may not run some of these segments (a gauge change between
+    stops in 1849, an off-board for 1844's H trains: optimizer/games/hex_trains.py)."""
+    if problem.hex_cap_by_train[t] < 0 or not any(problem.hex_edges_by_train_seg[t][j] >= HEX_FORBIDDEN for j in segs):
+        return []
+    reasons = problem.rules.hex_edges(problem.graph, problem.specs[t])
+    return list(dict.fromkeys(reasons[j][1] for j in segs if reasons[j][1]))
 
 
 def _local_stops(problem, reading) -> list:

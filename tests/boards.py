@@ -7,7 +7,7 @@ every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns fre
 need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
 knows (pairs paid or visited, negative pairs, set pairs once a route, largest stop, red-to-red,
-penalties, Pullman, best-route bonuses, some times the train's multiplier, gauges) meets the reference.
+penalties, Pullman, bonus hexes along the track, best-route bonuses, some times the train's multiplier, gauges) meets the reference.
 :func:`one_stop_per_hex` flattens a board under the declared family of that name (the engine's "Route
 visits same hex twice"), some hexes exempt; :func:`e_trains` adds E trains under that family; :func:`mines`
 under the family ``mines`` (1837's goods trains and mines), some hexes mines and some trains goods trains.
@@ -251,10 +251,13 @@ def bonuses(draw, problem):
         problem.r2r_max_tokens = draw(st.integers(1, 5))
         problem.red_by_stop = np.array([draw(st.booleans()) or s.red for s in problem.graph.stops], dtype=np.uint8)
     if len(problem.graph.segments) and draw(st.booleans()):
-        problem.amount_by_penalty = np.array([10, 20], dtype=np.int32)
-        problem.n_penalties = 2
+        # penalty hexes (1880's ferries) and bonus hexes, negative (1817's mines and ranches)
+        amounts = draw(st.lists(st.sampled_from([10, 20, -10, -20]), min_size=1, max_size=3))
+        problem.amount_by_penalty = np.array(amounts, dtype=np.int32)
+        problem.n_penalties = len(amounts)
+        full = (1 << len(amounts)) - 1
         problem.penalty_mask_by_seg = np.array(
-            [draw(st.integers(0, 3)) if draw(st.integers(0, 3)) == 0 else 0 for _ in problem.graph.segments],
+            [draw(st.integers(1, full)) if draw(st.integers(0, 2)) == 0 else 0 for _ in problem.graph.segments],
             dtype=np.uint32,
         )
     if len(problem.graph.segments) and draw(st.integers(0, 2)) == 0:

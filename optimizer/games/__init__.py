@@ -37,6 +37,7 @@ DATA_FILES = {
     "1817WO": "1817WO.json",
     "18DE": "18DE.json",
     "18 Hiawatha": "18Hiawatha.json",
+    "18USA": "18USA.json",
     "1822": "1822.json",
     "1822MRS": "1822MRS.json",
     "1822NRS": "1822NRS.json",

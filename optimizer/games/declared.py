@@ -8,6 +8,29 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?}]``: a route's stop on a hex
   holding an assignment the company holds too earns ``amount`` once per route (times the
   ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown).
+- ``hex_assignment_stop_bonuses``: ``[{assignment, amount}]``: every paid stop on a hex holding the
+  assignment, whoever placed it, earns ``amount`` (1817's bridge tokens:
+  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``).
+- ``track_assignment_bonuses``: ``[{assignment, amount, no_ends?}]``: a route whose track crosses a hex
+  holding the assignment earns ``amount``, once a hex however often it crosses it (1817's mines and
+  ranches, 18Hiawatha's farms: g_1817/game.rb#revenue_for, ``route.all_hexes.count { |hex|
+  hex.assigned?(mine) }``; ``Route#all_hexes`` is the uniq hexes of the route's paths). With
+  ``no_ends`` a route may not start or end at such a hex ("Route cannot start or end with a mine"):
+  the markers lie on plain track, so no route has a node there; a stop on one is refused.
+- ``track_label_bonuses``: ``[{label, amount, tiles?, phase?}]``: a route whose track crosses a hex
+  whose (not white) tile's label holds ``label`` earns ``amount``, or ``tiles[name]`` for the tiles
+  named there, or ``phase[colour]`` once the phase has that tile colour; once a hex, summed over
+  the rules a hex meets (18USA's resources: lib/engine/game/g_18_usa/game.rb#revenue_for over
+  ``route.all_hexes - stop_hexes``, #tile_resources, ``ORE20_TILES``, #phase_5_or_later?; its
+  resource tiles hold no stop a route reaches, so no such hex is a stop hex).
+- ``train_stop_bonuses``: ``[{train, amount, except_tiles?}]``: a train whose name matches the
+  pattern ``train`` earns ``amount`` more for every paid stop, but for those on the tiles named
+  (18USA's Pullman upgrade, a train named ``5P``: ``20 * stops.count { |s| !RURAL_TILES.include?
+  (s.tile.name) }``).
+- ``untokened_tile_penalties``: ``[{tiles, amount}]``: a route paying a stop on one of these tiles
+  whose city holds no token of the company loses ``amount``, once a route (18USA's company towns:
+  g_18_usa/game.rb#revenue_for, ``revenue -= 10 if company_tile && !company_tile.cities.first
+  .tokened_by?(corporation)``, ``COMPANY_TOWN_TILES``), as a set pair whose two sets are those stops.
 - ``ability_stop_bonuses``: ability types whose ``hexes`` pay ``amount`` for every stop of a
   route on them (18AL Warrior Coal Field, ``hexes_bonus``).
 - ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
@@ -121,6 +144,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
+from ..errors import BoardError
 from ..model import MINES_ANY, MINES_NONE, MINES_ONE, BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from ..model.trains import UNLIMITED
 from .base import Rules
@@ -302,9 +326,66 @@ class DeclaredRules(Rules):
             if a.get("type") in kinds and hx.id in (a.get("hexes") or ())
         )
 
+    def hex_assignment_bonus(self, hx) -> int:
+        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges)."""
+        return sum(
+            int(rule["amount"])
+            for rule in self.declared.get("hex_assignment_stop_bonuses", ())
+            if hx.assignments.get(rule["assignment"])
+        )
+
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
-        return self.assigned_bonus(hx) + self.ability_bonus(hx) + narrow
+        return self.assigned_bonus(hx) + self.ability_bonus(hx) + self.hex_assignment_bonus(hx) + narrow
+
+    def train_stop_bonus(self, stop, spec: TrainSpec) -> int:
+        """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman)."""
+        total = 0
+        for rule in self.declared.get("train_stop_bonuses", ()):
+            if re.fullmatch(rule["train"], spec.name or "") and (
+                self.board.hexes[stop.hex].tile_name not in rule.get("except_tiles", ())
+            ):
+                total += int(rule["amount"])
+        return total
+
+    def label_bonus(self, hx) -> int:
+        """What crossing the hex earns by ``track_label_bonuses`` (18USA's resources)."""
+        if hx.color == "white":
+            return 0
+        total = 0
+        phase = self.board.phase_tiles
+        for rule in self.declared.get("track_label_bonuses", ()):
+            if not any(rule["label"] in label for label in hx.tile.labels):
+                continue
+            amount = int(rule["amount"])
+            for colour, later in (rule.get("phase") or {}).items():
+                if colour in phase:
+                    amount = int(later)
+            total += int((rule.get("tiles") or {}).get(hx.tile_name, amount))
+        return total
+
+    def track_hex_bonuses(self) -> dict:
+        """Hex id -> what a route crossing it earns, once a route (``track_assignment_bonuses``,
+        ``track_label_bonuses``)."""
+        out: dict = {}
+        if self.declared.get("track_label_bonuses"):
+            for hx in self.board.hexes.values():
+                amount = self.label_bonus(hx)
+                if amount:
+                    out[hx.id] = amount
+        for rule in self.declared.get("track_assignment_bonuses", ()):
+            key = rule["assignment"]
+            for hx in self.board.hexes.values():
+                if not hx.assignments.get(key):
+                    continue
+                if rule.get("no_ends") and self.stops_on(hx):
+                    raise BoardError(
+                        f"hex {hx.id}: a route may not start or end at its {key}, and a stop there is not"
+                        " supported (lib/engine/game/g_1817/game.rb#revenue_for)",
+                        field="hexes",
+                    )
+                out[hx.id] = out.get(hx.id, 0) + int(rule["amount"])
+        return out
 
     def value(self, hx, node) -> int:
         """A mine pays no route revenue (its value is the company's subsidy); under
@@ -327,9 +408,10 @@ class DeclaredRules(Rules):
         hx = self.board.hexes[stop.hex]
         node = hx.tile.nodes[stop.node]
         table = dict(node.revenue)
+        extra = self.train_stop_bonus(stop, spec) if self.declared.get("train_stop_bonuses") else 0
         if key is None or key not in table:
-            return super().train_value(stop, spec)
-        return spec.value_of(table[key], stop.large) + self.value_bonus(hx, node)
+            return super().train_value(stop, spec) + extra
+        return spec.value_of(table[key], stop.large) + self.value_bonus(hx, node) + extra
 
     # ---- bonuses ---------------------------------------------------------------------------
     def select(self, spec: dict) -> list:
@@ -345,6 +427,18 @@ class DeclaredRules(Rules):
                     or ("hexes" in spec and hx.id in spec["hexes"])
                 ):
                     out.append((hx.node_id(node.index), hx))
+        return out
+
+    def untokened_stops(self, tiles) -> list:
+        """The stops on these tiles whose city holds no token of the company."""
+        out = []
+        for hx in self.board.hexes.values():
+            if hx.tile_name not in tiles:
+                continue
+            for node in hx.stop_nodes:
+                city = hx.cities.get(node.index)
+                if city is None or self.company.id not in city.tokens:
+                    out.append(hx.node_id(node.index))
         return out
 
     def pair_amount(self, amount, hx_a, hx_b) -> int:
@@ -387,11 +481,16 @@ class DeclaredRules(Rules):
                     if a != b:
                         bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
         bonuses.pairs += self.once_per_route()
+        bonuses.hex_bonuses = self.track_hex_bonuses()
         for rule in self.declared.get("set_pairs", ()):
             if rule.get("company") in (None, self.company.id):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
                 bonuses.set_pairs.append(SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited"))))
+        for rule in self.declared.get("untokened_tile_penalties", ()):
+            stops = tuple(self.untokened_stops(rule["tiles"]))
+            if stops:
+                bonuses.set_pairs.append(SetPairBonus(stops, stops, -int(rule["amount"])))
         bonuses.best_route = [
             self.best_route_bonus(r) for r in self.declared.get("best_route_bonuses", ()) if self.holds(r)
         ]

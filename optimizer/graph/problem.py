@@ -23,7 +23,7 @@ from .track import TrackGraph
 from .walks import build_track_graph
 
 WORD = (1 << 64) - 1
-MAX_GROUPS = 32  # groups of a best-route bonus, and penalty hexes: one bit each of a uint32 mask
+MAX_GROUPS = 32  # groups of a best-route bonus, and penalty or bonus hexes: one bit each of a uint32 mask
 MAX_SET_PAIRS = 16  # set-pair bonuses: two bits each (its sets a and b) of a uint32 mask per stop
 HEX_FORBIDDEN = 1 << 20  # a segment's hex edges for a train that may not run it (above every cap)
 GAUGES = ("broad", "narrow", "dual", "thin", "dashed")  # track kinds (the tile DSL's ``track:``), one bit each
@@ -58,7 +58,7 @@ class Problem:
     n_trains: int  # trains that run a route (= levels of the search)
     n_pairs: int
     n_largest: int
-    n_penalties: int  # penalty hexes, at most MAX_GROUPS (one bit each)
+    n_penalties: int  # hexes whose track costs or pays once a route, at most MAX_GROUPS (one bit each)
     n_best_route: int  # best-route bonuses (the kernel takes at most _search.MAX_BEST_ROUTE)
     n_set_pairs: int  # set-pair bonuses, at most MAX_SET_PAIRS
     n_track_groups: int  # overlap groups of the trains (>= 1): each has its own track in use
@@ -78,8 +78,9 @@ class Problem:
     to_terminal_by_dir: np.ndarray  # uint8: reaches its target by a terminal path
     # ---- track segments
     track_bits_by_seg: np.ndarray  # uint64 [n_segs, n_track_words]: the track it uses, a bitset
-    penalty_mask_by_seg: np.ndarray  # uint32: penalty hexes it crosses, a bitmask
-    amount_by_penalty: np.ndarray  # int32: what crossing each costs
+    penalty_mask_by_seg: np.ndarray  # uint32: penalty (or bonus) hexes it crosses, a bitmask
+    amount_by_penalty: np.ndarray  # int32: what crossing each costs, once a route; negative: what it pays
+    #   (a hex crossed twice counts once: Route#all_hexes is uniq, lib/engine/route.rb)
     gauge_by_seg: np.ndarray  # uint8: the track kinds it uses, bit k for GAUGES[k]
     # ---- per train
     values_by_train_stop: np.ndarray  # int32 [n_trains, n_stops]: what each stop pays each train
@@ -210,6 +211,17 @@ def _arr(xs, dtype=np.int32) -> np.ndarray:
     return np.array(xs, dtype=dtype) if xs else _NONE[dtype]
 
 
+def track_hex_amounts(bonuses: Bonuses) -> dict:
+    """What a route's track crossing each hex costs (negative: pays), once a route: its penalties
+    less its bonuses, the hexes whose sum is zero left out. Both are one mask of the hexes crossed."""
+    amounts: dict = {}
+    for h, a in bonuses.hex_penalties.items():
+        amounts[h] = amounts.get(h, 0) + int(a)
+    for h, a in bonuses.hex_bonuses.items():
+        amounts[h] = amounts.get(h, 0) - int(a)
+    return {h: a for h, a in amounts.items() if a}
+
+
 def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Problem:
     stops = graph.stops
     segments = graph.segments
@@ -232,9 +244,10 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
 
     n_res = len(graph.side_names) + len(graph.inner_names)
     n_words = max(1, (n_res + 63) // 64)
-    pen_hexes = [h for h in bonuses.hex_penalties]
+    pen_amounts = track_hex_amounts(bonuses)
+    pen_hexes = list(pen_amounts)
     if len(pen_hexes) > MAX_GROUPS:
-        raise BoardError(f"at most {MAX_GROUPS} penalty hexes are supported", field="game")
+        raise BoardError(f"at most {MAX_GROUPS} penalty or bonus hexes are supported", field="game")
     # The track of each segment as one Python integer, cut into 64-bit words (no numpy scalars).
     words = []
     for seg in segments:
@@ -352,7 +365,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         to_terminal_by_dir=adj[4].astype(np.uint8),
         track_bits_by_seg=seg_res,
         penalty_mask_by_seg=seg_pen,
-        amount_by_penalty=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
+        amount_by_penalty=_arr([pen_amounts[h] for h in pen_hexes]),
         gauge_by_seg=gauge_by_seg(board, segments, gauge_ok),
         values_by_train_stop=values,
         caps_by_train=caps,

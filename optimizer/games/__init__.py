@@ -55,6 +55,8 @@ DATA_FILES = {
     "18FL": "18FL.json",
     # a bonus once a route for a stop of each of two sets (set_pairs)
     "1888": "1888.json",
+    # an off-board's revenue column chosen by the phase's name (offboard_phase_columns)
+    "1841": "1841.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -37,6 +37,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``offboard_phase_columns``: ``{phase name: column}`` where an off-board's revenue table is keyed by
+  columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
+  ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
+  #game_route_revenue, ``REAL_PHASE_TO_REV_PHASE``).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -135,6 +139,15 @@ class DeclaredRules(Rules):
 
     def value_bonus(self, hx, node) -> int:
         return self.assigned_bonus(hx) + self.ability_bonus(hx)
+
+    def value(self, hx, node) -> int:
+        """``offboard_phase_columns``: an off-board pays the column of its table the engine maps the
+        phase's name to, not the phase's tile colours (1841's white/gray/black)."""
+        columns = self.declared.get("offboard_phase_columns")
+        column = columns.get(self.board.phase_name) if columns else None
+        if column is not None and node.kind == "offboard":
+            return node.value([column]) + self.value_bonus(hx, node)
+        return super().value(hx, node)
 
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where

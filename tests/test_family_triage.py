@@ -1,0 +1,83 @@
+"""Titles the triage fixed as data or by a reading fix, each on a real catalogue state.
+
+1841: an off-board pays the column of its table the engine maps the phase's name to
+(lib/engine/game/g_1841/game.rb#game_route_revenue, ``REAL_PHASE_TO_REV_PHASE``: white in phases 2-3,
+gray in 4-5, black in 6-8), declared as ``offboard_phase_columns``. 18FL: a distance row's
+``multiplier: 0`` pays its stops nothing (the 3E variant of g_18_fl/game.rb ``TRAINS``: towns at 0).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from optimizer import api
+from optimizer.board.state import read_board
+from optimizer.core import compiled, reference
+from optimizer.graph.problem import build_problem
+from optimizer.model.trains import spec_from_rows
+
+from .test_catalog_rules import catalog_state
+
+
+@pytest.mark.parametrize(
+    "state_id,revenue",
+    [
+        # the engine's price of our answer in the triage's judge run (== its router's), phase 2 and 7
+        ("1841/1841_game_end_bank@103", 100),
+        ("1841/1841_game_end_bank@672", 580),
+    ],
+)
+def test_1841_offboards_pay_the_column_of_the_phase_name(state_id, revenue):
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["rules"] == "1841"
+    assert "offboard_phase_columns" in answer["revenue_rules"]
+    assert answer["revenue"] == revenue == doc["expected"]["router"]["revenue"]
+    generic = api.solve(dict(doc, game="1841 (no rules)"))
+    assert generic["revenue"] < revenue, "the board no longer needs the off-board's phase column"
+
+
+def test_1841_checker_prices_marseille_white_in_phase_2():
+    """The router's route M3-O5-Q5 for a 2 train in phase 2: Cuneo 30, the town 10 and Marseille's
+    white 60 (the engine's 100); under the generic rules Marseille, keyed white/gray/black, pays 0."""
+    doc = catalog_state("1841/1841_game_end_bank@103")
+    [route] = doc["expected"]["router"]["routes"]
+    mine = [{"train": route["train"], "hexes": route["hexes"]}]
+    checked = api.check(doc, mine)
+    assert checked["legal"] and checked["revenue"] == route["revenue"] == 100
+    assert api.check(dict(doc, game="1841 (no rules)"), mine)["revenue"] == 40
+
+
+def test_a_row_multiplier_of_zero_pays_nothing():
+    rows = [
+        {"nodes": ["city", "offboard"], "pay": 3, "visit": 3, "multiplier": 2},
+        {"nodes": ["town"], "pay": 99, "visit": 99, "multiplier": 0},
+    ]
+    spec = spec_from_rows("3E", rows)
+    assert (spec.large_multiplier, spec.small_multiplier) == (2, 0)
+    assert spec.value_of(30, large=False) == 0 and spec.value_of(30, large=True) == 60
+    without = spec_from_rows("3E", [dict(r, multiplier=None) if r["nodes"] == ["town"] else r for r in rows])
+    assert without.small_multiplier == 1  # an absent multiplier is 1
+
+
+def test_18fl_3e_pays_its_cities_twice_and_its_towns_nothing():
+    """LN's board at action 498 (a 4 and a 3E): our 3E route B15-B19-B23-A22 was priced 360 by the
+    engine in the triage's run (before the fix we paid the 3E's towns and answered 850, the engine
+    810 for those routes). The 3E's revenue is twice its cities' and off-boards' values, the search
+    twins agree."""
+    doc = catalog_state("18FL/18FL_game_end_bank@498")
+    answer = api.solve(doc)
+    [e3] = [r for r in answer["routes"] if r["name"] == "3E"]
+    board = read_board(doc)
+    kinds = {}
+    for stop in e3["paid"]:
+        hex_id, node = stop.split("._")
+        kinds[stop] = board.hexes[hex_id].tile.nodes[int(node)]
+    large = sum(n.value(board.phase_tiles) for n in kinds.values() if n.kind in ("city", "offboard"))
+    assert any(n.kind == "town" for n in kinds.values()) or len(e3["paid"]) <= 3
+    assert e3["revenue"] == 2 * large == 360
+    problem = build_problem(doc)
+    ref = reference.search(problem)
+    for strategy in ("nested", "packing"):
+        fast = compiled.search(problem, strategy=strategy)
+        assert fast.optimal and fast.revenue == ref.revenue == answer["revenue"]

@@ -106,7 +106,8 @@ def test_no_hex_visited_twice(state_id, title, exempt):
         assert len(hexes) == len(set(hexes)), route
     generic = api.solve(dict(doc, game=f"{title} (no rules)"))
     twice = [r for r in generic["routes"] if len({s.split(".")[0] for s in r["stops"]}) < len(r["stops"])]
-    assert twice and generic["revenue"] > answer["revenue"], "the board no longer tempts a route into one hex twice"
+    # (the generic answer may earn less than the title's: 1867 @513's title pays a capital-Timmins bonus)
+    assert twice, "the board no longer tempts a route into one hex twice"
     verdict = api.check(doc, [{"train": twice[0]["train"], "hexes": twice[0]["hexes"]}])
     assert not verdict["legal"] and "one location, twice" in json.dumps(verdict), verdict
 

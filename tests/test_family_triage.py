@@ -81,3 +81,40 @@ def test_18fl_3e_pays_its_cities_twice_and_its_towns_nothing():
     for strategy in ("nested", "packing"):
         fast = compiled.search(problem, strategy=strategy)
         assert fast.optimal and fast.revenue == ref.revenue == answer["revenue"]
+
+
+@pytest.mark.parametrize(
+    "state_id,title",
+    [
+        # lib/engine/game/g_18_co/game.rb#east_west_bonus: an east city and E1 on one route, +100
+        ("18CO/22032@756", "18CO"),
+        ("18CO/22032@795", "18CO"),
+        # lib/engine/game/g_1867/game.rb#revenue_for: a capital and Timmins +40 (1867), H8 and Q3 (1861)
+        ("1867/nationalization_cash@427", "1867"),
+        ("1867/nationalization_cash@513", "1867"),
+        ("1861/bank_breaks_then_final_phase@282", "1861"),
+        # ... and a private's hex_bonus, 10 a hex (SW owns WVR and BSS)
+        ("1861/bank_breaks_then_final_phase@536", "1861"),
+    ],
+)
+def test_pair_and_hex_bonuses_earn_the_routers_revenue(state_id, title):
+    """On these boards the engine's router found more than our answer without the title's bonuses
+    (the judge's baseline); with them the answer earns the router's revenue, which the engine also
+    gave our routes in the triage's judge run."""
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["rules"] == title
+    assert answer["revenue"] == doc["expected"]["router"]["revenue"]
+    generic = api.solve(dict(doc, game=f"{title} (no rules)"))
+    assert generic["revenue"] < answer["revenue"]
+
+
+def test_18co_checker_pays_east_west_once():
+    """DPAC's 6 train at action 795, the players' route E1 ... B26: the stops and 100 for E/W (530, the
+    engine's), and without the title's rules 100 less."""
+    doc = catalog_state("18CO/22032@795")
+    [route] = doc["expected"]["router"]["routes"]
+    mine = [{"train": route["train"], "hexes": route["hexes"]}]
+    checked = api.check(doc, mine)
+    assert checked["legal"] and checked["revenue"] == route["revenue"] == 530
+    assert api.check(dict(doc, game="18CO (no rules)"), mine)["revenue"] == 430

@@ -55,6 +55,7 @@ DATA_FILES = {
     "18FL": "18FL.json",
     # a bonus once a route for a stop of each of two sets (set_pairs)
     "1888": "1888.json",
+    "18CO": "18CO.json",
     # an off-board's revenue column chosen by the phase's name (offboard_phase_columns)
     "1841": "1841.json",
 }

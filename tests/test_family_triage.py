@@ -95,6 +95,14 @@ def test_18fl_3e_pays_its_cities_twice_and_its_towns_nothing():
         ("1861/bank_breaks_then_final_phase@282", "1861"),
         # ... and a private's hex_bonus, 10 a hex (SW owns WVR and BSS)
         ("1861/bank_breaks_then_final_phase@536", "1861"),
+        # lib/engine/game/g_18_jpt/game.rb#revenue_for: the hex_bonus ability's hexes pay twice
+        ("18JPT/18JPT_game_end_bank@260", "18JP-T"),
+        ("18JPT/18JPT_game_end_bank@751", "18JP-T"),
+        # lib/engine/game/g_1850/game.rb#revenue_for: the stop of the company's edge token pays twice
+        ("1850/115810@469", "1850"),
+        ("1850/115810@741", "1850"),
+        # lib/engine/game/g_18_hiawatha/game.rb#revenue_for: FC +10 where the company holds FC too
+        ("18Hiawatha/164606@150", "18 Hiawatha"),
     ],
 )
 def test_pair_and_hex_bonuses_earn_the_routers_revenue(state_id, title):
@@ -118,3 +126,14 @@ def test_18co_checker_pays_east_west_once():
     checked = api.check(doc, mine)
     assert checked["legal"] and checked["revenue"] == route["revenue"] == 530
     assert api.check(dict(doc, game="18CO (no rules)"), mine)["revenue"] == 430
+
+
+def test_1850_checker_pays_the_edge_token_twice():
+    """MILW's 5 train at action 469, the router's route A2 ... D9: A2 holds MILW's edge token (and NP's
+    and GN's, which pay MILW nothing more) and is paid twice (280, the engine's); generic rules 240."""
+    doc = catalog_state("1850/115810@469")
+    [route] = doc["expected"]["router"]["routes"]
+    mine = [{"train": route["train"], "hexes": route["hexes"]}]
+    checked = api.check(doc, mine)
+    assert checked["legal"] and checked["revenue"] == route["revenue"] == 280
+    assert api.check(dict(doc, game="1850 (no rules)"), mine)["revenue"] == 240

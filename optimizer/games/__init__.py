@@ -56,6 +56,9 @@ DATA_FILES = {
     # a bonus once a route for a stop of each of two sets (set_pairs)
     "1888": "1888.json",
     "18CO": "18CO.json",
+    # a stop paid twice (ability_stop_doubles, own_hex_doubles)
+    "18JP-T": "18JPT.json",
+    "1850": "1850.json",
     # an off-board's revenue column chosen by the phase's name (offboard_phase_columns)
     "1841": "1841.json",
 }

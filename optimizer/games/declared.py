@@ -37,6 +37,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``ability_stop_doubles``: ability types whose ``hexes`` pay their stops twice (18JP-T's hex_bonus,
+  lib/engine/game/g_18_jpt/game.rb#revenue_for: "Double revenue of corporation's destination hexes").
+- ``own_hex_doubles``: ``true`` where a stop on a hex the engine assigned the company itself pays twice
+  (1850's edge token, lib/engine/game/g_1850/game.rb#revenue_for; the engine pays the first such stop of
+  a route, and a company has one edge token, on an off-board of one stop).
 - ``offboard_phase_columns``: ``{phase name: column}`` where an off-board's revenue table is keyed by
   columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
   ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
@@ -137,8 +142,19 @@ class DeclaredRules(Rules):
             if a.get("type") in kinds and hx.id in (a.get("hexes") or ())
         )
 
+    def doubled(self, hx, node) -> int:
+        """A stop paid twice: on a hex of one of the company's abilities of a type in
+        ``ability_stop_doubles`` (18JP-T's destination, hex_bonus), or, with ``own_hex_doubles``, on a
+        hex the engine assigned the company itself (1850's edge token)."""
+        kinds = set(self.declared.get("ability_stop_doubles", ()))
+        on_ability = any(a.get("type") in kinds and hx.id in (a.get("hexes") or ()) for a in self.company.abilities)
+        own = self.declared.get("own_hex_doubles") and any(
+            key == self.company.id or str(key).endswith(f": {self.company.id}>") for key in hx.assignments
+        )
+        return node.value(self.board.phase_tiles) if on_ability or own else 0
+
     def value_bonus(self, hx, node) -> int:
-        return self.assigned_bonus(hx) + self.ability_bonus(hx)
+        return self.assigned_bonus(hx) + self.ability_bonus(hx) + self.doubled(hx, node)
 
     def value(self, hx, node) -> int:
         """``offboard_phase_columns``: an off-board pays the column of its table the engine maps the

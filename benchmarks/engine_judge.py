@@ -109,8 +109,14 @@ def answer_state(state: dict, deadline_ms: float | None) -> tuple:
 
 
 def engine_routes(answer: dict, skip_trains=()) -> list:
-    """Our routes in the form RunRoutes takes: train id, connections = the hex chains."""
-    return [{"train": r["train"], "connections": r["hexes"]} for r in answer["routes"] if r["train"] not in skip_trains]
+    """Our routes in the form RunRoutes takes: train id, connections = the hex chains, and our stops,
+    which ``price-routes`` gives the engine as node signatures (as the site's client does) to choose
+    between chains of the same hexes ending at a city or a town of one hex."""
+    return [
+        {"train": r["train"], "connections": r["hexes"], "stops": r["stops"]}
+        for r in answer["routes"]
+        if r["train"] not in skip_trains
+    ]
 
 
 def price(requests: list, engine: Path, jobs: int = 1, timeout_s: float = 3600) -> dict:

@@ -55,6 +55,9 @@ DATA_FILES = {
     "18FL": "18FL.json",
     # a bonus once a route for a stop of each of two sets (set_pairs)
     "1888": "1888.json",
+    # cities, off-boards and towns in rows of their own (stop_classes)
+    "18Ardennes": "18Ardennes.json",
+    "18VA": "18VA.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

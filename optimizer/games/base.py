@@ -115,11 +115,11 @@ class Rules:
         """What a stop pays to one train: its value, times the multiplier of the train's row that
         counts it (a game with diesel values differs by train too). A company's bonus on the stop
         is added once: the engine adds such bonuses after the rows' multipliers (18AL 4D)."""
-        if spec.large_multiplier == 1 and spec.small_multiplier == 1:
+        if spec.large_multiplier == 1 and spec.small_multiplier == 1 and not spec.kind_multipliers:
             return stop.value
         hx = self.board.hexes[stop.hex]
         bonus = self.value_bonus(hx, hx.tile.nodes[stop.node])
-        return spec.value_of(stop.value - bonus, stop.large) + bonus
+        return spec.value_of(stop.value - bonus, stop.large, stop.kind) + bonus
 
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),

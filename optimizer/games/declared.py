@@ -47,12 +47,15 @@ the bonus back once, so that a route paying two of them is paid once.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
+from .stop_classes import spec_by_classes
 
 
 @lru_cache(maxsize=4096)
@@ -110,6 +113,37 @@ class DeclaredRules(Rules):
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
 
+    # ---- stop classes and trains -----------------------------------------------------------
+    def large_types(self) -> frozenset | None:
+        rule = self.declared.get("stop_classes")
+        return frozenset(rule["large"]) if rule else None
+
+    def is_large(self, hx, node) -> bool:
+        types = self.large_types()
+        if types is None:
+            return super().is_large(hx, node)
+        return node.kind in types and not set(node.groups) & set(self.small_groups())
+
+    def small_groups(self) -> tuple:
+        """Groups whose cities count small, where every train of the company is one that may: 18VA's
+        CMD, uncounted for freight trains (a ``trains`` pattern) and closed to the others."""
+        rule = self.declared["stop_classes"]
+        trains = rule.get("small_groups_trains")
+        if trains and not all(re.search(trains, t.name) for t in self.board.trains):
+            return ()
+        return tuple(rule.get("small_groups", ()))
+
+    def train_spec(self, train, where: str) -> TrainSpec | None:
+        """With ``stop_classes``, a train's rows read by the title's classes (see stop_classes.py)."""
+        types = self.large_types()
+        if types is None or not isinstance(train.distance, list):
+            return super().train_spec(train, where)
+        spec = spec_by_classes(train, types, where)
+        digits = re.match(r"\d+", train.name)
+        if self.declared["stop_classes"].get("large_visit_from_name") and digits:
+            spec = replace(spec, visit_large=min(spec.visit_large, int(digits.group())))
+        return spec
+
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:
         return [hx.node_id(n.index) for n in hx.tile.nodes if n.is_stop]
@@ -145,7 +179,7 @@ class DeclaredRules(Rules):
         table = dict(node.revenue)
         if key is None or key not in table:
             return super().train_value(stop, spec)
-        return spec.value_of(table[key], stop.large) + self.value_bonus(hx, node)
+        return spec.value_of(table[key], stop.large, stop.kind) + self.value_bonus(hx, node)
 
     # ---- bonuses ---------------------------------------------------------------------------
     def select(self, spec: dict) -> list:

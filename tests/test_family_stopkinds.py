@@ -1,11 +1,10 @@
-"""Stops counted by the title's rows (stop_classes, express_trains) and our stops sent as node signatures.
+"""Stops counted by the title's rows (stop_classes) and our stops sent as node signatures.
 
 18Ardennes and 18VA give cities, off-boards and towns rows of their own
 (lib/engine/game/g_18_ardennes/trains.rb TRAINS, lib/engine/game/g_18_va/game.rb TRAINS and
-#check_distance); 18NewEngland's express trains count cities and off-boards and skip towns
-(lib/engine/game/g_18_new_england/game.rb #check_distance, #compute_stops). The engine
+#check_distance). The engine
 (lib/engine/game/base.rb#check_distance) refused our routes on these titles' states with "Route has
-too many stops" / "too many cities/offboards" before. The figures below are the engine's prices in
+too many stops" before. The figures below are the engine's prices in
 this branch's judge run (benchmarks/engine_judge.py, engine at 111f7f6).
 
 Tests that need the corpus, Ruby or the engine skip without them, except under ``CI=true``, where they fail.
@@ -150,7 +149,7 @@ def test_reference_and_compiled_agree_on_the_family_states():
     one in 5 s (18Ardennes @739's 4D it does not), and never exceeds it."""
     proven = 0
     for s in catalogue_states():
-        if s["game_key"] in ("18Ardennes", "18VA", "18NewEngland2"):
+        if s["game_key"] in ("18Ardennes", "18VA"):
             text = json.dumps(input_fields(s))
             compiled = api.solve(text, core="compiled")
             python = api.solve(text, core="python", deadline_ms=5_000)
@@ -158,7 +157,7 @@ def test_reference_and_compiled_agree_on_the_family_states():
             if python["optimal"]:
                 proven += 1
                 assert compiled["revenue"] == python["revenue"], s["id"]
-    assert proven >= 20 or not catalogue_states()
+    assert proven >= 12 or not catalogue_states()
 
 
 # The engine's price of our answer in this branch's judge run; 1847AE's routes end in Birkenfeld's
@@ -181,12 +180,3 @@ def test_the_engine_prices_our_routes_as_we_do():
     for state_id, price in ENGINE_PRICES.items():
         v = verdicts[state_id]
         assert v.right and v.ours == v.engine == price, (state_id, v.reasons)
-
-
-def test_express_routes_are_legal_and_multiplied_by_the_hidden_express_count():
-    """18NewEngland2 @432: the engine accepts our 5E route and pays it twice (#revenue_multiplier: the
-    company's two express trains, of which #route_trains shows the board one): 250 x 2 = 500."""
-    judge = _judge()
-    state = _state("18NewEngland2/72500@432")
-    (v,) = judge.judge([state], judge.engine_dir())
-    assert v.ours == 250 and v.engine == 500 and not any("engine error" in r for r in v.reasons)

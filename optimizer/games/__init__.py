@@ -58,9 +58,6 @@ DATA_FILES = {
     # cities, off-boards and towns in rows of their own (stop_classes)
     "18Ardennes": "18Ardennes.json",
     "18VA": "18VA.json",
-    # express trains that count cities and off-boards and skip towns (express_trains)
-    "18NewEngland": "18NewEngland.json",
-    "18NewEngland 2: Northern States": "18NewEngland2.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -53,9 +53,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
-from ..errors import BoardError
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
-from ..model.trains import UNLIMITED
 from .base import Rules
 from .stop_classes import spec_by_classes
 
@@ -126,26 +124,6 @@ class DeclaredRules(Rules):
             return super().is_large(hx, node)
         return node.kind in types and not set(node.groups) & set(self.small_groups())
 
-    def express_spec(self, train, where: str) -> TrainSpec:
-        """``express_trains``: an N express visits at most N cities and off-boards, all paid, and any
-        number of towns, the best of which fill the N (lib/engine/game/g_18_new_england/game.rb
-        #check_distance, #compute_stops). The caps pay the best N with at most N large, which is
-        the engine's choice where no town is worth more than a city or off-board: refused otherwise."""
-        hexes = self.board.hexes.values()
-        stops = [(self.value(hx, n), self.is_large(hx, n)) for hx in hexes for n in hx.tile.nodes if n.is_stop]
-        towns = [v for v, large in stops if not large]
-        larges = [v for v, large in stops if large]
-        if towns and larges and max(towns) > min(larges):
-            raise BoardError(
-                f"{where}: express train {train.name!r} pays every city and off-board it visits, and a town here"
-                " is worth more than one of them: not supported",
-                field=where,
-            )
-        n = train.distance
-        return TrainSpec(
-            train.name, n, UNLIMITED, UNLIMITED, n, n, n, train.multiplier, train.requires_token, train.local
-        )
-
     def small_groups(self) -> tuple:
         """Groups whose cities count small, where every train of the company is one that may: 18VA's
         CMD, uncounted for freight trains (a ``trains`` pattern) and closed to the others."""
@@ -157,9 +135,6 @@ class DeclaredRules(Rules):
 
     def train_spec(self, train, where: str) -> TrainSpec | None:
         """With ``stop_classes``, a train's rows read by the title's classes (see stop_classes.py)."""
-        express = self.declared.get("express_trains")
-        if express and express["name_contains"] in train.name and type(train.distance) is int:
-            return self.express_spec(train, where)
         types = self.large_types()
         if types is None or not isinstance(train.distance, list):
             return super().train_spec(train, where)

@@ -22,13 +22,26 @@ class Priced:
         return not self.errors
 
 
-def visit_errors(problem, t: int, stops: list) -> list:
-    """Reasons the train may not visit these stops (empty when it may)."""
+def gauge_cities(problem, t: int, halves: int) -> int:
+    """The cities of no value a route's gauge changes count as: ``halves`` (border sides crossed,
+    each border listed on both hexes) // 2, less the train's free ones (1848, g_1848 #visited_stops)."""
+    return max(0, halves // 2 - int(problem.free_gauge_by_train[t]))
+
+
+def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
+    """Reasons the train may not visit these stops (empty when it may); ``halves``: the border sides
+    its track crosses (see :func:`gauge_cities`)."""
     spec = problem.specs[t]
     n_large = sum(1 for s in stops if problem.large_by_stop[s])
     n_small = len(stops) - n_large
     errors = []
     label = f"the {spec.name} train"
+    extra = gauge_cities(problem, t, halves)
+    if extra and (n_large + extra > spec.visit_large or len(stops) + extra > spec.visit_total):
+        errors.append(
+            f"{label} changes gauge {halves // 2} times, which count as {extra} more cities: {n_large + extra} large"
+            f" stops, where it may count {spec.visit_large}"
+        )
     if n_large > spec.visit_large:
         errors.append(f"{label} counts {n_large} large stops (cities, off-boards); it may count {spec.visit_large}")
     if n_small > spec.visit_small:
@@ -78,13 +91,15 @@ def penalty_value(problem, pen_mask: int) -> int:
     return sum(int(a) for b, a in enumerate(problem.amount_by_penalty) if pen_mask >> b & 1)
 
 
-def price_route(problem, t: int, stops: list, pen_mask: int = 0) -> Priced:
-    """Price train t's route through ``stops`` (indexes, route order).
+def price_route(problem, t: int, stops: list, pen_mask: int = 0, halves: int = 0) -> Priced:
+    """Price train t's route through ``stops`` (indexes, route order), whose track crosses ``halves``
+    border sides.
 
     The paid subset is the best allowed one: every subset within the pay caps (and holding one of
-    our tokens where the train may skip stops) is tried.
+    our tokens where the train may skip stops) is tried. Gauge changes count as cities of no value:
+    they limit the visit, never the pay (the engine pays its best stops, and they pay nothing).
     """
-    errors = visit_errors(problem, t, stops)
+    errors = visit_errors(problem, t, stops, halves)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]

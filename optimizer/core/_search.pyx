@@ -158,6 +158,7 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     L.pending2 = 0
     L.n_large = g.large_by_stop[T]
     L.n_small = 1 - g.large_by_stop[T]
+    L.n_halves = 0
     L.vsum = g.values_by_train_stop[<int64_t>L.t * g.n_stops + T]
     loc_flip(L, g.loc_by_stop[T])
     if cut_anchor(c, li, L, T):
@@ -199,6 +200,16 @@ cdef int64_t frame_later(Ctx* c, int li, Level* L, Half* H, int h) noexcept nogi
     return H.later[h]
 
 
+cdef inline int gauge_over(const Input* g, int t, int nl, int ns, int halves) noexcept nogil:
+    """The route's gauge changes (halves // 2: each border crossed is listed on both its hexes), less
+    the train's free ones, count as cities (1848, g_1848 #visited_stops): 1 when that is too many."""
+    cdef const int32_t* caps = g.caps_by_train + t * 6
+    cdef int extra = halves // 2 - g.free_gauge_by_train[t]
+    if extra <= 0:
+        return 0
+    return nl + extra > caps[0] or nl + ns + extra > caps[2]
+
+
 cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
     """The next dir out of half H's top stop that may extend the route, or -1."""
     cdef const Input* g = &c.inp
@@ -229,6 +240,9 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
         if nl > caps[0] or ns > caps[1] or nl + ns > caps[2] or not res_free(c, g.seg_by_dir[d]):
             d += 1
             continue
+        if g.has_gauge and gauge_over(g, L.t, nl, ns, L.n_halves + g.gauge_halves_by_seg[g.seg_by_dir[d]]):
+            d += 1
+            continue
         if cut_by_bound(c, li, L, H, w, d):
             d += 1
             continue
@@ -255,6 +269,7 @@ cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
     L.vsum += g.values_by_train_stop[<int64_t>L.t * g.n_stops + w]
     L.n_large += g.large_by_stop[w]
     L.n_small += 1 - g.large_by_stop[w]
+    L.n_halves += g.gauge_halves_by_seg[seg]
     if L.phase == 1:
         if h == 1:
             L.d1 = d
@@ -275,6 +290,7 @@ cdef void step_back(Ctx* c, Level* L, Half* H) noexcept nogil:
         return
     res_flip(c, g.seg_by_dir[H.dseg[h]])
     loc_flip(L, g.loc_by_stop[v])
+    L.n_halves -= g.gauge_halves_by_seg[g.seg_by_dir[H.dseg[h]]]
     L.vsum -= g.values_by_train_stop[<int64_t>L.t * g.n_stops + v]
     if g.large_by_stop[v]:
         L.n_large -= 1

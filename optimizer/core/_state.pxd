@@ -69,6 +69,7 @@ cdef struct Input:
     const uint64_t* track_bits_by_seg       # [n_segs * n_track_words]
     const uint32_t* penalty_mask_by_seg
     const int32_t* amount_by_penalty
+    const int32_t* gauge_halves_by_seg      # per segment: border sides its track crosses (half a gauge change each)
     const int32_t* values_by_train_stop     # [n_trains * n_stops]
     const int32_t* caps_by_train            # [n_trains * 6]
     const int32_t* multiplier_by_train
@@ -76,6 +77,8 @@ cdef struct Input:
     const uint8_t* pays_all_by_train
     const uint8_t* requires_token_by_train
     const uint8_t* local_by_train           # per train: it may run one token city alone, on no track
+    const int32_t* free_gauge_by_train      # per train: gauge changes it runs without counting them as cities
+    int has_gauge                           # some segment crosses a border (the gauge family is in play)
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]
@@ -135,6 +138,7 @@ cdef struct Level:
     int empty                               # this level's train runs nothing
     int n_large                             # large stops visited by the route so far
     int n_small                             # small stops visited
+    int n_halves                            # border sides crossed so far (gauge_halves_by_seg)
     int64_t vsum                            # sum of their values for this train
     int64_t base                            # revenue of the levels above (the routes already placed)
     int base_large                          # largest paid large value above (for the Pullman)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from ..revenue import award_best_route, best_route_awards, price_route, pullman_bonus
+from ..revenue import award_best_route, best_route_awards, gauge_cities, price_route, pullman_bonus
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
@@ -57,7 +57,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     routes = []
     spec = problem.specs[t]
 
-    def extend(stops, dsegs, used, locs, pen):
+    def extend(stops, dsegs, used, locs, pen, halves=0):
         if limits is not None:
             limits.tick()
         if dsegs:
@@ -65,7 +65,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
                 if limits is not None:
                     limits.clock()
-                priced = price_route(problem, t, stops, pen)
+                priced = price_route(problem, t, stops, pen, halves)
                 if priced.legal:
                     routes.append(
                         (
@@ -90,12 +90,17 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
             small = len(stops) + 1 - large
             if large > spec.visit_large or small > spec.visit_small or len(stops) + 1 > spec.visit_total:
                 continue
+            more = halves + int(problem.gauge_halves_by_seg[k])
+            extra = gauge_cities(problem, t, more)
+            if large + extra > spec.visit_large or len(stops) + 1 + extra > spec.visit_total:
+                continue  # gauge changes only grow along the route
             extend(
                 stops + [w],
                 dsegs + [d],
                 used | seg_bits[k],
                 locs | {problem.loc_by_stop[w]},
                 pen | int(problem.penalty_mask_by_seg[k]),
+                more,
             )
 
     for s in range(n):

@@ -58,6 +58,8 @@ DATA_FILES = {
     # cities, off-boards and towns in rows of their own (stop_classes)
     "18Ardennes": "18Ardennes.json",
     "18VA": "18VA.json",
+    # a bonus growing with the number of labelled stops (label_count_bonus)
+    "1848": "1848.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

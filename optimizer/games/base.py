@@ -121,6 +121,14 @@ class Rules:
         bonus = self.value_bonus(hx, hx.tile.nodes[stop.node])
         return spec.value_of(stop.value - bonus, stop.large, stop.kind) + bonus
 
+    def gauge_halves(self, side_name: str) -> int:
+        """Half gauge changes where the side ``"A/B"`` lies (a border listed on either hex); 0: none."""
+        return 0
+
+    def free_gauge(self, spec: TrainSpec) -> int:
+        """Gauge changes a train runs without counting them as stops."""
+        return 0
+
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),
         "city" (no city on two local trains' routes) or "hex" (no hex with a city on two)."""

@@ -53,6 +53,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..board.tiles import parse_code
+from ..errors import BoardError
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from .base import Rules
 from .stop_classes import spec_by_classes
@@ -113,6 +114,29 @@ class DeclaredRules(Rules):
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
 
+    # ---- gauge changes ---------------------------------------------------------------------
+    def gauge_halves(self, side_name: str) -> int:
+        """``gauge_borders``: a border on a hex side the route crosses is a gauge change, counted as a
+        city of no value (lib/engine/game/g_1848/game.rb #visited_stops, #get_modified_gauge_distance,
+        #edge_crossings: every path edge with a border on its own tile, summed and halved, as each
+        border is listed on both hexes)."""
+        if not self.declared.get("gauge_borders"):
+            return 0
+        a, _, b = side_name.partition("/")
+        ha, hb = self.board.hexes.get(a), self.board.hexes.get(b)
+        if ha is None or hb is None:
+            return 0
+        edge = next((e for e, other in ha.neighbors.items() if other == b), None)
+        if edge is None:
+            return 0
+        back = next((e for e, other in hb.neighbors.items() if other == a), None)
+        return int(any(e == edge for e, _ in ha.borders)) + int(any(e == back for e, _ in hb.borders))
+
+    def free_gauge(self, spec: TrainSpec) -> int:
+        """A train whose name has ``free_in_name`` (1848's "+" trains) runs one gauge change free."""
+        rule = self.declared.get("gauge_borders")
+        return int(bool(rule) and rule.get("free_in_name", "\0") in spec.name)
+
     # ---- stop classes and trains -----------------------------------------------------------
     def large_types(self) -> frozenset | None:
         rule = self.declared.get("stop_classes")
@@ -134,7 +158,17 @@ class DeclaredRules(Rules):
         return tuple(rule.get("small_groups", ()))
 
     def train_spec(self, train, where: str) -> TrainSpec | None:
-        """With ``stop_classes``, a train's rows read by the title's classes (see stop_classes.py)."""
+        """With ``stop_classes``, a train's rows read by the title's classes (see stop_classes.py);
+        a train ``unsupported_trains`` names is refused with the reason."""
+        reason = self.declared.get("unsupported_trains", {}).get(train.name)
+        if reason:
+            raise BoardError(f"{where}: train {train.name!r} is not supported: {reason}", field=where)
+        spec = self.spec_by_rows(train, where)
+        if spec is not None and self.declared.get("label_count_bonus") and not spec.pays_all:
+            raise BoardError(f"{where}: label_count_bonus needs train {train.name!r} to pay every stop", field=where)
+        return spec
+
+    def spec_by_rows(self, train, where: str) -> TrainSpec | None:
         types = self.large_types()
         if types is None or not isinstance(train.distance, list):
             return super().train_spec(train, where)
@@ -167,8 +201,25 @@ class DeclaredRules(Rules):
             if a.get("type") in kinds and hx.id in (a.get("hexes") or ())
         )
 
+    def has_label(self, hx, label: str) -> bool:
+        """The hex's tile is labelled ``label``, or will be (a ``future_label``, as the engine's
+        ``tile.future_label.label`` that g_1848 #k_sum reads)."""
+        if label in hx.tile.labels:
+            return True
+        for part in parse_code(hx.tile.code).cosmetic:
+            kind, _, body = part.partition("=")
+            if kind == "future_label" and dict(p.partition(":")[::2] for p in body.split(",")).get("label") == label:
+                return True
+        return False
+
+    def label_bonus(self, hx) -> int:
+        """``label_count_bonus``: ``amount`` for each paid stop on a hex labelled ``label``; the pair
+        of its set with itself takes one back per route (see :meth:`bonuses`)."""
+        rule = self.declared.get("label_count_bonus")
+        return int(rule["amount"]) if rule and self.has_label(hx, rule["label"]) else 0
+
     def value_bonus(self, hx, node) -> int:
-        return self.assigned_bonus(hx) + self.ability_bonus(hx)
+        return self.assigned_bonus(hx) + self.ability_bonus(hx) + self.label_bonus(hx)
 
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
@@ -241,6 +292,16 @@ class DeclaredRules(Rules):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
                 bonuses.set_pairs.append(SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited"))))
+        rule = self.declared.get("label_count_bonus")
+        if rule:  # k stops so labelled earn amount x (k - 1): amount each, less amount once a route
+            labelled = tuple(
+                stop
+                for hx in self.board.hexes.values()
+                if self.has_label(hx, rule["label"])
+                for stop in self.stops_on(hx)
+            )
+            if labelled:
+                bonuses.set_pairs.append(SetPairBonus(labelled, labelled, -int(rule["amount"])))
         bonuses.best_route = [
             self.best_route_bonus(r) for r in self.declared.get("best_route_bonuses", ()) if self.holds(r)
         ]

@@ -71,6 +71,8 @@ class Problem:
     # ---- track segments
     track_bits_by_seg: np.ndarray  # uint64 [n_segs, n_track_words]: the track it uses, a bitset
     penalty_mask_by_seg: np.ndarray  # uint32: penalty hexes it crosses, a bitmask
+    gauge_halves_by_seg: np.ndarray  # int32: border sides it crosses; a route's halves // 2 are gauge
+    #                                  changes, and those beyond free_gauge_by_train count as cities (1848)
     amount_by_penalty: np.ndarray  # int32: what crossing each costs
     # ---- per train
     values_by_train_stop: np.ndarray  # int32 [n_trains, n_stops]: what each stop pays each train
@@ -79,6 +81,7 @@ class Problem:
     group_by_train: np.ndarray  # int32: equal ids = identical trains (symmetry breaking)
     pays_all_by_train: np.ndarray  # uint8: every stop visited is paid
     requires_token_by_train: np.ndarray  # uint8: a route must count a token of the company
+    free_gauge_by_train: np.ndarray  # int32: gauge changes the train runs without counting them
     local_by_train: np.ndarray  # uint8: it may also run one city holding the company's token alone, on no
     #   track (a local run: lib/engine/train.rb#local?, lib/engine/route.rb#connection_data)
     # ---- bonuses
@@ -302,6 +305,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         to_terminal_by_dir=adj[4].astype(np.uint8),
         track_bits_by_seg=seg_res,
         penalty_mask_by_seg=seg_pen,
+        gauge_halves_by_seg=_arr([sum(rules.gauge_halves(graph.side_names[r]) for r in seg.sides) for seg in segments]),
+        free_gauge_by_train=_arr([rules.free_gauge(s) for s in specs]),
         amount_by_penalty=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
         values_by_train_stop=values,
         caps_by_train=caps,

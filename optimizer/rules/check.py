@@ -127,9 +127,10 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
                 )
             else:
                 used[r] = i
-        errors = list(dict.fromkeys(errors + visit_errors(problem, t, stops)))
+        halves = sum(int(problem.gauge_halves_by_seg[j]) for j, _ in reading)
+        errors = list(dict.fromkeys(errors + visit_errors(problem, t, stops, halves)))
         if not errors:
-            priced = price_route(problem, t, stops, pen)
+            priced = price_route(problem, t, stops, pen, halves)
             errors = priced.errors
             if priced.legal:
                 entry["revenue"] = priced.revenue

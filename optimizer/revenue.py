@@ -48,6 +48,13 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
         errors.append(f"{label} counts {n_small} towns; it may count {spec.visit_small}")
     if len(stops) > spec.visit_total and not errors:
         errors.append(f"{label} counts {len(stops)} stops; it may count {spec.visit_total}")
+    cap = int(problem.end_cap_by_train[t])
+    end_towns = sum(1 for s in (stops[0], stops[-1]) if not problem.large_by_stop[s]) if len(stops) >= 2 else 0
+    if n_large + end_towns > cap:
+        errors.append(
+            f"{label} counts {n_large} large stops and {end_towns} towns at its ends, which count against its"
+            f" {cap} cities"
+        )
     if len(stops) < 2 and not spec.local:
         errors.append("a route needs at least two stops")
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):

@@ -1,12 +1,13 @@
 """Stops counted by the title's rule: rows by node type (stop_classes), gauge changes counted as cities
-(gauge_borders), a bonus by the number of labelled stops (label_count_bonus); and our stops sent to the
-engine as node signatures.
+(gauge_borders), towns at a route's ends counted as cities (end_towns_count), a bonus by the number of
+labelled stops (label_count_bonus); and our stops sent to the engine as node signatures.
 
 18Ardennes and 18VA give cities, off-boards and towns rows of their own
 (lib/engine/game/g_18_ardennes/trains.rb TRAINS, lib/engine/game/g_18_va/game.rb TRAINS and
 #check_distance); 1848 counts each border its track crosses as a city of no value, one free for a "+"
 train (lib/engine/game/g_1848/game.rb #visited_stops, #get_modified_gauge_distance, #edge_crossings)
-and pays K_BONUS by the number of K-labelled stops (#revenue_for, #k_sum). The engine
+and pays K_BONUS by the number of K-labelled stops (#revenue_for, #k_sum); 18MT counts towns at a route's
+ends against its cities (lib/engine/game/g_18_mt/game.rb #check_distance). The engine
 (lib/engine/game/base.rb#check_distance) refused our routes on these titles' states with "Route has
 too many stops" before. The figures below are the engine's prices in
 this branch's judge run (benchmarks/engine_judge.py, engine at 111f7f6).
@@ -184,6 +185,8 @@ ENGINE_PRICES = {
     "1848/1848_game_end_bank@430": 260,  # Sydney and Brisbane (K): + 50
     "1848/1848_game_end_bank@502": 360,  # a 6+ train: two gauge changes, one free
     "1848/1848_game_end_bank@726": 320,  # a 5 train: its gauge change counts as a city
+    "18MT/hs_tolebqll_1644895968@431": 280,  # a 4 train over 13 stops, cities and towns, ending at cities
+    "18MT/hs_tolebqll_1644895968@490": 520,  # E/W: + 100
 }
 
 
@@ -248,3 +251,35 @@ def test_twins_agree_when_gauge_changes_count_as_cities(data):
         assert fast.optimal and fast.revenue == ref.revenue, (strategy, fast.routes, ref.routes)
         for r in fast.routes:
             assert price_route(problem, r.train, r.stops, 0, _halves(problem, r)).legal
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_when_town_ends_count_as_cities(data):
+    """Random boards whose trains count towns at their route's ends against 2, 3 or 4 cities (18MT):
+    the reference equals both compiled strategies (packing declines), and every route found is legal
+    by the checker's count."""
+    problem = build_problem(data.draw(small_boards(max_hexes=12)))
+    caps = {int(g): data.draw(st.sampled_from([2, 3, 4])) for g in problem.group_by_train}  # identical trains alike
+    problem.end_cap_by_train = np.array([caps[int(g)] for g in problem.group_by_train], np.int32)
+    ref = reference.search(problem)
+    for strategy in ("nested", "packing"):
+        fast = compiled.search(problem, strategy=strategy)
+        assert fast.optimal and fast.revenue == ref.revenue, (strategy, fast.routes, ref.routes)
+        for r in fast.routes:
+            assert price_route(problem, r.train, r.stops).legal
+
+
+def test_towns_at_the_ends_count_against_the_cities():
+    """18MT @431: the generic rules' answer (the state read as an unknown title) is the route the engine
+    refused ("Towns on route ends are counted against city limit"); under 18MT's rules the checker
+    refuses it and says why, and the answer is the engine's 280."""
+    state = _state("18MT/hs_tolebqll_1644895968@431")
+    doc = input_fields(state)
+    answer = api.solve(json.dumps(doc))
+    assert answer["rules"] == "18MT: Big Sky Barons" and answer["revenue"] == 280
+    generic = api.solve(json.dumps(dict(doc, game="an unknown title")))
+    assert generic["rules"] == "generic" and generic["revenue"] == 280  # as much, on a route the engine refuses
+    route = generic["routes"][0]
+    checked = api.check(json.dumps(doc), [{"train": route["train"], "hexes": route["hexes"]}])["routes"][0]
+    assert not checked["legal"] and any("at its ends" in e for e in checked["errors"]), checked

@@ -324,6 +324,12 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     g.local_by_train = <const uint8_t*>take(p, "local_by_train", U8, keep, K)
     g.free_gauge_by_train = <const int32_t*>take(p, "free_gauge_by_train", I32, keep, K)
     in_range(g.free_gauge_by_train, K, 0, 1 << 20, "free_gauge_by_train")
+    g.end_cap_by_train = <const int32_t*>take(p, "end_cap_by_train", I32, keep, K)
+    in_range(g.end_cap_by_train, K, 0, 2 ** 31 - 1, "end_cap_by_train")
+    g.has_end_caps = 0
+    for i in range(K):
+        if g.end_cap_by_train[i] < g.caps_by_train[i * 6] + 2:
+            g.has_end_caps = 1
     g.max_bonus_by_train = <const int64_t*>take(ki, "max_bonus_by_train", I64, keep, K)
     g.prefix_by_train_class_count = <const int64_t*>take(ki, "prefix_by_train_class_count", I64, keep, K, 3, n + 1)
     g.anchor_by_train_rank = <const int32_t*>take(ki, "anchor_by_train_rank", I32, keep, K, n)

@@ -324,7 +324,18 @@ cdef int next_route(Ctx* c, int li) noexcept nogil:
             step_back(c, L, H)
             continue
         take_dir(c, L, H, d)
+        if c.inp.has_end_caps and ends_over(c, L):
+            continue  # not a route to run, but one to extend: a town end may yet be passed through
         return 1
+
+
+cdef int ends_over(Ctx* c, Level* L) noexcept nogil:
+    """The route's large stops and the towns at its ends are more than its train's end cap (18MT,
+    g_18_mt #check_distance: "Towns on route ends are counted against city limit")."""
+    cdef const Input* g = &c.inp
+    cdef int a = L.half[0].stop[L.half[0].h]
+    cdef int b = L.half[1].stop[L.half[1].h] if L.phase == 2 else L.half[0].stop[0]
+    return L.n_large + (1 - g.large_by_stop[a]) + (1 - g.large_by_stop[b]) > g.end_cap_by_train[L.t]
 
 
 cdef void unwind_level(Ctx* c, int li) noexcept nogil:

@@ -79,6 +79,8 @@ cdef struct Input:
     const uint8_t* local_by_train           # per train: it may run one token city alone, on no track
     const int32_t* free_gauge_by_train      # per train: gauge changes it runs without counting them as cities
     int has_gauge                           # some segment crosses a border (the gauge family is in play)
+    const int32_t* end_cap_by_train         # per train: its large stops plus towns at its ends, at most (18MT)
+    int has_end_caps                        # some train has an end cap below its large cap
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]

@@ -47,8 +47,10 @@ def kernel_for(problem, strategy: str = "auto", packing: dict | None = None):
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     if strategy == "nested" or (strategy == "auto" and problem.n_trains < PACKING_FROM):
         return None
-    if np.any(problem.gauge_halves_by_seg):
-        return None  # packing lists routes without gauge changes (1848): it declines, the nested search runs
+    if np.any(problem.gauge_halves_by_seg) or any(
+        int(problem.end_cap_by_train[t]) < int(problem.caps_by_train[t][0]) + 2 for t in range(problem.n_trains)
+    ):
+        return None  # packing lists routes without gauge changes (1848) or end caps (18MT): the nested search runs
     from . import _packing
 
     return _packing.Packing(**packing) if packing else _packing.KERNEL

@@ -60,6 +60,8 @@ DATA_FILES = {
     "18VA": "18VA.json",
     # a bonus growing with the number of labelled stops (label_count_bonus)
     "1848": "1848.json",
+    # towns at a route's ends count against its cities (end_towns_count)
+    "18MT: Big Sky Barons": "18MT.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

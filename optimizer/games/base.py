@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..model import Bonuses, Stop, TrainSpec, spec_from_train
+from ..model.trains import UNLIMITED
 
 # The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
 STOP_HOOKS = ("make_stop", "is_large", "blocks", "end_only", "location", "value", "value_bonus", "is_red", "has_token")
@@ -128,6 +129,10 @@ class Rules:
     def free_gauge(self, spec: TrainSpec) -> int:
         """Gauge changes a train runs without counting them as stops."""
         return 0
+
+    def end_cap(self, spec: TrainSpec) -> int:
+        """The most large stops plus towns at the route's ends a train may count (UNLIMITED: no such rule)."""
+        return UNLIMITED
 
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),

@@ -55,6 +55,7 @@ from itertools import combinations
 from ..board.tiles import parse_code
 from ..errors import BoardError
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
+from ..model.trains import UNLIMITED
 from .base import Rules
 from .stop_classes import spec_by_classes
 
@@ -136,6 +137,17 @@ class DeclaredRules(Rules):
         """A train whose name has ``free_in_name`` (1848's "+" trains) runs one gauge change free."""
         rule = self.declared.get("gauge_borders")
         return int(bool(rule) and rule.get("free_in_name", "\0") in spec.name)
+
+    def end_cap(self, spec: TrainSpec) -> int:
+        """``end_towns_count``: towns at a route's ends count against the cities a train with rows pays
+        (lib/engine/game/g_18_mt/game.rb #check_distance: the pay of the row listing cities)."""
+        if self.declared.get("end_towns_count"):
+            for train in self.board.trains:
+                if train.name == spec.name and isinstance(train.distance, list):
+                    row = next((r for r in train.distance if "city" in r["nodes"]), None)
+                    if row is not None:
+                        return min(int(row["pay"]), UNLIMITED)
+        return super().end_cap(spec)
 
     # ---- stop classes and trains -----------------------------------------------------------
     def large_types(self) -> frozenset | None:

@@ -82,6 +82,7 @@ class Problem:
     pays_all_by_train: np.ndarray  # uint8: every stop visited is paid
     requires_token_by_train: np.ndarray  # uint8: a route must count a token of the company
     free_gauge_by_train: np.ndarray  # int32: gauge changes the train runs without counting them
+    end_cap_by_train: np.ndarray  # int32: its large stops plus the towns at its route's ends, at most (18MT)
     local_by_train: np.ndarray  # uint8: it may also run one city holding the company's token alone, on no
     #   track (a local run: lib/engine/train.rb#local?, lib/engine/route.rb#connection_data)
     # ---- bonuses
@@ -307,6 +308,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         penalty_mask_by_seg=seg_pen,
         gauge_halves_by_seg=_arr([sum(rules.gauge_halves(graph.side_names[r]) for r in seg.sides) for seg in segments]),
         free_gauge_by_train=_arr([rules.free_gauge(s) for s in specs]),
+        end_cap_by_train=_arr([rules.end_cap(s) for s in specs]),
         amount_by_penalty=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
         values_by_train_stop=values,
         caps_by_train=caps,

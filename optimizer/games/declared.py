@@ -37,6 +37,19 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``stop_classes``: ``{"large": [types], "small_groups"?, "small_groups_trains"?, "large_visit_from_name"?}``:
+  the node types a train's large caps count, where the engine's rows give cities, off-boards and towns
+  a row each (18Ardennes, 18VA; see :mod:`optimizer.games.stop_classes`); groups whose cities count
+  small where every train matches ``small_groups_trains`` (18VA's CMD for freight trains); the large
+  visit capped at the number in the train's name (18VA ``#check_distance``).
+- ``label_count_bonus``: ``{label, amount}``: ``amount`` for each paid stop on a hex labelled (or to be
+  labelled) ``label``, less ``amount`` once a route (1848's K_BONUS, g_1848 ``#revenue_for``).
+- ``gauge_borders``: ``{free_in_name?}``: each border a route's track crosses is a gauge change that
+  counts as a city of no value, one free for a train whose name has ``free_in_name`` (g_1848
+  ``#visited_stops``); the searches count them per segment (``gauge_halves_by_seg``).
+- ``end_towns_count``: ``true`` where towns at a route's ends count against the pay of the train's
+  city row (g_18_mt ``#check_distance``; ``end_cap_by_train``).
+- ``unsupported_trains``: ``{name: reason}``: a train refused with the reason (1848's 2E).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -136,7 +149,9 @@ class DeclaredRules(Rules):
     def free_gauge(self, spec: TrainSpec) -> int:
         """A train whose name has ``free_in_name`` (1848's "+" trains) runs one gauge change free."""
         rule = self.declared.get("gauge_borders")
-        return int(bool(rule) and rule.get("free_in_name", "\0") in spec.name)
+        if not rule or not isinstance(rule, dict) or "free_in_name" not in rule:
+            return 0
+        return int(rule["free_in_name"] in spec.name)
 
     def end_cap(self, spec: TrainSpec) -> int:
         """``end_towns_count``: towns at a route's ends count against the cities a train with rows pays

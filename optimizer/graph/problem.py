@@ -17,11 +17,13 @@ from ..errors import BoardError
 from ..games import rules_for
 from ..games.base import Rules
 from ..model import Bonuses
+from ..model.trains import UNLIMITED
 from .track import TrackGraph
 from .walks import build_track_graph
 
 WORD = (1 << 64) - 1
 MAX_GROUPS = 32  # groups of a best-route bonus, and penalty hexes: one bit each of a uint32 mask
+NO_END_CAP = 1 << 30  # end_cap_by_train of a train whose town ends count nothing (every title but 18MT)
 MAX_SET_PAIRS = 16  # set-pair bonuses: two bits each (its sets a and b) of a uint32 mask per stop
 
 
@@ -308,7 +310,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         penalty_mask_by_seg=seg_pen,
         gauge_halves_by_seg=_arr([sum(rules.gauge_halves(graph.side_names[r]) for r in seg.sides) for seg in segments]),
         free_gauge_by_train=_arr([rules.free_gauge(s) for s in specs]),
-        end_cap_by_train=_arr([rules.end_cap(s) for s in specs]),
+        end_cap_by_train=_arr([NO_END_CAP if rules.end_cap(s) >= UNLIMITED else rules.end_cap(s) for s in specs]),
         amount_by_penalty=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
         values_by_train_stop=values,
         caps_by_train=caps,

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from optimizer import api
 from optimizer.board.inputs import input_fields
 from optimizer.core import compiled, reference
-from optimizer.errors import BoardError, RoutesError
+from optimizer.errors import BoardError, OptimizerError, RoutesError
 from optimizer.games.stop_classes import spec_by_classes
 from optimizer.graph.problem import build_problem
 from optimizer.model.trains import UNLIMITED
@@ -283,3 +283,11 @@ def test_towns_at_the_ends_count_against_the_cities():
     route = generic["routes"][0]
     checked = api.check(json.dumps(doc), [{"train": route["train"], "hexes": route["hexes"]}])["routes"][0]
     assert not checked["legal"] and any("at its ends" in e for e in checked["errors"]), checked
+
+
+def test_the_ghan_is_refused_with_its_reason():
+    """1848's 2E pays only tokened stops and Alice Springs (g_1848 #visited_stops): refused, not priced."""
+    doc = input_fields(_state("1848/1848_game_end_bank@73"))
+    doc["trains"] = [dict(doc["trains"][0], id="2E-0", name="2E")]
+    with pytest.raises(OptimizerError, match="2E.*not supported: the Ghan"):
+        api.solve(json.dumps(doc))

@@ -90,11 +90,17 @@ class Verdict:
     router: int | None = None
     optimal: bool | None = None
     rules: str | None = None
+    unsupported: list = field(default_factory=list)  # what the answer says its rules lack
     solve_ms: float = 0.0
     answer: dict | None = None
 
     def reason(self) -> str:
         return "; ".join(self.reasons)
+
+    @property
+    def silent(self) -> bool:
+        """Wrong, and the answer named nothing unsupported: the one kind of failure issue 27 forbids."""
+        return not self.right and not self.unsupported
 
 
 def answer_state(state: dict, deadline_ms: float | None) -> tuple:
@@ -109,11 +115,10 @@ def answer_state(state: dict, deadline_ms: float | None) -> tuple:
 
 
 def engine_routes(answer: dict, skip_trains=()) -> list:
-    """Our routes in the form RunRoutes takes: train id, connections = the hex chains, and our stops,
-    which ``price-routes`` gives the engine as node signatures (as the site's client does) to choose
-    between chains of the same hexes ending at a city or a town of one hex."""
+    """Our routes in the form RunRoutes takes: train id, connections = the hex chains, nodes = the
+    stops' signatures (which node a chain starts at where two leave one edge of a hex)."""
     return [
-        {"train": r["train"], "connections": r["hexes"], "stops": r["stops"]}
+        {"train": r["train"], "connections": r["hexes"], **({"nodes": r["nodes"]} if "nodes" in r else {})}
         for r in answer["routes"]
         if r["train"] not in skip_trains
     ]
@@ -184,6 +189,7 @@ def judge(
         else:
             v.answer = answer
             v.rules = answer.get("rules")
+            v.unsupported = list(answer.get("unsupported") or [])
             v.optimal = bool(answer["optimal"])
             skipped = [r for r in answer["routes"] if r["name"] in skip_trains]
             v.ours = int(answer["revenue"]) - sum(int(r["revenue"]) for r in skipped)
@@ -232,6 +238,8 @@ def table(verdicts: list, before: dict | None = None) -> str:
     right = sum(v.right for v in verdicts)
     whole = sum(all(v.right for v in vs) for vs in by_title.values())
     head = f"**{right} of {len(verdicts)} states right; {whole} of {len(by_title)} titles right on every state.**"
+    silent = sum(v.silent for v in verdicts)
+    head += f" {silent} wrong states name nothing unsupported."
     if before is not None:
         was = sum(bool(before.get(v.id)) for v in verdicts)
         head += f" (Before: {was} of {len(verdicts)}.)"
@@ -246,6 +254,9 @@ def table(verdicts: list, before: dict | None = None) -> str:
     for title in sorted(by_title, key=str.lower):
         vs = by_title[title]
         rules = sorted({v.rules for v in vs if v.rules})
+        named = max((len(v.unsupported) for v in vs), default=0)
+        if named:
+            rules.append(f"{named} unsupported named")
         same = defaultdict(list)  # one line per reason, naming the states (by action) it covers
         for v in vs:
             if not v.right:
@@ -299,7 +310,7 @@ def main(argv=None) -> int:
         with open(args.json, "w") as out:
             for v in verdicts:
                 row = {k: getattr(v, k) for k in ("id", "title", "right", "ours", "engine", "router", "optimal")}
-                row.update(rules=v.rules, solve_ms=round(v.solve_ms, 3), reasons=v.reasons)
+                row.update(rules=v.rules, unsupported=v.unsupported, solve_ms=round(v.solve_ms, 3), reasons=v.reasons)
                 out.write(json.dumps(row) + "\n")
     before = None
     if args.before:

@@ -14,8 +14,10 @@ from .board.state import Board, board_by_key, board_from_keyed_hexes, read_board
 from .core import CancelToken, SearchResult
 from .core import search as core_search
 from .errors import OptimizerError, decoded_json
-from .games import canonical_name, game_data, game_names, rules_source
+from .games import canonical_name, families_of, game_data, game_names, rules_source
+from .games.coverage import known_titles, unsupported_rules
 from .games.tilelays import board_from_tile_lays, hex_choices, is_tile_lays
+from .graph.engine_names import chain_id, node_signature
 from .graph.problem import Problem, shared_problem
 from .revenue import pullman_pick
 from .rules.check import check_routes
@@ -90,7 +92,7 @@ def route_json(problem: Problem, found) -> dict:
     chains = []
     for a, d in zip(found.stops, found.dsegs):
         seg = graph.segments[int(problem.seg_by_dir[d])]
-        chains.append(list(seg.hexes) if seg.a == a else list(reversed(seg.hexes)))
+        chains.append(chain_id(problem.board, seg) if seg.a == a else chain_id(problem.board, seg)[::-1])
     if len(found.stops) == 1 and not found.dsegs:  # a local run, as the engine writes it
         chains = [["local", graph.stops[found.stops[0]].hex]]
     return {
@@ -100,6 +102,7 @@ def route_json(problem: Problem, found) -> dict:
         "stops": [problem.stop_id(s) for s in found.stops],
         "paid": [problem.stop_id(s) for s in found.paid],
         "hexes": chains,
+        "nodes": [node_signature(problem.board, graph.stops[s].hex, graph.stops[s].node) for s in found.stops],
     }
 
 
@@ -140,6 +143,9 @@ def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
             "segments": len(problem.graph.segments),
         },
         "rules": problem.rules.title,  # the game's title, or "generic" for a game without rules here
+        "revenue_rules": families_of(type(problem.rules)),  # the families its data file declares
+        # the title's rules we know we do not model (games/coverage.json): never a silent wrong number
+        "unsupported": list(unsupported_rules(problem.board.game)),
     }
 
 
@@ -245,8 +251,8 @@ def warm_up() -> list:
 
 
 def games() -> list:
-    """The built-in games: their trains, phases and where their rules come from ("module", "data" or
-    "generic"; any other game is answered with the generic rules)."""
+    """The built-in games: their trains, phases, where their rules come from ("module", "data" or
+    "generic"; any other game is answered with the generic rules) and what of them is unsupported."""
     out = []
     for name in game_names():
         data = game_data(name)
@@ -257,6 +263,7 @@ def games() -> list:
                 "layout": data.get("layout"),
                 "rules": source,
                 "revenue_rules": families,
+                "unsupported": list(unsupported_rules(name)),
                 "trains": [
                     {"name": t["name"], "distance": t["distance"], "price": t.get("price"), "count": t.get("count")}
                     for t in data.get("trains", [])
@@ -265,6 +272,17 @@ def games() -> list:
             }
         )
     return out
+
+
+def other_titles() -> list:
+    """The titles we know of beyond the built-in games (the catalogue the engine judges): answered
+    with the generic rules, each with the rules of it we do not model."""
+    built_in = {name.lower() for name in game_names()}
+    return [
+        {"title": title, "rules": "generic", "unsupported": list(unsupported_rules(title))}
+        for title in known_titles()
+        if title.lower() not in built_in
+    ]
 
 
 def _phase_json(phase: dict) -> dict:

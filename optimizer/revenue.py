@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from .graph.problem import HEX_FORBIDDEN
+
 
 @dataclass
 class Priced:
@@ -57,8 +59,21 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
         )
     if len(stops) < 2 and not spec.local:
         errors.append("a route needs at least two stops")
+    minimum = int(problem.min_large_by_train[t])
+    if n_large < minimum:
+        errors.append(f"{label} counts {n_large} large stops (cities, off-boards that pay); it must count {minimum}")
+    ends = {stops[0], stops[-1]} if len(stops) >= 2 else set()
+    for s in sorted(ends):
+        if problem.no_end_by_stop[s]:
+            errors.append(f"a route may not begin or end at {problem.stop_id(s)} (a town)")
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")
+    elif (
+        problem.token_ends_by_train[t]
+        and stops
+        and not (problem.token_by_stop[stops[0]] and problem.token_by_stop[stops[-1]])
+    ):
+        errors.append(f"{label}'s route must start and end at cities with the company's token")
     return errors
 
 
@@ -98,15 +113,35 @@ def penalty_value(problem, pen_mask: int) -> int:
     return sum(int(a) for b, a in enumerate(problem.amount_by_penalty) if pen_mask >> b & 1)
 
 
-def price_route(problem, t: int, stops: list, pen_mask: int = 0, halves: int = 0) -> Priced:
-    """Price train t's route through ``stops`` (indexes, route order), whose track crosses ``halves``
-    border sides.
+def hex_distance(problem, t: int, segs) -> int:
+    """The hex edges train t's route over these track segments crosses (its distance where the train
+    counts hexes, not stops: ``Problem.hex_cap_by_train``)."""
+    return sum(int(problem.hex_edges_by_train_seg[t][j]) for j in segs)
+
+
+def hex_errors(problem, t: int, segs) -> list:
+    """Why the route over these segments is too long for a train counting hex edges (empty when it is not)."""
+    cap = int(problem.hex_cap_by_train[t])
+    if cap < 0 or segs is None:
+        return []
+    edges = hex_distance(problem, t, segs)
+    if edges <= cap:
+        return []
+    if edges >= HEX_FORBIDDEN:
+        return [f"the {problem.specs[t].name} train may not run some of this track"]
+    return [f"the {problem.specs[t].name} train crosses {edges} hex edges; it may cross {cap}"]
+
+
+def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
+    """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
+    (where given: a train counting hex edges is checked against its cap).
 
     The paid subset is the best allowed one: every subset within the pay caps (and holding one of
     our tokens where the train may skip stops) is tried. Gauge changes count as cities of no value:
     they limit the visit, never the pay (the engine pays its best stops, and they pay nothing).
     """
-    errors = visit_errors(problem, t, stops, halves)
+    halves = sum(int(problem.gauge_halves_by_seg[j]) for j in segs) if segs is not None else 0
+    errors = visit_errors(problem, t, stops, halves) + hex_errors(problem, t, segs)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]
@@ -155,23 +190,27 @@ def pullman_bonus(problem, routes: list) -> int:
     return pick[0] if pick else 0
 
 
-def best_route_value(problem, k: int, visited: list) -> int:
-    """What best-route bonus k would pay on a route visiting these stops."""
+def best_route_value(problem, k: int, visited: list, t: int | None = None) -> int:
+    """What best-route bonus k would pay on train t's route visiting these stops (its amount times
+    the train's multiplier where the bonus says so; a train of multiplier 1 when t is None)."""
     met = 0
     for s in visited:
         met |= int(problem.groups_by_best_route_stop[k][s])
     full = int(problem.full_by_best_route[k])
-    return (int(problem.amount_by_best_route[k]) if met & full == full else 0) + int(
-        problem.per_stop_by_best_route[k]
-    ) * len(visited)
+    amount = int(problem.amount_by_best_route[k])
+    if t is not None and problem.multiplied(k):
+        amount *= int(problem.multiplier_by_train[t])
+    return (amount if met & full == full else 0) + int(problem.per_stop_by_best_route[k]) * len(visited)
 
 
-def best_route_awards(problem, visited_lists: list) -> list:
+def best_route_awards(problem, visited_lists: list, trains: list | None = None) -> list:
     """Each best-route bonus paid once, on the route that earns it most (the first of equals):
-    (route position, amount) for those that pay (1846 Mail Contract, 18AL named routes)."""
+    (route position, amount) for those that pay (1846 Mail Contract, 18AL named routes, 1822's
+    destinations); ``trains``: each route's train (for bonuses times its multiplier)."""
     awards = []
+    trains = trains if trains is not None else [None] * len(visited_lists)
     for k in range(len(problem.amount_by_best_route)):
-        values = [best_route_value(problem, k, v) for v in visited_lists]
+        values = [best_route_value(problem, k, v, t) for v, t in zip(visited_lists, trains)]
         if values and max(values) > 0:
             awards.append((values.index(max(values)), max(values)))
     return awards
@@ -180,7 +219,7 @@ def best_route_awards(problem, visited_lists: list) -> list:
 def award_best_route(problem, routes: list) -> int:
     """Add the best-route bonuses to the routes (FoundRoute) that earn them; their total."""
     total = 0
-    for i, amount in best_route_awards(problem, [r.stops for r in routes]):
+    for i, amount in best_route_awards(problem, [r.stops for r in routes], [r.train for r in routes]):
         routes[i].revenue += amount
         total += amount
     return total

@@ -7,9 +7,10 @@ every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns fre
 need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
 knows (pairs paid or visited, negative pairs, set pairs once a route, largest stop, red-to-red,
-penalties, Pullman, best-route bonuses, gauge changes counted as cities, town ends counted as cities)
-meets the reference. :func:`one_stop_per_hex` flattens a board under the declared family
-of that name (the engine's "Route visits same hex twice"), some hexes exempt.
+penalties, Pullman, best-route bonuses, some times the train's multiplier, gauge changes counted as
+cities, town ends counted as cities) meets the reference. :func:`one_stop_per_hex` flattens a board
+under the declared family of that name (the engine's "Route visits same hex twice"), some hexes exempt;
+:func:`e_trains` adds E trains under that family.
 """
 
 from __future__ import annotations
@@ -278,6 +279,7 @@ def bonuses(draw, problem):
                 for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2)):
                     problem.groups_by_best_route_stop[b, s] |= np.uint32(1 << g)
         problem.full_by_best_route = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
+        problem.multiplied_by_best_route = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_best_route = k
     return problem
 
@@ -294,3 +296,76 @@ def one_stop_per_hex(draw, doc):
     rules = DeclaredRules.for_game("random", {}, {"one_stop_per_hex": family})(board)
     reachable_only = not any_train_without_token(board, rules)
     return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only)), exempt
+
+
+@st.composite
+def hex_distance(draw, doc):
+    """The board's problem under the declared family ``hex_distance`` (trains whose distance is hex edges
+    crossed, not stops: optimizer/games/hex_trains.py), drawn as 1849's, 18NY's, 1844's or 1858's; at times each
+    hex train's segment costs are then redrawn (0 to 3 edges, some segments forbidden to it), so that the
+    searches meet every cost the family can give."""
+    from optimizer.graph.problem import HEX_FORBIDDEN
+
+    board = read_board(doc)
+    rule = draw(
+        st.sampled_from(
+            [
+                {"trains": "integer"},
+                {"trains": "all"},
+                {"trains": {"suffix": "D"}, "count": "hexes", "no_offboards": True},
+                {"trains": "integer", "double_gauge": {"*": "narrow"}},
+                {"trains": {"suffix": "E"}, "train_gauge": {"D": "narrow", "*": "broad"}},  # 1858's gauges
+            ]
+        )
+    )
+    rules = DeclaredRules.for_game("random", {}, {"hex_distance": rule})(board)
+    reachable_only = not any_train_without_token(board, rules)
+    problem = problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))
+    if problem.n_segs and draw(st.booleans()):
+        costs = problem.hex_edges_by_train_seg.copy()
+        drawn: dict = {}  # identical trains (one group: the search places them in order) cost alike
+        for t in range(problem.n_trains):
+            if problem.hex_cap_by_train[t] >= 0:
+                group = int(problem.group_by_train[t])
+                if group not in drawn:
+                    drawn[group] = [
+                        HEX_FORBIDDEN if draw(st.integers(0, 7)) == 0 else draw(st.integers(0, 3))
+                        for _ in range(problem.n_segs)
+                    ]
+                costs[t] = drawn[group]
+        problem.hex_edges_by_train_seg = costs
+    return problem
+
+
+# E trains (the engine's train_type :etrain): 1822's E (distance 99, doubled) and 1866's 4E (four
+# cities, towns free and unpaid, doubled).
+E_TRAINS = st.sampled_from(
+    [
+        {"name": "E", "distance": 99, "multiplier": 2},
+        {
+            "name": "4E",
+            "distance": [{"nodes": ["city"], "pay": 4, "visit": 4}, {"nodes": ["town"], "pay": 0, "visit": 99}],
+            "multiplier": 2,
+        },
+    ]
+)
+
+
+@st.composite
+def e_trains(draw, doc):
+    """The board with an E train added (at times two), flattened under the declared family
+    ``e_trains``: paid only by the company's token cities, in an overlap group of its own, its route
+    ending at token cities where ``token_ends`` is drawn (g_1822/game.rb#check_distance). Often a
+    third token city of the company, so that such routes exist."""
+    doc = json.loads(json.dumps(doc))
+    cities = [c for h in doc["hexes"] for c in h["cities"] if c["slots"] and "US" not in c["tokens"]]
+    for c in draw(st.lists(st.sampled_from(cities), max_size=2, unique_by=id)) if cities else []:
+        c["tokens"] = ["US"] + [None] * (c["slots"] - 1)
+    extra = draw(st.lists(E_TRAINS, min_size=1, max_size=2))
+    doc["trains"] = doc["trains"] + [dict(t, id=f"{t['name']}-{len(doc['trains']) + i}") for i, t in enumerate(extra)]
+    token_ends = draw(st.booleans())
+    board = read_board(doc)
+    family = {"trains": ["E", "4E"], "token_ends": token_ends}
+    rules = DeclaredRules.for_game("random", {}, {"e_trains": family})(board)
+    reachable_only = not any_train_without_token(board, rules)
+    return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only)), token_ends

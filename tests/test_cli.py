@@ -165,10 +165,18 @@ def test_games_json(capsys):
         *("1817", "1817NA", "1817WO", "18DE", "18 Hiawatha", "1861", "1866", "1867", "18ESP", "18FL"),
         *("1822", "1822MRS", "1822NRS", "1822MX", "1822PNW", "1822PNW Short Scenario", "1822PNW SRS"),
         *("1822CA", "1822CA ERS", "1822CA WRS", "1822Africa", "1888"),
+        *("1849", "1849: Kingdom of the Two Sicilies", "1858Switzerland", "18Ireland", "18NY", "18NY 1st Edition"),
+        "1844",
+        *("18Carolinas", "18Norway", "1858", "1858India", "1860", "1862"),
     }
     assert "express" in data["train_kinds"]
     by_title = {g["title"]: g for g in data["games"]}
-    assert by_title["1822PNW SRS"]["revenue_rules"] == ["one_stop_per_hex", "local_cities_once"]
+    assert by_title["1822PNW SRS"]["revenue_rules"] == [
+        "one_stop_per_hex",
+        "local_cities_once",
+        "e_trains",
+        "destination_bonus",
+    ]
     assert by_title["1822"]["phases"][0]["train_limits"] == {"minor": 2, "major": 4}  # by company type
     assert by_title["1822"]["phases"][0]["train_limit"] is None
     assert {g["title"]: g["rules"] for g in data["games"]}["1846"] == "data"

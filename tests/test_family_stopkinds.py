@@ -228,8 +228,8 @@ def test_the_k_bonus_counts_labelled_stops_once_less():
     assert answer["revenue"] == 260 and answer["optimal"]
 
 
-def _halves(problem, route) -> int:
-    return sum(int(problem.gauge_halves_by_seg[problem.seg_by_dir[d]]) for d in route.dsegs)
+def _segs(problem, route) -> list:
+    return [int(problem.seg_by_dir[d]) for d in route.dsegs]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -250,7 +250,7 @@ def test_twins_agree_when_gauge_changes_count_as_cities(data):
         fast = compiled.search(problem, strategy=strategy)
         assert fast.optimal and fast.revenue == ref.revenue, (strategy, fast.routes, ref.routes)
         for r in fast.routes:
-            assert price_route(problem, r.train, r.stops, 0, _halves(problem, r)).legal
+            assert price_route(problem, r.train, r.stops, 0, _segs(problem, r)).legal
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -267,7 +267,7 @@ def test_twins_agree_when_town_ends_count_as_cities(data):
         fast = compiled.search(problem, strategy=strategy)
         assert fast.optimal and fast.revenue == ref.revenue, (strategy, fast.routes, ref.routes)
         for r in fast.routes:
-            assert price_route(problem, r.train, r.stops).legal
+            assert price_route(problem, r.train, r.stops, 0, _segs(problem, r)).legal
 
 
 def test_towns_at_the_ends_count_against_the_cities():

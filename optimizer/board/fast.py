@@ -216,5 +216,7 @@ def _read_cities(h, tile: Tile) -> dict | None:
             return None
         types = c.token_types
         neutral = [(i < len(types) and types[i] == "neutral") for i in range(len(tokens))]
-        cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral)
+        kinds = [types[i] if i < len(types) else None for i in range(len(tokens))]
+        blocking = [kind == "blocking" for kind in kinds]
+        cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral, kinds, blocking)
     return with_untokened(cities, tile, city_nodes)

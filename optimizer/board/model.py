@@ -35,6 +35,10 @@ class City:
     slots: int
     tokens: list  # company id or None, per slot
     neutral: list  # per slot: the token is neutral (never blocks)
+    kinds: list = field(default_factory=list)  # per slot: the token's type where the document gives one
+    #   (``token_types``: "destination", "neutral", ...), else None
+    blocking: list = field(default_factory=list)  # per slot: a company-less blocking token fills it
+    #   (the engine's token type ``blocking``: 18ZOO's Work in Progress; Part::City#blocks? sees no nil)
 
 
 @dataclass

@@ -234,7 +234,9 @@ def _read_cities(h: dict, tile: Tile, where: str) -> dict:
             )
         types = list(c.get("token_types") or [])
         neutral = [(i < len(types) and types[i] == "neutral") for i in range(len(tokens))]
-        cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral)
+        kinds = [types[i] if i < len(types) else None for i in range(len(tokens))]
+        blocking = [kind == "blocking" for kind in kinds]
+        cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral, kinds, blocking)
     return with_untokened(cities, tile, city_nodes)
 
 

@@ -50,6 +50,8 @@ def run(args) -> int:
         for e in r["errors"]:
             print(f"    {e}")
     print(f"total {result['revenue']}: {'legal' if result['legal'] else 'not legal'}")
+    for e in result.get("errors", ()):  # a rule on the whole run (1860's, 1862's home token)
+        print(f"    {e}")
     if args.optimum:
         best = result["optimum"]
         print(f"best possible: {best['revenue']} ({best['revenue'] - result['revenue']:+d})")

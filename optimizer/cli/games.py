@@ -19,15 +19,26 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    games = api.games()
+    games, others = api.games(), api.other_titles()
     if args.json:
-        print(json.dumps({"games": games, "train_kinds": list(api.TRAIN_KINDS), "other_games": "generic"}))
+        document = {"games": games, "train_kinds": list(api.TRAIN_KINDS), "other_games": "generic"}
+        print(json.dumps({**document, "other_titles": others}))
         return 0
     for g in games:
         families = f": {', '.join(g['revenue_rules'])}" if g["revenue_rules"] else ""
         print(f"{g['title']} ({g['layout']} hexes; rules: {g['rules']}{families})")
         print("  trains: " + ", ".join(f"{t['name']} (${t['price']}, x{t['count']})" for t in g["trains"]))
         print("  phases: " + ", ".join(f"{p['name']} [{'/'.join(p['tiles'])}]" for p in g["phases"]))
+        _print_unsupported(g["unsupported"])
     print("train kinds: " + ", ".join(api.TRAIN_KINDS))
+    print("other titles of 18xx.games, answered with the generic rules:")
+    for t in others:
+        print(f"{t['title']}" + ("" if t["unsupported"] else ": right on every state the engine judged"))
+        _print_unsupported(t["unsupported"])
     print('any other game: the generic rules (the plain sum of stop values; answers say "rules": "generic")')
     return 0
+
+
+def _print_unsupported(rules) -> None:
+    for rule in rules:
+        print(f"  unsupported: {rule}")

@@ -113,6 +113,8 @@ def table(state: dict, result: dict) -> str:
     lines.append(f"  {status}; {result['elapsed_ms']:.1f} ms")
     if result.get("rules") == "generic":
         lines.append(f"  rules: generic (no rules for {state.get('game', '?')} here: the plain sum of stop values)")
+    for rule in result.get("unsupported", ()):
+        lines.append(f"  unsupported here: {rule}")
     if any(set(r["stops"]) - set(r.get("paid", r["stops"])) for r in result["routes"]):
         lines.append("  * visited, not counted")
     return "\n".join(lines)

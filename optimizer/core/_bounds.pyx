@@ -106,7 +106,7 @@ cdef int64_t reach_bound(Ctx* c, Level* L, int t, int w, int d, int anchor_from,
         for e in range(anchor_from + 1 if u == T else g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
             v = g.to_stop_by_dir[e]
             if mark[v] or loc_has(L, g.loc_by_stop[v]) or (L.rank[v] >= 0 and L.rank[v] < L.anchor_i) \
-                    or not res_free(c, g.seg_by_dir[e]):
+                    or not res_free(c, t, g.seg_by_dir[e]):
                 continue  # (an anchor richer than the route's is never on it)
             mark[v] = 1
             seen[n_seen] = v
@@ -208,7 +208,7 @@ cdef int64_t later_bound(Ctx* c, int li, int64_t rest, int64_t useful) noexcept 
             u = stack[top_]
             for e in range(g.adj_ptr_by_stop[u], g.adj_ptr_by_stop[u + 1]):
                 v = g.to_stop_by_dir[e]
-                if mark[v] or (rank[v] >= 0 and rank[v] < a) or not res_free(c, g.seg_by_dir[e]):
+                if mark[v] or (rank[v] >= 0 and rank[v] < a) or not res_free(c, t2, g.seg_by_dir[e]):
                     continue
                 mark[v] = 1
                 seen[n_seen] = v
@@ -261,10 +261,10 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
     if g.reach_from and g.pays_all_by_train[t] and caps[2] - nl - ns >= g.reach_from:
         # a long train: bound it by what it can still reach, not by the whole map
         seg = g.seg_by_dir[d]
-        res_flip(c, seg)
+        res_flip(c, t, seg)
         loc_flip(L, g.loc_by_stop[w])
         reach = reach_bound(c, L, t, w, d, anchor_from, room - L.vsum - value_w)
-        res_flip(c, seg)
+        res_flip(c, t, seg)
         loc_flip(L, g.loc_by_stop[w])
         if L.base + (L.vsum + value_w + reach) * g.multiplier_by_train[t] + g.max_bonus_by_train[t] \
                 + rest + pull <= c.run.cur_best:
@@ -272,10 +272,10 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
     elif g.reach_from and not g.pays_all_by_train[t]:
         # an express: bound it by the best stops it has or can still reach
         seg = g.seg_by_dir[d]
-        res_flip(c, seg)
+        res_flip(c, t, seg)
         loc_flip(L, g.loc_by_stop[w])
         reach = express_reach_bound(c, L, t, w, d, anchor_from, room)
-        res_flip(c, seg)
+        res_flip(c, t, seg)
         loc_flip(L, g.loc_by_stop[w])
         if L.base + reach * g.multiplier_by_train[t] + g.max_bonus_by_train[t] + rest + pull \
                 <= c.run.cur_best:

@@ -256,6 +256,9 @@ cdef int borrow_sizes(Input* g, p, ki) except -1:
     g.n_penalties = size(p, "n_penalties", 32)
     g.n_best_route = size(p, "n_best_route", MAX_BEST_ROUTE)
     g.n_set_pairs = size(p, "n_set_pairs", 16)
+    g.n_track_groups = size(p, "n_track_groups", 64)
+    if g.n_track_groups < 1:
+        _refuse("n_track_groups", "must be at least 1")
     g.r2r_per_token = size(p, "r2r_per_token")
     g.r2r_max_tokens = size(p, "r2r_max_tokens")
     g.has_pullman = size(p, "has_pullman", 1)
@@ -270,6 +273,7 @@ cdef int borrow_stops(Input* g, p, ki, list keep) except -1:
     g.token_by_stop = <const uint8_t*>take(p, "token_by_stop", U8, keep, n)
     g.red_by_stop = <const uint8_t*>take(p, "red_by_stop", U8, keep, n)
     g.end_only_by_stop = <const uint8_t*>take(p, "end_only_by_stop", U8, keep, n)
+    g.no_end_by_stop = <const uint8_t*>take(p, "no_end_by_stop", U8, keep, n)
     g.loc_by_stop = <const int32_t*>take(p, "loc_by_stop", I32, keep, n)
     in_range(g.loc_by_stop, n, 0, g.n_locs, "loc_by_stop")
     g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, keep, n)
@@ -330,6 +334,11 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     for i in range(K):
         if g.end_cap_by_train[i] < g.caps_by_train[i * 6] + 2:
             g.has_end_caps = 1
+    g.track_group_by_train = <const int32_t*>take(p, "track_group_by_train", I32, keep, K)
+    in_range(g.track_group_by_train, K, 0, g.n_track_groups, "track_group_by_train")
+    g.token_ends_by_train = <const uint8_t*>take(p, "token_ends_by_train", U8, keep, K)
+    g.min_large_by_train = <const int32_t*>take(p, "min_large_by_train", I32, keep, K)
+    in_range(g.min_large_by_train, K, 0, 2 ** 31 - 1, "min_large_by_train")
     g.max_bonus_by_train = <const int64_t*>take(ki, "max_bonus_by_train", I64, keep, K)
     g.prefix_by_train_class_count = <const int64_t*>take(ki, "prefix_by_train_class_count", I64, keep, K, 3, n + 1)
     g.anchor_by_train_rank = <const int32_t*>take(ki, "anchor_by_train_rank", I32, keep, K, n)
@@ -343,6 +352,10 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     if K and sorted(ki.train_by_level.tolist()) != list(range(K)):
         _refuse("train_by_level", "must be a permutation of the trains")
     g.bound_by_level = <const int64_t*>take(ki, "bound_by_level", I64, keep, K)
+    g.hex_cap_by_train = <const int32_t*>take(p, "hex_cap_by_train", I32, keep, K)
+    in_range(g.hex_cap_by_train, K, -1, 2 ** 30, "hex_cap_by_train")
+    g.hex_edges_by_train_seg = <const int32_t*>take(p, "hex_edges_by_train_seg", I32, keep, K, g.n_segs)
+    in_range(g.hex_edges_by_train_seg, <int64_t>K * g.n_segs, 0, 2 ** 30, "hex_edges_by_train_seg")
     return 0
 
 
@@ -371,8 +384,15 @@ cdef int borrow_best_route(Input* g, p, list keep) except -1:
     """The best-route bonuses: each stop's groups among its bonus's groups."""
     cdef int n = g.n_stops, B = g.n_best_route, k
     cdef int64_t i, j
+    cdef cnp.ndarray none
     g.amount_by_best_route = <const int32_t*>take(p, "amount_by_best_route", I32, keep, B)
     g.per_stop_by_best_route = <const int32_t*>take(p, "per_stop_by_best_route", I32, keep, B)
+    if isinstance(p.multiplied_by_best_route, np.ndarray) and p.multiplied_by_best_route.size == 0:
+        none = <cnp.ndarray>padding((B,), U8)  # none is multiplied
+        keep.append(none)
+        g.multiplied_by_best_route = <const uint8_t*>cnp.PyArray_DATA(none)
+    else:
+        g.multiplied_by_best_route = <const uint8_t*>take(p, "multiplied_by_best_route", U8, keep, B)
     g.groups_by_best_route_stop = <const uint32_t*>take(p, "groups_by_best_route_stop", U32, keep, B, n)
     g.full_by_best_route = <const uint32_t*>take(p, "full_by_best_route", U32, keep, B)
     for k in range(B):

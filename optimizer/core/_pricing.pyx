@@ -371,24 +371,44 @@ cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noe
     cdef const Input* g = &c.inp
     cdef int k, i
     cdef uint32_t met
+    cdef int64_t amount
     cdef const uint32_t* groups
     for k in range(g.n_best_route):
         groups = g.groups_by_best_route_stop + <int64_t>k * g.n_stops
         met = 0
         for i in range(nv):
             met |= groups[visited[i]]
+        amount = g.amount_by_best_route[k]
+        if g.multiplied_by_best_route[k]:
+            amount *= g.multiplier_by_train[L.t]
         L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * nv \
-            + (g.amount_by_best_route[k] if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
+            + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
+
+
+cdef inline int route_refused(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
+    """1 if the route breaks an end or count rule: it begins or ends at a stop that may only be passed
+    through, or visits fewer large stops than its train must (``revenue.visit_errors``)."""
+    if L.n_large < c.inp.min_large_by_train[L.t]:
+        return 1
+    return nv >= 2 and (c.inp.no_end_by_stop[visited[0]] or c.inp.no_end_by_stop[visited[nv - 1]])
 
 
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
-    """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev."""
+    """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev. A route its
+    rules refuse is worth REFUSED: it is never kept, nor a base for later trains, but the search
+    still grows it (a longer route may be legal)."""
     cdef int t = L.t
     cdef int32_t* visited = c.work.stops
     cdef int nv = route_stops(c, L, visited)
     cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
-    cdef int bl = 0
+    cdef int bl = 0, k
     cdef int64_t rev
+    if route_refused(c, L, visited, nv):
+        for k in range(c.inp.n_best_route):
+            L.br_rev[k] = 0
+        L.rev = _state.REFUSED
+        L.best_large = 0
+        return L.rev
     if c.inp.n_best_route:
         price_best_route(c, L, visited, nv)
     if c.inp.pays_all_by_train[t]:

@@ -150,6 +150,7 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
             L.local_pending = 0
     H.dseg[0] = -1
     H.pen[0] = 0
+    H.hexd[0] = 0
     H.later[0] = rest_bound(c, li)
     H.h = 0
     L.half[1].h = 0
@@ -181,6 +182,7 @@ cdef void start_half1(Ctx* c, Level* L) noexcept nogil:
     H.pos[0] = L.d1 + 1
     H.dseg[0] = -1
     H.pen[0] = 0
+    H.hexd[0] = 0
     H.later[0] = L.half[0].later[L.half[0].h]
 
 
@@ -210,6 +212,16 @@ cdef inline int gauge_over(const Input* g, int t, int nl, int ns, int halves) no
     return nl + extra > caps[0] or nl + ns + extra > caps[2]
 
 
+cdef inline int64_t hex_after(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
+    """The hex edges the route would cross with dir d on half H: both halves' (half 1 grows once
+    half 0 is done), and d's segment at its cost to this level's train."""
+    cdef const Input* g = &c.inp
+    cdef int64_t x = <int64_t>H.hexd[H.h] + g.hex_edges_by_train_seg[<int64_t>L.t * g.n_segs + g.seg_by_dir[d]]
+    if L.phase == 2:
+        x += L.half[0].hexd[L.half[0].h]
+    return x
+
+
 cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
     """The next dir out of half H's top stop that may extend the route, or -1."""
     cdef const Input* g = &c.inp
@@ -237,7 +249,10 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
             continue
         nl = L.n_large + g.large_by_stop[w]
         ns = L.n_small + 1 - g.large_by_stop[w]
-        if nl > caps[0] or ns > caps[1] or nl + ns > caps[2] or not res_free(c, g.seg_by_dir[d]):
+        if nl > caps[0] or ns > caps[1] or nl + ns > caps[2] or not res_free(c, L.t, g.seg_by_dir[d]):
+            d += 1
+            continue
+        if g.hex_cap_by_train[L.t] >= 0 and hex_after(c, L, H, d) > g.hex_cap_by_train[L.t]:
             d += 1
             continue
         if g.has_gauge and gauge_over(g, L.t, nl, ns, L.n_halves + g.gauge_halves_by_seg[g.seg_by_dir[d]]):
@@ -262,9 +277,10 @@ cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
     H.dseg[h] = d
     H.pos[h] = g.adj_ptr_by_stop[w]
     H.pen[h] = H.pen[h - 1] | g.penalty_mask_by_seg[seg]
+    H.hexd[h] = H.hexd[h - 1] + g.hex_edges_by_train_seg[<int64_t>L.t * g.n_segs + seg]
     H.h = h
     H.later[h] = -1
-    res_flip(c, seg)
+    res_flip(c, L.t, seg)
     loc_flip(L, g.loc_by_stop[w])
     L.vsum += g.values_by_train_stop[<int64_t>L.t * g.n_stops + w]
     L.n_large += g.large_by_stop[w]
@@ -288,7 +304,7 @@ cdef void step_back(Ctx* c, Level* L, Half* H) noexcept nogil:
             loc_flip(L, g.loc_by_stop[v])
             L.phase = 0
         return
-    res_flip(c, g.seg_by_dir[H.dseg[h]])
+    res_flip(c, L.t, g.seg_by_dir[H.dseg[h]])
     loc_flip(L, g.loc_by_stop[v])
     L.n_halves -= g.gauge_halves_by_seg[g.seg_by_dir[H.dseg[h]]]
     L.vsum -= g.values_by_train_stop[<int64_t>L.t * g.n_stops + v]
@@ -345,10 +361,10 @@ cdef void unwind_level(Ctx* c, int li) noexcept nogil:
     if L.phase == 0 or L.empty:
         return
     for k in range(1, L.half[0].h + 1):
-        res_flip(c, c.inp.seg_by_dir[L.half[0].dseg[k]])
+        res_flip(c, L.t, c.inp.seg_by_dir[L.half[0].dseg[k]])
     if L.phase == 2:
         for k in range(1, L.half[1].h + 1):
-            res_flip(c, c.inp.seg_by_dir[L.half[1].dseg[k]])
+            res_flip(c, L.t, c.inp.seg_by_dir[L.half[1].dseg[k]])
     L.phase = 0
 
 
@@ -471,6 +487,14 @@ cdef int cannot_win(Ctx* c, Level* L, int64_t extra) noexcept nogil:
     return L.base + v * c.inp.multiplier_by_train[t] + c.inp.max_bonus_by_train[t] + extra <= c.run.cur_best
 
 
+cdef inline int ends_at_tokens(Ctx* c, Level* L) noexcept nogil:
+    """Both ends of the route a level just yielded hold the company's token: half 0's top, and half
+    1's top (the anchor while half 1 is empty)."""
+    cdef int a = L.half[0].stop[L.half[0].h]
+    cdef int b = L.half[1].stop[L.half[1].h] if L.phase == 2 else L.half[0].stop[0]
+    return c.inp.token_by_stop[a] and c.inp.token_by_stop[b]
+
+
 cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) noexcept nogil:
     """Best total of the trains of levels lo..hi-1 (the others run nothing); -1 if stopped."""
     cdef int li = lo, j, r
@@ -492,6 +516,8 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
                 unwind_level(c, j)
             return -1
         if r == 1:
+            if c.inp.token_ends_by_train[levels[li].t] and not ends_at_tokens(c, &levels[li]):
+                continue  # not a route of its train (it may still grow into one)
             if cannot_win(c, &levels[li], pull + rest_bound(c, li)):
                 continue  # neither it nor the later trains can make it win: it needs no pricing
             price_route(c, &levels[li])
@@ -581,7 +607,7 @@ cdef int setup(Ctx* c) noexcept nogil:
     cdef Scratch* w = &c.work
     cdef Best* b = &c.best
     w.levels = <Level*>calloc(K + 1, sizeof(Level))
-    w.used = <uint64_t*>calloc(c.inp.n_track_words, sizeof(uint64_t))
+    w.used = <uint64_t*>calloc(<int64_t>c.inp.n_track_groups * c.inp.n_track_words, sizeof(uint64_t))
     w.mark = <uint8_t*>calloc(n + 1, sizeof(uint8_t))
     w.reach_mark = <uint8_t*>calloc(n + 1, sizeof(uint8_t))
     w.stops = <int32_t*>calloc(4 * (n + 1), sizeof(int32_t))
@@ -605,7 +631,9 @@ cdef int setup(Ctx* c) noexcept nogil:
             L.half[k].dseg = <int32_t*>calloc(n + 1, sizeof(int32_t))
             L.half[k].pen = <uint32_t*>calloc(n + 1, sizeof(uint32_t))
             L.half[k].later = <int64_t*>calloc(n + 1, sizeof(int64_t))
-            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen and L.half[k].later):
+            L.half[k].hexd = <int32_t*>calloc(n + 1, sizeof(int32_t))
+            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen and L.half[k].later
+                    and L.half[k].hexd):
                 return ERR_MEMORY
         L.locs = <uint64_t*>calloc(c.inp.n_loc_words, sizeof(uint64_t))
         if not L.locs:
@@ -627,6 +655,7 @@ cdef void teardown(Ctx* c) noexcept nogil:
                 free(L.half[k].dseg)
                 free(L.half[k].pen)
                 free(L.half[k].later)
+                free(L.half[k].hexd)
             free(L.locs)
         free(w.levels)
     free(w.used)

@@ -5,8 +5,8 @@
 # train's routes depth-first on explicit stacks: a route grows out of an anchor (the anchor of
 # the route with the lowest rank: a token city, or any stop for a train that needs no token) in
 # one direction (half 0), then, for every half 0, in the other direction (half 1), so every route
-# is generated once. Track in use is one bitset shared by all levels; locations visited are a
-# bitset per level.
+# is generated once. Track in use is one bitset per overlap group (a train's track_group_by_train:
+# E trains run in their own), shared by the levels of its trains; locations visited are a bitset per level.
 #
 # Index spaces: "stop" < n_stops, "dir" (directed segment) < n_dirs, "seg" (track segment)
 # < n_segs, "train" < n_trains, "level" < n_trains (level l places train train_by_level[l]),
@@ -22,6 +22,14 @@ cdef enum:
     MAX_INTERESTING = 12                    # interesting stops of one route tried in and out (2**12 subsets)
     MAX_FORCED = 4                          # stops forced into an express's paid subset for its largest-stop
     #                                         bonuses: an express prices at most this many exactly
+
+# What a route its rules refuse is worth (price_route): far below any total, so that it is never kept
+# nor placed under a later train, and any route one stop longer counts as richer than it.
+cdef extern from *:
+    """
+    #define ROUTE18XX_REFUSED (-(1LL << 50))
+    """
+    const int64_t REFUSED "ROUTE18XX_REFUSED"
 
 # Why a kernel stopped (Limits.stop_code); _search.STOPPED_BY names each for Python.
 cdef enum:
@@ -55,10 +63,12 @@ cdef struct Input:
     int n_penalties
     int n_best_route                        # <= MAX_BEST_ROUTE
     int n_set_pairs                         # <= 16
+    int n_track_groups                      # overlap groups (>= 1): a track bitset in use each
     const uint8_t* large_by_stop
     const uint8_t* token_by_stop
     const uint8_t* red_by_stop
     const uint8_t* end_only_by_stop
+    const uint8_t* no_end_by_stop           # per stop: a route may pass through but not begin or end here
     const int32_t* loc_by_stop              # per stop: location < n_locs
     const uint8_t* interesting_by_stop
     const int32_t* adj_ptr_by_stop          # [n_stops + 1]: CSR into the dirs
@@ -81,6 +91,9 @@ cdef struct Input:
     int has_gauge                           # some segment crosses a border (the gauge family is in play)
     const int32_t* end_cap_by_train         # per train: its large stops plus towns at its ends, at most (18MT)
     int has_end_caps                        # some train has an end cap below its large cap
+    const int32_t* track_group_by_train     # per train: its overlap group < n_track_groups
+    const uint8_t* token_ends_by_train      # per train: both ends of a route hold the company's token
+    const int32_t* min_large_by_train       # per train: the large stops a route must visit at least
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]
@@ -99,6 +112,7 @@ cdef struct Input:
     const uint8_t* visited_by_set_pair      # ... or visited
     const int32_t* amount_by_best_route     # per best_route: paid when the route meets every group ...
     const int32_t* per_stop_by_best_route   # ... plus this per stop it visits
+    const uint8_t* multiplied_by_best_route  # per best_route: its amount times the train's multiplier
     const uint32_t* groups_by_best_route_stop  # [n_best_route * n_stops]: the groups each stop belongs to
     const uint32_t* full_by_best_route      # per best_route: every group (a bitmask)
     int r2r_per_token
@@ -107,6 +121,8 @@ cdef struct Input:
     int pullman_cap                         # the most the company-level bonuses can add: the Pullman and
     #                                         the best-route bonuses (0 without any)
     int reach_from                          # bound by reachable stops while a train may count this many more (0: never)
+    const int32_t* hex_cap_by_train         # per train: the most hex edges its route may cross (-1: no cap)
+    const int32_t* hex_edges_by_train_seg   # [n_trains * n_segs]: the hex edges a segment costs the train
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.
@@ -125,6 +141,7 @@ cdef struct Half:
     uint32_t* pen                           # per frame: penalty hexes crossed so far (mask)
     int64_t* later                          # per frame: the most the later levels can add on the track
     #                                         then in use (-1: not looked at yet)
+    int32_t* hexd                           # per frame: hex edges crossed from the anchor (a train with a hex cap)
 
 cdef struct Level:
     # One train's routes, walked one at a time.
@@ -154,7 +171,8 @@ cdef struct Level:
 cdef struct Scratch:
     # Owned by the search, freed at the end.
     Level* levels                           # per level
-    uint64_t* used                          # [n_track_words]: track in use by all placed routes
+    uint64_t* used                          # [n_track_groups * n_track_words]: track in use by the placed
+    #                                         routes, per overlap group
     uint8_t* mark                           # per stop, while pricing bonuses: 2 on the route, 3 also paid
     uint8_t* reach_mark                     # per stop: flag while bounding by reachable stops
     int32_t* stops                          # [4 * (n_stops + 1)]: stop lists while pricing and bounding
@@ -230,20 +248,29 @@ cdef inline int same_train_as_above(const Input* g, int li) noexcept nogil:
 
 # ---- track and locations in use (shared by the search and its bounds)
 
-cdef inline int res_free(Ctx* c, int seg) noexcept nogil:
+cdef inline uint64_t* used_by(Ctx* c, int t) noexcept nogil:
+    """The track in use by the routes of train t's overlap group."""
+    return c.work.used + <int64_t>c.inp.track_group_by_train[t] * c.inp.n_track_words
+
+
+cdef inline int res_free(Ctx* c, int t, int seg) noexcept nogil:
+    """Segment seg's track is free for train t."""
     cdef const uint64_t* r = c.inp.track_bits_by_seg + <int64_t>seg * c.inp.n_track_words
+    cdef uint64_t* used = used_by(c, t)
     cdef int w
     for w in range(c.inp.n_track_words):
-        if r[w] & c.work.used[w]:
+        if r[w] & used[w]:
             return 0
     return 1
 
 
-cdef inline void res_flip(Ctx* c, int seg) noexcept nogil:
+cdef inline void res_flip(Ctx* c, int t, int seg) noexcept nogil:
+    """Take (or release) segment seg's track for train t."""
     cdef const uint64_t* r = c.inp.track_bits_by_seg + <int64_t>seg * c.inp.n_track_words
+    cdef uint64_t* used = used_by(c, t)
     cdef int w
     for w in range(c.inp.n_track_words):
-        c.work.used[w] ^= r[w]
+        used[w] ^= r[w]
 
 
 cdef inline int loc_has(Level* L, int loc) noexcept nogil:

@@ -63,9 +63,10 @@ def best_route_cap(problem) -> int:
     if not len(problem.amount_by_best_route):
         return 0
     longest = max([min(int(c[2]), problem.n_stops) for c in problem.caps_by_train], default=0)
+    most = max([int(m) for m in problem.multiplier_by_train[: problem.n_trains]], default=1)
     return sum(
-        max(int(a), 0) + max(int(p), 0) * longest
-        for a, p in zip(problem.amount_by_best_route, problem.per_stop_by_best_route)
+        max(int(a), 0) * (max(most, 0) if problem.multiplied(k) else 1) + max(int(p), 0) * longest
+        for k, (a, p) in enumerate(zip(problem.amount_by_best_route, problem.per_stop_by_best_route))
     )
 
 

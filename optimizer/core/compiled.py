@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 
+from ..games.home_route import NO_HOME_RULE, run_visits_home
 from ..revenue import award_best_route, pullman_bonus
 from .bounds import company_cap, pairs_bound
 from .contract import REACH_FROM, KernelInput, KernelResult
@@ -40,20 +42,32 @@ def _input():
 def kernel_for(problem, strategy: str = "auto", packing: dict | None = None):
     """The kernel to run: the nested search, or route listing plus packing (``_packing``) for
     three trains or more, where conflicts between them are what the search spends its time on
-    (with two, pricing the track costs about what it saves: docs/benchmarks.md). ``packing``:
+    (with two, pricing the track costs about what it saves: docs/benchmarks.md), unless packing
+    declines the problem (:func:`packing_declines`: the nested search runs it). ``packing``:
     settings of the packing kernel for this search (experiments and tests; see
     ``_packing.Packing``)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     if strategy == "nested" or (strategy == "auto" and problem.n_trains < PACKING_FROM):
         return None
-    if np.any(problem.gauge_halves_by_seg) or any(
-        int(problem.end_cap_by_train[t]) < int(problem.caps_by_train[t][0]) + 2 for t in range(problem.n_trains)
-    ):
-        return None  # packing lists routes without gauge changes (1848) or end caps (18MT): the nested search runs
+    if packing_declines(problem):
+        return None
     from . import _packing
 
     return _packing.Packing(**packing) if packing else _packing.KERNEL
+
+
+def packing_declines(problem) -> bool:
+    """The packing kernel cannot honour the problem, so the nested search runs it: trains in
+    several overlap groups (its listed routes keep one track bitset each, packed as disjoint), or a
+    train whose routes must end at token cities (it drops a route that earns no more than the route
+    one segment shorter, which such a train may not run); gauge changes counted as cities (1848) or
+    towns at the ends counted against the cities (18MT), which its listing does not count."""
+    if problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any()):
+        return True
+    if np.any(problem.gauge_halves_by_seg):
+        return True
+    return any(int(problem.end_cap_by_train[t]) < int(problem.caps_by_train[t][0]) + 2 for t in range(problem.n_trains))
 
 
 def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
@@ -146,6 +160,17 @@ def search(
         Settings of the packing kernel for this search only (experiments and tests): the keyword
         arguments of ``_packing.Packing``, the others at their defaults.
     """
+    if problem.home_stop != NO_HOME_RULE:
+        return _search_home_route(
+            problem,
+            deadline_ms,
+            node_budget,
+            cancel,
+            on_improve,
+            reach_from=reach_from,
+            strategy=strategy,
+            packing=packing,
+        )
     kernel = kernel_for(problem, "nested" if strategy == "auto" and node_budget else strategy, packing)
     start = time.monotonic()
     compiled_kernel = _kernel()
@@ -202,6 +227,24 @@ def search(
         pull,
         NAME,
     )
+
+
+def _search_home_route(problem, deadline_ms, node_budget, cancel, on_improve, **how) -> SearchResult:
+    """A run some route of which must visit the home token (``Problem.home_stop``: a rule on the whole
+    run, optimizer/games/home_route.py). The kernels know no such rule, but it only takes runs away:
+    their optimum, where it keeps the rule, is the rule's optimum too. Otherwise the reference
+    answers, keeping only the runs that keep it (what it answers says so in ``core``)."""
+    from . import reference
+
+    start = time.monotonic()
+    free = replace(problem, home_stop=NO_HOME_RULE)
+    found = search(free, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, **how)
+    if found.optimal and run_visits_home(problem.home_stop, [r.stops for r in found.routes]):
+        if on_improve is not None:
+            on_improve(found)
+        return found
+    left = None if deadline_ms is None else max(0.0, deadline_ms - _ms(start))
+    return reference.search(problem, deadline_ms=left, node_budget=node_budget, cancel=cancel, on_improve=on_improve)
 
 
 def beyond_the_kernel(kernel, ki: KernelInput) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from ..games.home_route import run_visits_home
 from ..revenue import award_best_route, best_route_awards, gauge_cities, price_route, pullman_bonus
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
@@ -56,8 +57,11 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     seg_bits = [int.from_bytes(row.tobytes(), "little") for row in problem.track_bits_by_seg]
     routes = []
     spec = problem.specs[t]
+    hex_cap = int(problem.hex_cap_by_train[t])  # -1: the train counts stops, not hex edges
+    hex_edges = [int(e) for e in problem.hex_edges_by_train_seg[t]] if hex_cap >= 0 else []
+    group_shift = 64 * problem.n_track_words * int(problem.track_group_by_train[t])  # its overlap group's track
 
-    def extend(stops, dsegs, used, locs, pen, halves=0):
+    def extend(stops, dsegs, used, locs, pen, hexes=0, halves=0):
         if limits is not None:
             limits.tick()
         if dsegs:
@@ -65,12 +69,12 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
                 if limits is not None:
                     limits.clock()
-                priced = price_route(problem, t, stops, pen, halves)
+                priced = price_route(problem, t, stops, pen, segs)
                 if priced.legal:
                     routes.append(
                         (
                             priced.revenue,
-                            used,
+                            used << group_shift,
                             FoundRoute(t, list(stops), list(dsegs), priced.revenue, priced.paid),
                             priced,
                         )
@@ -90,6 +94,8 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
             small = len(stops) + 1 - large
             if large > spec.visit_large or small > spec.visit_small or len(stops) + 1 > spec.visit_total:
                 continue
+            if hex_cap >= 0 and hexes + hex_edges[k] > hex_cap:
+                continue  # too many hex edges: every longer route too (an edge costs at least 0)
             more = halves + int(problem.gauge_halves_by_seg[k])
             extra = gauge_cities(problem, t, more)
             if large + extra > spec.visit_large or len(stops) + 1 + extra > spec.visit_total:
@@ -100,6 +106,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 used | seg_bits[k],
                 locs | {problem.loc_by_stop[w]},
                 pen | int(problem.penalty_mask_by_seg[k]),
+                hexes + (hex_edges[k] if hex_cap >= 0 else 0),
                 more,
             )
 
@@ -120,7 +127,8 @@ def search(
     cancel: CancelToken | None = None,
     on_improve=None,
 ) -> SearchResult:
-    """Best total over all combinations of edge-disjoint legal routes, one (or none) per train.
+    """Best total over all combinations of edge-disjoint legal routes, one (or none) per train
+    (disjoint within each overlap group: ``Problem.track_group_by_train``).
 
     The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
     what ``on_improve`` raises stops the search and is raised.
@@ -135,8 +143,10 @@ def search(
         limits.tick()
         if t == len(per_train):
             found = [c[2] for c in chosen]
+            if not run_visits_home(problem.home_stop, [f.stops for f in found]):
+                return  # a rule on the whole run: some route must visit the home token
             bonus = pullman_bonus(problem, found) + sum(
-                a for _, a in best_route_awards(problem, [f.stops for f in found])
+                a for _, a in best_route_awards(problem, [f.stops for f in found], [f.train for f in found])
             )
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]

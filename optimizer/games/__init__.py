@@ -62,6 +62,33 @@ DATA_FILES = {
     "1848": "1848.json",
     # towns at a route's ends count against its cities (end_towns_count)
     "18MT: Big Sky Barons": "18MT.json",
+    # trains whose distance is hex edges, not stops (hex_distance)
+    "1849": "1849.json",
+    "1849: Kingdom of the Two Sicilies": "1849KingdomoftheTwoSicilies.json",
+    "1858Switzerland": "1858Switzerland.json",
+    "18Ireland": "18Ireland.json",
+    "18NY": "18NY.json",
+    "18NY 1st Edition": "18NY1stEdition.json",
+    "1844": "1844.json",
+    # how routes walk the track (track_walk): gauge ignored at sides, or a track no route runs on
+    "18Carolinas": "18Carolinas.json",
+    "18Norway": "18Norway.json",
+    # trains on one gauge only (track_walk: skip_track_by_train), and 1858's hex trains
+    "1858": "1858.json",
+    "1858India": "1858India.json",
+    # some route of a run visits the home token (home_route: a rule on the whole run)
+    "1860": "1860.json",
+    "1862": "1862.json",
+    # stops counted by the title's rule (counted_stops): towns and unpaid off-boards free
+    "18ZOO - Map A": "18ZOOMapA.json",
+    "18ZOO - Map B": "18ZOOMapB.json",
+    "18ZOO - Map C": "18ZOOMapC.json",
+    "18ZOO - Map D": "18ZOOMapD.json",
+    "18ZOO - Map E": "18ZOOMapE.json",
+    "18ZOO - Map F": "18ZOOMapF.json",
+    # no route begins or ends at a town (no_town_ends)
+    "Steam Over Holland": "SteamOverHolland.json",
+    "18Rhl": "18Rhl.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)
@@ -112,13 +139,23 @@ def game_names() -> list:
     return list(DATA_FILES)
 
 
+def families_of(cls: type) -> list:
+    """The revenue-rule families a rules class applies: its data file's, none for a module or the
+    generic rules."""
+    if not issubclass(cls, DeclaredRules):
+        return []
+    return [k for k, v in cls.declared.items() if k not in ("source", "inherits") and v not in ("", False)]
+
+
 def rules_source(name: str) -> tuple:
     """Where a built-in game's rules come from, and the revenue-rule families its data declares:
     ("module", []) for a rules module of its own, ("data", families) for rules declared in its data
-    file, ("generic", []) where the generic rules suffice (18Chesapeake)."""
+    file, ("generic", []) where the generic rules suffice (18Chesapeake), and for a game not built in."""
+    if canonical_name(name) is None:
+        return "generic", []
     cls = rules_class(name)
     if issubclass(cls, DeclaredRules):
-        families = [k for k, v in cls.declared.items() if k not in ("source", "inherits") and v not in ("", False)]
+        families = families_of(cls)
         return ("data" if families else "generic"), families
     own = {name for name in vars(cls) if not name.startswith("__")} - {"title"}
     return ("module" if own else "generic"), []

@@ -14,7 +14,18 @@ from ..model import Bonuses, Stop, TrainSpec, spec_from_train
 from ..model.trains import UNLIMITED
 
 # The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
-STOP_HOOKS = ("make_stop", "is_large", "blocks", "end_only", "location", "value", "value_bonus", "is_red", "has_token")
+STOP_HOOKS = (
+    "make_stop",
+    "is_large",
+    "blocks",
+    "end_only",
+    "no_end",
+    "location",
+    "value",
+    "value_bonus",
+    "is_red",
+    "has_token",
+)
 
 
 class Rules:
@@ -25,6 +36,13 @@ class Rules:
     def __init__(self, board):
         self.board = board
         self.company = board.company
+
+    # ---- track -----------------------------------------------------------------------------
+    def track_walk(self) -> tuple:
+        """How routes walk the track: (gauge checked where a walk crosses a hex side, a track kind
+        no route walks or None). The engine's default: gauge checked (Part::Path#walk calls
+        #tracks_match?), every track walked (Game::Base#skip_route_track_type: nil)."""
+        return (True, None)
 
     # ---- stops -----------------------------------------------------------------------------
     def forbidden(self, hx, node) -> bool:
@@ -40,18 +58,24 @@ class Rules:
         return node.kind in ("city", "offboard")
 
     def blocks(self, hx, node) -> bool:
-        """Every slot holds another company's token, none of them neutral."""
+        """Every slot holds another company's token (or a company-less blocking one), none of them
+        neutral (lib/engine/part/city.rb#blocks?)."""
         city = hx.cities.get(node.index) if node.kind == "city" else None
         if city is None or not city.slots:
             return False
         if self.company.id in city.tokens:
             return False
-        full = len(city.tokens) >= city.slots and all(city.tokens)
+        filled = [bool(t) or (i < len(city.blocking) and city.blocking[i]) for i, t in enumerate(city.tokens)]
+        full = len(city.tokens) >= city.slots and all(filled)
         return full and not any(city.neutral)
 
     def end_only(self, hx, node) -> bool:
         """Off-boards and blocked cities may start or end a route but not be passed through."""
         return node.kind == "offboard" or self.blocks(hx, node)
+
+    def no_end(self, hx, node) -> bool:
+        """A stop a route may pass through but neither begin nor end at (none, generically)."""
+        return False
 
     # hex id -> the off-board area it belongs to, where the map data does not say so itself
     areas: dict[str, str] = {}
@@ -90,6 +114,7 @@ class Rules:
             location=self.location(hx, node),
             red=self.is_red(hx, node),
             name=hx.location_name,
+            no_end=self.no_end(hx, node),
         )
 
     def stop_context(self):
@@ -112,10 +137,18 @@ class Rules:
         """The caps of a train; None for a train the rules price as a bonus instead of a route."""
         return spec_from_train(train, where)
 
+    def min_large(self, spec: TrainSpec) -> int:
+        """How many large stops a route of this train must count at least (0: only the generic two
+        stops of any kind)."""
+        return 0
+
     def train_value(self, stop: Stop, spec: TrainSpec) -> int:
         """What a stop pays to one train: its value, times the multiplier of the train's row that
         counts it (a game with diesel values differs by train too). A company's bonus on the stop
-        is added once: the engine adds such bonuses after the rows' multipliers (18AL 4D)."""
+        is added once: the engine adds such bonuses after the rows' multipliers (18AL 4D). An E train
+        (``tokens_only``) is paid by the company's token cities alone (g_1822/game.rb#revenue_for)."""
+        if spec.tokens_only and not stop.token:
+            return 0
         if spec.large_multiplier == 1 and spec.small_multiplier == 1 and not spec.kind_multipliers:
             return stop.value
         hx = self.board.hexes[stop.hex]
@@ -133,6 +166,18 @@ class Rules:
     def end_cap(self, spec: TrainSpec) -> int:
         """The most large stops plus towns at the route's ends a train may count (UNLIMITED: no such rule)."""
         return UNLIMITED
+
+    def hex_edges(self, graph, spec: TrainSpec) -> list:
+        """Per track segment of ``graph``, what running it costs a train that counts hex edges
+        (``spec.hex_cap`` >= 0), and why the train may not run it at all ("" where it may): the hex
+        sides it crosses, as the engine counts them (``paths.each_cons(2)`` pairs on two hexes,
+        e.g. lib/engine/game/g_18_ireland/game.rb#hex_edge_cost)."""
+        return [(len(seg.hexes) - 1, "") for seg in graph.segments]
+
+    def home_stop(self, graph) -> int:
+        """The stop of ``graph`` some route of every run must visit (-1: none; -2: the rule holds
+        but the company holds no token in its home hex, so only the empty run is legal)."""
+        return -1
 
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),

@@ -31,7 +31,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``#revenue_for``): ``Route#hexes`` is the hexes of the route's nodes (the ends of its node-to-node
   chains), not of its track, so a route passing a hex's track twice is legal and one visiting two of
   its stops is not. ``{"except_hexes": [H, ...]}`` exempts the hexes the engine lists as
-  ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route).
+  ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route);
+  ``{"hexes": [H, ...]}`` keeps it to those hexes.
 - ``local_cities_once``: ``"city"`` where no city may be on the routes of two of the company's local
   trains (lib/engine/game/g_1822/game.rb#check_local_cities: "Local train can only use each token on
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
@@ -50,6 +51,47 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``end_towns_count``: ``true`` where towns at a route's ends count against the pay of the train's
   city row (g_18_mt ``#check_distance``; ``end_cap_by_train``).
 - ``unsupported_trains``: ``{name: reason}``: a train refused with the reason (1848's 2E).
+- ``hex_distance``: trains whose distance is hex edges crossed, not stops (1849, 1844, 1858,
+  18Ireland, 18NY): which trains, how edges are counted; see :mod:`optimizer.games.hex_trains`.
+- ``track_walk``: how routes walk the track, where the title departs from the engine's default
+  (gauge matched where a walk crosses a hex side, lib/engine/part/path.rb#walk and #tracks_match?):
+  ``{"ignore_gauge": true}`` where its tiles set ``ignore_gauge_walk`` (g_18_carolinas, g_1844,
+  g_18_norway ``#setup``), ``{"skip_track": "narrow"}`` where no route walks that track at all
+  (the engine's ``Game::Base#skip_route_track_type`` for every train; 18Ireland's, whose trains all
+  count hexes, is ``hex_distance``'s ``only_gauge``). Gauges by train (1858's metre-gauge M trains,
+  g_1858/game.rb#skip_route_track_type) are ``hex_distance``'s ``train_gauge``.
+- ``home_route``: ``{"homes": {company: hex}}``: some route of a run must visit the company's token
+  city in its home hex (g_1860/game.rb and g_1862/game.rb #check_home_token, from
+  #check_route_combination): a rule on the whole run; see :mod:`optimizer.games.home_route`.
+- ``narrow_gauge_revenue``: ``true`` where a stop also pays the places its narrow gauge reaches
+  (18Ireland); see :mod:`optimizer.games.narrow_gauge`.
+- ``paid_only_tokened_or_red``: ``{"suffix": "DE"}``: a train whose name ends so is paid only the
+  stops holding the company's token and red off-boards (lib/engine/game/g_18_ny/game.rb#compute_stops,
+  second edition: ``stops.select! { |stop| stop.tokened_by?(route.corporation) || stop.tile.color ==
+  :red }``); the others pay it nothing.
+- ``e_trains``: ``{trains, token_ends?}``: the trains named (the engine's ``train_type`` :etrain) are
+  paid only by cities holding the company's token (others are passed through, paying nothing) and
+  run in an overlap group of their own: they may reuse track the company's other trains use, not
+  each other's (g_1822/game.rb and g_1866/game.rb ``#revenue_for``, ``#check_overlap``,
+  ``#compute_other_paths``). With ``token_ends`` a route also starts and ends at such cities
+  (g_1822/game.rb#check_distance: "E-train route must start and end at tokened cities"; two of them,
+  so "at least 2 tokened cities" follows).
+- ``destination_bonus``: ``{"company_type": T}``: a company of type T (1822's majors) that has placed
+  its destination token earns, once, on its route that earns it most, the value of the destination
+  token's city times the route's train's multiplier, where the route visits the city holding its home
+  token and the one holding its destination token (g_1822/game.rb#calculate_destination_bonus,
+  #destination_bonus, #revenue_for). The home token's hex is the company's ``Home: ... (HEX)`` ability;
+  the destination token is the company's token of type ``destination`` (the document's ``token_types``).
+- ``no_town_ends``: ``true`` where a route may not begin or end at a town (or halt): it may only
+  pass through one (lib/engine/game/g_steam_over_holland/game.rb, g_18_rhl/game.rb and
+  g_1862/game.rb ``#check_distance``: "Route cannot begin/end in a town"). The converse of an
+  off-board's end-only: both searches refuse such a route, and its extensions are still grown.
+- ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
+  its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
+  free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
+  them (lib/engine/game/g_18_zoo/game.rb ``#check_distance``, ``#cities_visited``: "Water and
+  external gray don't count as city/offboard."). Every stop visited is still paid (a numeric
+  distance, ``Game::Base#compute_stops``).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -70,6 +112,9 @@ from ..errors import BoardError
 from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from ..model.trains import UNLIMITED
 from .base import Rules
+from .hex_trains import hex_spec, segment_costs
+from .home_route import home_stop
+from .narrow_gauge import narrow_gauge_bonus
 from .stop_classes import spec_by_classes
 
 
@@ -93,6 +138,12 @@ def icon_number(name: str) -> int:
             break
         digits += ch
     return int(digits) if digits else 0
+
+
+def yellow_value(node) -> int:
+    """A node's revenue in yellow, as the engine's ``revenue[:yellow]`` (a plain number is every colour's)."""
+    table = dict(node.revenue)
+    return int(table.get(None, table.get("yellow")) or 0)
 
 
 class DeclaredRules(Rules):
@@ -121,9 +172,38 @@ class DeclaredRules(Rules):
 
     def location(self, hx, node) -> str:
         rule = self.declared.get("one_stop_per_hex")
-        if rule and not node.groups and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ()):
+        only = rule.get("hexes") if isinstance(rule, dict) else None
+        if (
+            rule
+            and not node.groups
+            and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ())
+            and (only is None or hx.id in only)
+        ):
             return "hex:" + hx.id
         return super().location(hx, node)
+
+    def no_end(self, hx, node) -> bool:
+        return bool(self.declared.get("no_town_ends")) and node.kind == "town"
+
+    def is_large(self, hx, node) -> bool:
+        """Under ``counted_stops`` an off-board paying nothing in yellow is not counted
+        (G18ZOO#cities_visited: ``v.offboard? && v.revenue[:yellow].positive?``)."""
+        if node.kind == "offboard" and "counted_stops" in self.declared:
+            return yellow_value(node) > 0
+        types = self.large_types()  # stop_classes: the node types it names, less its small groups
+        if types is not None:
+            return node.kind in types and not set(node.groups) & set(self.small_groups())
+        return super().is_large(hx, node)
+
+    def counts_towns(self, spec: TrainSpec) -> bool:
+        rule = self.declared.get("counted_stops")
+        return rule is None or spec.name in rule.get("towns_count_for", ())
+
+    def min_large(self, spec: TrainSpec) -> int:
+        rule = self.declared.get("counted_stops")
+        if rule is None or self.counts_towns(spec):
+            return 0
+        return int(rule.get("min", 0))
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
@@ -169,12 +249,6 @@ class DeclaredRules(Rules):
         rule = self.declared.get("stop_classes")
         return frozenset(rule["large"]) if rule else None
 
-    def is_large(self, hx, node) -> bool:
-        types = self.large_types()
-        if types is None:
-            return super().is_large(hx, node)
-        return node.kind in types and not set(node.groups) & set(self.small_groups())
-
     def small_groups(self) -> tuple:
         """Groups whose cities count small, where every train of the company is one that may: 18VA's
         CMD, uncounted for freight trains (a ``trains`` pattern) and closed to the others."""
@@ -184,18 +258,12 @@ class DeclaredRules(Rules):
             return ()
         return tuple(rule.get("small_groups", ()))
 
-    def train_spec(self, train, where: str) -> TrainSpec | None:
-        """With ``stop_classes``, a train's rows read by the title's classes (see stop_classes.py);
-        a train ``unsupported_trains`` names is refused with the reason."""
+    def spec_by_rows(self, train, where: str) -> TrainSpec | None:
+        """The train's caps from its rows, by the title's ``stop_classes`` where it declares them
+        (see :mod:`optimizer.games.stop_classes`); a train ``unsupported_trains`` names is refused."""
         reason = self.declared.get("unsupported_trains", {}).get(train.name)
         if reason:
             raise BoardError(f"{where}: train {train.name!r} is not supported: {reason}", field=where)
-        spec = self.spec_by_rows(train, where)
-        if spec is not None and self.declared.get("label_count_bonus") and not spec.pays_all:
-            raise BoardError(f"{where}: label_count_bonus needs train {train.name!r} to pay every stop", field=where)
-        return spec
-
-    def spec_by_rows(self, train, where: str) -> TrainSpec | None:
         types = self.large_types()
         if types is None or not isinstance(train.distance, list):
             return super().train_spec(train, where)
@@ -204,6 +272,39 @@ class DeclaredRules(Rules):
         if self.declared["stop_classes"].get("large_visit_from_name") and digits:
             spec = replace(spec, visit_large=min(spec.visit_large, int(digits.group())))
         return spec
+
+    def home_stop(self, graph) -> int:
+        rule = self.declared.get("home_route")
+        return home_stop(rule, self.company.id, graph) if rule else super().home_stop(graph)
+
+    def track_walk(self) -> tuple:
+        walk = self.declared.get("track_walk") or {}
+        return (not walk.get("ignore_gauge", False), walk.get("skip_track"))
+
+    # ---- trains that count hex edges (hex_distance: optimizer/games/hex_trains.py), E trains ------
+    def train_spec(self, train, where: str) -> TrainSpec | None:
+        """The train's caps under the title's families: under ``counted_stops`` a train of a numeric
+        distance counts its large stops only (its towns and unpaid off-boards are free, and it is paid
+        for every stop it visits); ``hex_distance`` caps hex edges; ``e_trains`` pay token cities only."""
+        spec = self.spec_by_rows(train, where)
+        if spec is None:
+            return spec
+        if self.declared.get("label_count_bonus") and not spec.pays_all:
+            raise BoardError(f"{where}: label_count_bonus needs train {train.name!r} to pay every stop", field=where)
+        if not self.counts_towns(spec) and not isinstance(train.distance, list):
+            free = UNLIMITED
+            spec = replace(spec, visit_small=free, visit_total=free, pay_small=free, pay_total=free)
+        rule = self.declared.get("hex_distance")
+        if rule:
+            spec = hex_spec(rule, train, spec)
+        e_rule = self.declared.get("e_trains")
+        if e_rule and train.name in e_rule["trains"]:
+            spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
+        return spec
+
+    def hex_edges(self, graph, spec: TrainSpec) -> list:
+        rule = self.declared.get("hex_distance")
+        return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
 
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:
@@ -246,12 +347,18 @@ class DeclaredRules(Rules):
         return int(rule["amount"]) if rule and self.has_label(hx, rule["label"]) else 0
 
     def value_bonus(self, hx, node) -> int:
-        return self.assigned_bonus(hx) + self.ability_bonus(hx) + self.label_bonus(hx)
+        narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
+        return self.assigned_bonus(hx) + self.ability_bonus(hx) + self.label_bonus(hx) + narrow
 
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        paid_only = self.declared.get("paid_only_tokened_or_red")
+        if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
+            return 0
         key = self.declared.get("train_values", {}).get(spec.name)
+        if spec.tokens_only and not stop.token:
+            return 0
         hx = self.board.hexes[stop.hex]
         node = hx.tile.nodes[stop.node]
         table = dict(node.revenue)
@@ -332,4 +439,34 @@ class DeclaredRules(Rules):
         bonuses.best_route = [
             self.best_route_bonus(r) for r in self.declared.get("best_route_bonuses", ()) if self.holds(r)
         ]
+        destination = self.destination_bonus(self.declared.get("destination_bonus"))
+        if destination is not None:
+            bonuses.best_route.append(destination)
         return bonuses
+
+    def destination_bonus(self, rule: dict | None) -> BestRouteBonus | None:
+        """The company's destination bonus (``destination_bonus``), if it has placed its destination token."""
+        company = self.company
+        if not rule or company.type != rule.get("company_type", company.type):
+            return None
+        homes = [
+            m.group(1)
+            for a in company.abilities
+            if (m := re.match(r"Home: .*\(([A-Za-z0-9-]+)\)\s*$", str(a.get("description") or "")))
+        ]
+        home, destination = [], []
+        for hx in self.board.hexes.values():
+            for city in hx.cities.values():
+                for k, owner in enumerate(city.tokens):
+                    if owner != company.id:
+                        continue
+                    stop = hx.node_id(city.node)
+                    if k < len(city.kinds) and city.kinds[k] == "destination":
+                        destination.append((stop, hx, city))
+                    elif hx.id in homes:
+                        home.append(stop)
+        if len(destination) != 1 or not home:
+            return None
+        stop, hx, city = destination[0]
+        amount = hx.tile.nodes[city.node].value(self.board.phase_tiles)
+        return BestRouteBonus(amount=amount, require=(tuple(home), (stop,)), multiplied=True)

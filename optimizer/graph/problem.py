@@ -16,6 +16,7 @@ from ..board.state import Board, is_shared, read_board
 from ..errors import BoardError
 from ..games import rules_for
 from ..games.base import Rules
+from ..games.home_route import NO_HOME_RULE
 from ..model import Bonuses
 from ..model.trains import UNLIMITED
 from .track import TrackGraph
@@ -25,6 +26,7 @@ WORD = (1 << 64) - 1
 MAX_GROUPS = 32  # groups of a best-route bonus, and penalty hexes: one bit each of a uint32 mask
 NO_END_CAP = 1 << 30  # end_cap_by_train of a train whose town ends count nothing (every title but 18MT)
 MAX_SET_PAIRS = 16  # set-pair bonuses: two bits each (its sets a and b) of a uint32 mask per stop
+HEX_FORBIDDEN = 1 << 20  # a segment's hex edges for a train that may not run it (above every cap)
 
 
 @dataclass
@@ -58,11 +60,13 @@ class Problem:
     n_penalties: int  # penalty hexes, at most MAX_GROUPS (one bit each)
     n_best_route: int  # best-route bonuses (the kernel takes at most _search.MAX_BEST_ROUTE)
     n_set_pairs: int  # set-pair bonuses, at most MAX_SET_PAIRS
+    n_track_groups: int  # overlap groups of the trains (>= 1): each has its own track in use
     # ---- per stop
     large_by_stop: np.ndarray  # uint8: city or off-board (else a town)
     token_by_stop: np.ndarray  # uint8: holds the company's token
     red_by_stop: np.ndarray  # uint8: red off-board
     end_only_by_stop: np.ndarray  # uint8: a route may only end here
+    no_end_by_stop: np.ndarray  # uint8: a route may neither begin nor end here (only pass through)
     loc_by_stop: np.ndarray  # int32: its location, < n_locs
     # ---- directed segments, CSR by source stop
     adj_ptr_by_stop: np.ndarray  # int32 [n_stops + 1]: stop s leaves by dirs adj_ptr[s] .. adj_ptr[s + 1] - 1
@@ -85,8 +89,12 @@ class Problem:
     requires_token_by_train: np.ndarray  # uint8: a route must count a token of the company
     free_gauge_by_train: np.ndarray  # int32: gauge changes the train runs without counting them
     end_cap_by_train: np.ndarray  # int32: its large stops plus the towns at its route's ends, at most (18MT)
+    min_large_by_train: np.ndarray  # int32: the large stops a route must visit at least (beyond the two stops)
     local_by_train: np.ndarray  # uint8: it may also run one city holding the company's token alone, on no
     #   track (a local run: lib/engine/train.rb#local?, lib/engine/route.rb#connection_data)
+    track_group_by_train: np.ndarray  # int32 < n_track_groups: its overlap group; routes of trains in different
+    #   groups may share track (an E train's own group: g_1822/game.rb#check_overlap, tracks_by_type)
+    token_ends_by_train: np.ndarray  # uint8: both ends of its route hold the company's token (1822's E train)
     # ---- bonuses
     stop_a_by_pair: np.ndarray  # int32
     stop_b_by_pair: np.ndarray  # int32
@@ -100,12 +108,24 @@ class Problem:
     amount_by_best_route: np.ndarray  # int32: paid once for the company, on its route that earns it most:
     #   this when the route visits a stop of every group ...
     per_stop_by_best_route: np.ndarray  # int32: ... plus this per stop it visits (1846 Mail Contract)
+    multiplied_by_best_route: np.ndarray  # uint8: its amount times the multiplier of the route's train (1822's
+    #   destination bonus); empty: none is (a problem whose best-route bonuses are set without it)
     groups_by_best_route_stop: np.ndarray  # uint32 [n_best_route, n_stops]: the groups each stop is in
     full_by_best_route: np.ndarray  # uint32: every group of the bonus (a group with no stop on the map is never met)
     local_cities_once: str  # "city" / "hex": no city (hex with a city) on two local trains' routes; "" none
     r2r_per_token: int  # red to red: per token stop paid
     r2r_max_tokens: int
     has_pullman: int  # 1: the company's Pullman doubles its best paid large stop (18EU)
+    # ---- trains that count hex edges, not stops (hex_distance: optimizer/games/hex_trains.py)
+    hex_cap_by_train: np.ndarray  # int32: the most hex edges its route may cross; -1: it counts none
+    hex_edges_by_train_seg: np.ndarray  # int32 [n_trains, n_segs]: the edges a segment costs the train
+    #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
+    # ---- a rule on the whole run (home_route: optimizer/games/home_route.py)
+    home_stop: int = NO_HOME_RULE  # a stop some route of a run must visit; NO_HOME_STOP: no run but the empty one
+
+    def multiplied(self, k: int) -> bool:
+        """Best-route bonus k's amount is times the multiplier of the route's train."""
+        return k < len(self.multiplied_by_best_route) and bool(self.multiplied_by_best_route[k])
 
     def stop_id(self, i: int) -> str:
         return self.graph.stops[i].id
@@ -196,9 +216,15 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     locations: dict = {}
     loc = np.array([locations.setdefault(s.location, len(locations)) for s in stops], dtype=np.int32)
     flags = np.array(
-        [[s.large for s in stops], [s.token for s in stops], [s.red for s in stops], [s.end_only for s in stops]],
+        [
+            [s.large for s in stops],
+            [s.token for s in stops],
+            [s.red for s in stops],
+            [s.end_only for s in stops],
+            [s.no_end for s in stops],
+        ],
         dtype=np.uint8,
-    ).reshape(4, n)  # rows: each C-ordered
+    ).reshape(5, n)  # rows: each C-ordered
 
     n_res = len(graph.side_names) + len(graph.inner_names)
     n_words = max(1, (n_res + 63) // 64)
@@ -248,7 +274,10 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     ).reshape(K, 6)
     keys: dict = {}
     rows = values.tolist()
-    group = np.array([keys.setdefault((s, tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32)
+    min_large = [rules.min_large(s) for s in specs]
+    group = np.array(
+        [keys.setdefault((s, min_large[t], tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32
+    )
 
     pairs = [(index[p.a], index[p.b], p.amount, p.visited) for p in bonuses.pairs if p.a in index and p.b in index]
     largest = [
@@ -277,6 +306,12 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
                 if x in index:
                     br_mask[k, index[x]] |= np.uint32(1 << g)
 
+    hex_caps = [s.hex_cap for s in specs]
+    hex_edges = np.zeros((K, len(segments)), dtype=np.int32)
+    for t, spec in enumerate(specs):
+        if spec.hex_cap >= 0:
+            hex_edges[t] = [HEX_FORBIDDEN if why else edges for edges, why in rules.hex_edges(graph, spec)]
+
     return Problem(
         board=board,
         rules=rules,
@@ -296,10 +331,12 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         n_penalties=len(pen_hexes),
         n_best_route=len(best_route),
         n_set_pairs=len(set_pairs),
+        n_track_groups=max([s.track_group for s in specs], default=0) + 1,
         large_by_stop=flags[0],
         token_by_stop=flags[1],
         red_by_stop=flags[2],
         end_only_by_stop=flags[3],
+        no_end_by_stop=flags[4],
         loc_by_stop=loc,
         adj_ptr_by_stop=np.array(ptr, dtype=np.int32),
         to_stop_by_dir=adj[2],
@@ -319,6 +356,9 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         pays_all_by_train=_arr([s.pays_all for s in specs], np.uint8),
         requires_token_by_train=_arr([s.requires_token for s in specs], np.uint8),
         local_by_train=_arr([s.local for s in specs], np.uint8),
+        track_group_by_train=_arr([s.track_group for s in specs]),
+        token_ends_by_train=_arr([s.token_ends for s in specs], np.uint8),
+        min_large_by_train=_arr(min_large),
         stop_a_by_pair=_arr([p[0] for p in pairs]),
         stop_b_by_pair=_arr([p[1] for p in pairs]),
         amount_by_pair=_arr([p[2] for p in pairs]),
@@ -330,10 +370,14 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         visited_by_set_pair=_arr([sp.visited for sp in set_pairs], np.uint8),
         amount_by_best_route=_arr([b.amount for b in best_route]),
         per_stop_by_best_route=_arr([b.per_stop for b in best_route]),
+        multiplied_by_best_route=_arr([b.multiplied for b in best_route], np.uint8),
         groups_by_best_route_stop=br_mask,
         full_by_best_route=_arr([(1 << len(b.require)) - 1 for b in best_route], np.uint32),
         local_cities_once=rules.local_cities_once(),
         r2r_per_token=r2r.per_token if r2r else 0,
         r2r_max_tokens=r2r.max_tokens if r2r else 0,
         has_pullman=int(bonuses.double_best_large),
+        hex_cap_by_train=np.array([min(c, HEX_FORBIDDEN - 1) for c in hex_caps], dtype=np.int32),
+        hex_edges_by_train_seg=hex_edges,
+        home_stop=rules.home_stop(graph),
     )

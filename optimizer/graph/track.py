@@ -61,6 +61,26 @@ class TrackGraph:
         return out
 
 
+# Track a path may continue on across a hex side (lib/engine/part/path.rb#tracks_match?, called by
+# #walk with dual_ok): broad meets broad or dual, narrow meets narrow or dual, dual meets any; any
+# other track (thin: 1822PNW's and 1822MX's sea lanes) meets none. A title whose tiles set
+# ``ignore_gauge_walk`` (18Carolinas, 1844, 18Norway) crosses sides whatever the track.
+MEETS = {"broad": frozenset({"broad", "dual"}), "narrow": frozenset({"narrow", "dual"})}
+
+
+def tracks_meet(leaving: str, entering: str) -> bool:
+    """Whether a walk on track ``leaving`` may go on to track ``entering`` across a hex side."""
+    if leaving == "dual":
+        return True
+    meets = MEETS.get(leaving)
+    return meets is not None and entering in meets
+
+
+def walk_mode(rules) -> tuple:
+    """(gauge checked at sides, track kind no route walks): the title's ``track_walk`` rule."""
+    return rules.track_walk()
+
+
 class _Tiles:
     """Per-hex rotated paths, indexed by end (cached per tile code and rotation)."""
 
@@ -91,6 +111,7 @@ def build_track_graph_reference(board, rules, reachable_only: bool = True) -> Tr
     (or everything, for explaining a route that reaches none). The reference twin of the cached
     walks of :mod:`optimizer.graph.walks`."""
     tiles = _Tiles(board)
+    gauge, skip = walk_mode(rules)
     side_ids: dict = {}
     side_names: list = []
     inner_ids: dict = {}
@@ -110,6 +131,8 @@ def build_track_graph_reference(board, rules, reachable_only: bool = True) -> Tr
 
     def walk(start, hex_id, path_index, from_end, used_sides, used_inner, used_paths, hexes, first_terminal):
         path = tiles.paths[hex_id][path_index]
+        if path.track == skip:
+            return
         to_end = path.b if from_end == path.a else path.a
         used_paths = used_paths + ((hex_id, path_index),)
         hexes = hexes if hexes and hexes[-1] == hex_id else hexes + (hex_id,)
@@ -154,6 +177,8 @@ def build_track_graph_reference(board, rules, reachable_only: bool = True) -> Tr
             return
         entry = ("edge", opposite(edge))
         for nxt in tiles.by_end[other].get(entry, ()):
+            if gauge and not tracks_meet(path.track, tiles.paths[other][nxt].track):
+                continue
             walk(start, other, nxt, entry, used_sides | {side}, used_inner, used_paths, hexes, first_terminal)
 
     for (hex_id, n), s in stop_at.items():

@@ -18,7 +18,7 @@ from ..board.geometry import opposite
 from ..board.state import FAST_PATH
 from ..board.tiles import placed
 from ..games.base import Rules
-from .track import Segment, TrackGraph, build_track_graph_reference
+from .track import Segment, TrackGraph, build_track_graph_reference, tracks_meet, walk_mode
 
 EMPTY: frozenset = frozenset()
 _SIDES_MET: dict = {}  # side key -> the one object for it, so that walks' keys compare by identity
@@ -39,8 +39,10 @@ class Walks:
     ends: tuple  # the ends (hex, node) of ``found``
 
 
-def walks_from(board, hex_id: str, n: int) -> Walks:
-    """Walk the track from node ``n`` of ``hex_id``; the reference walk with symbolic track."""
+def walks_from(board, hex_id: str, n: int, mode: tuple = (True, None)) -> Walks:
+    """Walk the track from node ``n`` of ``hex_id``; the reference walk with symbolic track
+    (``mode``: :func:`~optimizer.graph.track.walk_mode`)."""
+    gauge, skip = mode
     if len(_SIDES_MET) >= _SIDES_MET_MAX:
         _SIDES_MET.clear()
     start = (hex_id, n)
@@ -54,6 +56,8 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
         hx = hexes_of[hex_id]
         view = placed(hx.tile.code, hx.rotation)
         path = view.paths[path_index]
+        if path.track == skip:
+            return
         to_end = path.b if from_end == path.a else path.a
         used_paths = used_paths + ((hex_id, path_index),)
         hexes = hexes if hexes and hexes[-1] == hex_id else hexes + (hex_id,)
@@ -98,7 +102,10 @@ def walks_from(board, hex_id: str, n: int) -> Walks:
         touched.add(other)
         ox = hexes_of[other]
         entry = ("edge", opposite(edge))
-        for nxt in placed(ox.tile.code, ox.rotation).by_end.get(entry, ()):
+        oview = placed(ox.tile.code, ox.rotation)
+        for nxt in oview.by_end.get(entry, ()):
+            if gauge and not tracks_meet(path.track, oview.paths[nxt].track):
+                continue
             walk(other, nxt, entry, used_sides | {side}, used_inner, used_paths, hexes, first_terminal)
 
     hx = hexes_of[hex_id]
@@ -123,10 +130,10 @@ _WALKS_MAX = 10_000  # ~730 for the whole public corpus
 _VARIANTS = 16
 
 
-def cached_walks(board, hex_id: str, n: int) -> Walks:
+def cached_walks(board, hex_id: str, n: int, mode: tuple = (True, None)) -> Walks:
     """The walks from a stop, from the cache while every hex they read is unchanged."""
     hexes_of = board.hexes
-    cache_key = (hex_id, n, hexes_of[hex_id].track)
+    cache_key = (hex_id, n, hexes_of[hex_id].track, mode)
     variants = _WALKS.get(cache_key)
     if variants is None:
         if len(_WALKS) >= _WALKS_MAX:
@@ -139,7 +146,7 @@ def cached_walks(board, hex_id: str, n: int) -> Walks:
                 break
         else:
             return walks
-    walks = walks_from(board, hex_id, n)
+    walks = walks_from(board, hex_id, n, mode)
     variants.insert(0, walks)
     del variants[_VARIANTS:]
     return walks
@@ -230,10 +237,11 @@ def board_track(board, rules) -> tuple:
     ]
     stops = tuple([(hx.id, node.index) for hx, node in nodes])
     hexes = tuple(board.hexes.values())
-    map_key = tuple(board.hexes)
+    mode = walk_mode(rules)
+    map_key = (tuple(board.hexes), mode)
     last = _LAST.get(map_key)
     if last is None:
-        walks = tuple([cached_walks(board, hex_id, n) for hex_id, n in stops])
+        walks = tuple([cached_walks(board, hex_id, n, mode) for hex_id, n in stops])
     else:
         changed = {hx.id for hx, was in zip(hexes, last.hexes) if hx is not was and hx.track != was.track}
         if not changed and stops == last.stops:
@@ -242,7 +250,9 @@ def board_track(board, rules) -> tuple:
             before = last.by_stop.get
             walks = tuple(
                 [
-                    w if (w := before(stop)) is not None and changed.isdisjoint(w.read) else cached_walks(board, *stop)
+                    w
+                    if (w := before(stop)) is not None and changed.isdisjoint(w.read)
+                    else cached_walks(board, *stop, mode)
                     for stop in stops
                 ]
             )

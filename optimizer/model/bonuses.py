@@ -61,6 +61,8 @@ class BestRouteBonus:
     amount: int = 0
     per_stop: int = 0
     require: tuple = ()  # tuples of stop ids
+    multiplied: bool = False  # ``amount`` times the multiplier of the route's train (1822's destination
+    #   bonus: the destination city's route_revenue for the train, doubled for an E train)
 
 
 @dataclass

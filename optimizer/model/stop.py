@@ -20,3 +20,4 @@ class Stop:
     location: str  # stops with one location may not both be on one route
     red: bool  # a red (off-board) location, for red-to-red bonuses
     name: str | None = None
+    no_end: bool = False  # a route may pass through here but neither begin nor end here

@@ -40,6 +40,12 @@ class TrainSpec:
     # (node type, multiplier) where a title's rows pay a type apart from its class (stop_classes:
     # 18VA's towns pay 0 to passenger trains, off-boards 1, both counted as small stops)
     kind_multipliers: tuple = ()
+    hex_cap: int = -1  # the most hex edges a route may cross (a train counting hexes, not stops); -1: no cap
+    # An E train (the engine's ``train_type`` :etrain, g_1822 and g_1866): paid only by cities holding
+    # the company's token, on track of its own overlap group, and (1822) its route ends at such cities.
+    tokens_only: bool = False  # a stop without the company's token pays nothing
+    token_ends: bool = False  # both ends of a route hold the company's token
+    track_group: int = 0  # routes of trains in different groups may share track
 
     def value_of(self, value: int, large: bool, kind: str = "") -> int:
         """What a stop worth ``value`` pays this train, its row's multiplier applied."""

@@ -10,7 +10,8 @@ from __future__ import annotations
 from itertools import product
 
 from ..errors import RoutesError
-from ..graph.problem import build_problem
+from ..games.home_route import home_error, run_visits_home
+from ..graph.problem import HEX_FORBIDDEN, build_problem
 from ..revenue import best_route_awards, price_route, visit_errors
 from .notation import known_trains, named_hexes, train_ids
 from .routes import readings
@@ -91,7 +92,7 @@ def _forbidden_reason(problem, route) -> str | None:
 def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     graph = problem.graph
     out_routes = []
-    used: dict = {}  # resource -> route number that used it
+    used: dict = {}  # (overlap group, resource) -> route number that used it
     priced_routes: list = []  # (route number, Priced, train, stops, entry) of each priced route
     pullmen = []
     for (i, train, _), reading in zip(parsed, combo):
@@ -120,17 +121,21 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         entry["hexes"] = [
             list(graph.segments[j].hexes if fwd else reversed(graph.segments[j].hexes)) for j, fwd in reading
         ]
+        group = int(problem.track_group_by_train[t])  # an E train's routes overlap only each other's
         for r in dict.fromkeys(resources):  # a piece used twice by this route is reported by _walk
-            if r in used:
+            if (group, r) in used:
                 errors.append(
-                    f"route {i + 1} uses the {_resource_name(graph, r)} that route {used[r] + 1} already uses"
+                    f"route {i + 1} uses the {_resource_name(graph, r)} that route {used[group, r] + 1} already uses"
                 )
             else:
-                used[r] = i
-        halves = sum(int(problem.gauge_halves_by_seg[j]) for j, _ in reading)
-        errors = list(dict.fromkeys(errors + visit_errors(problem, t, stops, halves)))
+                used[group, r] = i
+        segs = [j for j, _ in reading]
+        halves = sum(int(problem.gauge_halves_by_seg[j]) for j in segs)
+        errors = list(
+            dict.fromkeys(errors + visit_errors(problem, t, stops, halves) + _hex_track_errors(problem, t, segs))
+        )
         if not errors:
-            priced = price_route(problem, t, stops, pen, halves)
+            priced = price_route(problem, t, stops, pen, segs)
             errors = priced.errors
             if priced.legal:
                 entry["revenue"] = priced.revenue
@@ -142,10 +147,13 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     for entry, reading in pullmen:
         _price_pullman(problem, entry, reading, priced_routes)
     if all(entry["legal"] for entry in out_routes):  # each best-route bonus on the route earning it most
-        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes]):
+        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes]):
             priced_routes[k][4]["revenue"] += amount
     legal = all(r["legal"] for r in out_routes)
-    return {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
+    out = {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
+    if not run_visits_home(problem.home_stop, [p[3] for p in priced_routes]):  # a rule on the whole run
+        out.update(legal=False, revenue=0, errors=[home_error(problem)])
+    return out
 
 
 def _walk(problem, reading):
@@ -185,6 +193,15 @@ def _walk(problem, reading):
             )
         seen[loc] = s
     return stops, resources, errors, pen
+
+
+def _hex_track_errors(problem, t: int, segs: list) -> list:
+    """Why a train counting hex edges may not run some of these segments (a gauge change between
+    stops in 1849, an off-board for 1844's H trains: optimizer/games/hex_trains.py)."""
+    if problem.hex_cap_by_train[t] < 0 or not any(problem.hex_edges_by_train_seg[t][j] >= HEX_FORBIDDEN for j in segs):
+        return []
+    reasons = problem.rules.hex_edges(problem.graph, problem.specs[t])
+    return list(dict.fromkeys(reasons[j][1] for j in segs if reasons[j][1]))
 
 
 def _local_stops(problem, reading) -> list:

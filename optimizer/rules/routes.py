@@ -37,6 +37,18 @@ def routes_document(source, field: str = "routes") -> list:
     return routes
 
 
+def engine_chains(chains):
+    """Chains as given, the engine's one-path ids (``["F2 0.1"]``: the path between two nodes of a
+    tile with several, :mod:`optimizer.graph.engine_names`) read as the one hex they lie in (the
+    route's order of stops tells its nodes)."""
+    if not isinstance(chains, list):
+        return chains
+    return [
+        [c[0].split(" ", 1)[0]] if isinstance(c, list) and len(c) == 1 and isinstance(c[0], str) and " " in c[0] else c
+        for c in chains
+    ]
+
+
 def check_chains(board, chains, where: str) -> None:
     """Hex chains are a list of non-empty lists of hex ids on the board (``"local"`` first marks a
     one-city run)."""
@@ -79,6 +91,7 @@ def readings(problem, route: dict, where: str) -> list:
     chains = chain_list(route.get("hexes"))
     if chains is None:
         raise RoutesError(f"{where}: give hexes (chains of hex ids) or stops", field=where)
+    chains = engine_chains(chains)
     check_chains(problem.board, chains, where)
     if not chains:
         return []  # the train runs nothing
@@ -182,8 +195,9 @@ def _read_drawn(board, routes) -> list:
         if not isinstance(r, dict) or not isinstance(r.get("hexes"), list):
             raise RoutesError(f"{where}: a route needs 'hexes', a list of hex chains", field=where)
         train = str(r.get("train", i + 1))
-        check_chains(board, r["hexes"], where)
-        for k, chain in enumerate(r["hexes"]):
+        chains = engine_chains(r["hexes"])
+        check_chains(board, chains, where)
+        for k, chain in enumerate(chains):
             for h in chain[1:] if chain[0] == "local" else ():
                 if not any(n.is_stop for n in board.hexes[h].tile.nodes):
                     raise RoutesError(
@@ -204,7 +218,7 @@ def _read_drawn(board, routes) -> list:
                 train,
                 str(r.get("name") or r.get("train_name") or train),
                 r.get("revenue"),
-                [list(c) for c in r["hexes"]],
+                [list(c) for c in chains],
                 list(visited),
                 None if paid is None else list(paid),
             )

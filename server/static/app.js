@@ -57,6 +57,11 @@ function showSolution(solution, final) {
     : final ? `best found by the deadline; no more than ${bound} is possible`
       : `searching… (no more than ${bound})`;
   $('status').className = solution.optimal ? 'ok' : 'muted';
+  // The title's rules we do not model: the total is the best under the rules applied, not a promise.
+  const unsupported = solution.unsupported || [];
+  $('unsupported').hidden = unsupported.length === 0;
+  $('unsupported').textContent = unsupported.length
+    ? `Not modelled for this game, so the engine may price these routes differently: ${unsupported.join('; ')}` : '';
   const body = $('best').querySelector('tbody');
   body.replaceChildren();
   solution.routes.forEach((route) => {

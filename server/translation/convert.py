@@ -12,6 +12,8 @@ Proto3 cannot say "null": an empty string stands for a null token, reservation o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from google.protobuf import json_format, struct_pb2
 
 from optimizer import api
@@ -334,6 +336,8 @@ def solution_to_proto(result: dict) -> pb.Solution:
             graph_ms=stats.get("graph_ms") or 0.0,
         ),
         rules=result.get("rules") or "",
+        revenue_rules=result.get("revenue_rules") or [],
+        unsupported=result.get("unsupported") or [],
     )
 
 
@@ -360,15 +364,19 @@ def check_to_proto(out: dict) -> pb.CheckRoutesResponse:
     return response
 
 
-def games_to_proto(games: list, train_kinds) -> pb.ListGamesResponse:
-    """A ``ListGamesResponse`` from :func:`optimizer.api.games` and ``TRAIN_KINDS``."""
+def games_to_proto(games: list, train_kinds, other_titles: Sequence = ()) -> pb.ListGamesResponse:
+    """A ``ListGamesResponse`` from :func:`optimizer.api.games`, ``TRAIN_KINDS`` and
+    :func:`optimizer.api.other_titles`."""
     response = pb.ListGamesResponse(train_kinds=list(train_kinds))
+    for t in other_titles:
+        response.other_titles.add(title=t["title"], rules=t["rules"], unsupported=t["unsupported"])
     for g in games:
         game = response.games.add(
             title=g["title"],
             layout=g.get("layout") or "",
             rules=g.get("rules") or "",
             revenue_rules=g.get("revenue_rules") or [],
+            unsupported=g.get("unsupported") or [],
         )
         for t in g["trains"]:
             train = game.trains.add(name=t["name"])
@@ -414,6 +422,8 @@ def solution_to_json(s: pb.Solution) -> dict:
             "graph_ms": s.stats.graph_ms,
         },
         "rules": s.rules or None,
+        "revenue_rules": list(s.revenue_rules),
+        "unsupported": list(s.unsupported),
     }
     if s.stats.deadline_from:  # the server's deadline, when it set one (never in an api dict)
         out["stats"].update(
@@ -475,6 +485,7 @@ def games_to_json(response: pb.ListGamesResponse) -> list:
                 "phases": phases,
                 "rules": g.rules or None,
                 "revenue_rules": list(g.revenue_rules),
+                "unsupported": list(g.unsupported),
             }
         )
     return out

@@ -323,4 +323,4 @@ class RouteOptimizerService(pb_grpc.RouteOptimizerServicer):
 
     def ListGames(self, request, context):
         with guard(context):
-            return convert.games_to_proto(api.games(), api.TRAIN_KINDS)
+            return convert.games_to_proto(api.games(), api.TRAIN_KINDS, api.other_titles())

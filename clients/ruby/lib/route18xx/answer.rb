@@ -27,6 +27,8 @@ module Route18xx
       out['bound'] = out.fetch('bound', 0).to_i
       out['optimal'] = out.fetch('optimal', false)
       out['rules'] ||= ''
+      out['revenue_rules'] = Array(out['revenue_rules'])
+      out['unsupported'] = Array(out['unsupported']) # what of the title's rules is not modelled
       out['routes'] = Array(out['routes']).map { |r| route(r) }
       stats = out['stats'] || {}
       %w[nodes stops segments].each { |k| stats[k] = stats.fetch(k, 0).to_i }

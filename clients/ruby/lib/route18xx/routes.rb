@@ -7,11 +7,15 @@ module Route18xx
   module Routes
     module_function
 
-    # [{"train" => id, "connections" => [[hex, ...], ...]}, ...]: RunRoutes' `routes` as a Hash.
+    # [{"train" => id, "connections" => [[hex, ...], ...], "nodes" => [...]}, ...]: RunRoutes' `routes`
+    # as a Hash; `nodes` (the stops' signatures "HEX-i", where the answer gives them) tells the engine
+    # which of two nodes a chain leaving one edge of a hex starts at (Route#find_pairwise_chain).
     # Fresh arrays: the engine empties a local train's ["local", HEX] chain in place as it reads it.
     def connections(answer)
       answer.fetch('routes').map do |r|
-        { 'train' => r.fetch('train'), 'connections' => r.fetch('hexes').map { |chain| chain.map(&:to_s) } }
+        route = { 'train' => r.fetch('train'), 'connections' => r.fetch('hexes').map { |chain| chain.map(&:to_s) } }
+        route['nodes'] = r['nodes'].map(&:to_s) if r['nodes']
+        route
       end
     end
 

@@ -72,12 +72,14 @@ class ListGamesRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ListGamesResponse(_message.Message):
-    __slots__ = ("games", "train_kinds")
+    __slots__ = ("games", "train_kinds", "other_titles")
     GAMES_FIELD_NUMBER: _ClassVar[int]
     TRAIN_KINDS_FIELD_NUMBER: _ClassVar[int]
+    OTHER_TITLES_FIELD_NUMBER: _ClassVar[int]
     games: _containers.RepeatedCompositeFieldContainer[Game]
     train_kinds: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, games: _Optional[_Iterable[_Union[Game, _Mapping]]] = ..., train_kinds: _Optional[_Iterable[str]] = ...) -> None: ...
+    other_titles: _containers.RepeatedCompositeFieldContainer[TitleCoverage]
+    def __init__(self, games: _Optional[_Iterable[_Union[Game, _Mapping]]] = ..., train_kinds: _Optional[_Iterable[str]] = ..., other_titles: _Optional[_Iterable[_Union[TitleCoverage, _Mapping]]] = ...) -> None: ...
 
 class Board(_message.Message):
     __slots__ = ("id", "game", "layout", "phase", "corporation", "trains", "hexes")
@@ -257,7 +259,7 @@ class RouteInput(_message.Message):
     def __init__(self, train: _Optional[str] = ..., stops: _Optional[_Iterable[str]] = ..., hexes: _Optional[_Iterable[_Union[HexChain, _Mapping]]] = ...) -> None: ...
 
 class Solution(_message.Message):
-    __slots__ = ("id", "revenue", "optimal", "bound", "routes", "elapsed_ms", "stats", "rules")
+    __slots__ = ("id", "revenue", "optimal", "bound", "routes", "elapsed_ms", "stats", "rules", "revenue_rules", "unsupported")
     ID_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     OPTIMAL_FIELD_NUMBER: _ClassVar[int]
@@ -266,6 +268,8 @@ class Solution(_message.Message):
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_RULES_FIELD_NUMBER: _ClassVar[int]
+    UNSUPPORTED_FIELD_NUMBER: _ClassVar[int]
     id: str
     revenue: int
     optimal: bool
@@ -274,7 +278,9 @@ class Solution(_message.Message):
     elapsed_ms: float
     stats: SearchStats
     rules: str
-    def __init__(self, id: _Optional[str] = ..., revenue: _Optional[int] = ..., optimal: _Optional[bool] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[RouteResult, _Mapping]]] = ..., elapsed_ms: _Optional[float] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., rules: _Optional[str] = ...) -> None: ...
+    revenue_rules: _containers.RepeatedScalarFieldContainer[str]
+    unsupported: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., revenue: _Optional[int] = ..., optimal: _Optional[bool] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[RouteResult, _Mapping]]] = ..., elapsed_ms: _Optional[float] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., rules: _Optional[str] = ..., revenue_rules: _Optional[_Iterable[str]] = ..., unsupported: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RouteResult(_message.Message):
     __slots__ = ("train", "name", "revenue", "stops", "paid", "hexes")
@@ -343,20 +349,32 @@ class RouteCheck(_message.Message):
     def __init__(self, train: _Optional[str] = ..., legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., stops: _Optional[_Iterable[str]] = ..., paid: _Optional[_Iterable[str]] = ..., errors: _Optional[_Iterable[str]] = ..., hexes: _Optional[_Iterable[_Union[HexChain, _Mapping]]] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("title", "layout", "trains", "phases", "rules", "revenue_rules")
+    __slots__ = ("title", "layout", "trains", "phases", "rules", "revenue_rules", "unsupported")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     LAYOUT_FIELD_NUMBER: _ClassVar[int]
     TRAINS_FIELD_NUMBER: _ClassVar[int]
     PHASES_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     REVENUE_RULES_FIELD_NUMBER: _ClassVar[int]
+    UNSUPPORTED_FIELD_NUMBER: _ClassVar[int]
     title: str
     layout: str
     trains: _containers.RepeatedCompositeFieldContainer[GameTrain]
     phases: _containers.RepeatedCompositeFieldContainer[GamePhase]
     rules: str
     revenue_rules: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, title: _Optional[str] = ..., layout: _Optional[str] = ..., trains: _Optional[_Iterable[_Union[GameTrain, _Mapping]]] = ..., phases: _Optional[_Iterable[_Union[GamePhase, _Mapping]]] = ..., rules: _Optional[str] = ..., revenue_rules: _Optional[_Iterable[str]] = ...) -> None: ...
+    unsupported: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, title: _Optional[str] = ..., layout: _Optional[str] = ..., trains: _Optional[_Iterable[_Union[GameTrain, _Mapping]]] = ..., phases: _Optional[_Iterable[_Union[GamePhase, _Mapping]]] = ..., rules: _Optional[str] = ..., revenue_rules: _Optional[_Iterable[str]] = ..., unsupported: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class TitleCoverage(_message.Message):
+    __slots__ = ("title", "rules", "unsupported")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    UNSUPPORTED_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    rules: str
+    unsupported: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, title: _Optional[str] = ..., rules: _Optional[str] = ..., unsupported: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GameTrain(_message.Message):
     __slots__ = ("name", "distance", "price", "count")

@@ -19,21 +19,6 @@ module Route18xx
       end
     end
 
-    # The engine's node signatures ("C9-1": hex, index among the tile's parts) of our stop ids ("C9._1":
-    # hex, index among the tile's nodes and junctions, as Board numbers them). RunRoutes reads them as
-    # `nodes`, as the site's client sends them, to tell apart two chains of the same hexes that end at
-    # different stops of one hex (a city and a town on the same edges: 1847AE's Birkenfeld, C9).
-    def node_signatures(game, stop_ids)
-      stop_ids.filter_map do |id|
-        hex_id, _, index = id.to_s.partition('._')
-        hex = game.hex_by_id(hex_id)
-        next unless hex && index.match?(/\A\d+\z/)
-
-        node = hex.tile.parts.select { |p| p.is_a?(::Engine::Part::Node) || p.is_a?(::Engine::Part::Junction) }[index.to_i]
-        node&.signature
-      end
-    end
-
     # Engine::Route objects for the game's current phase; each route's `revenue` has the engine price
     # it (raising Engine::GameError if it finds the route illegal).
     def engine_routes(game, answer)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .graph.problem import HEX_FORBIDDEN
+from .graph.problem import GAUGES, HEX_FORBIDDEN
+from .model import MINES_NONE, MINES_ONE
 
 
 @dataclass
@@ -74,7 +75,41 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
         and not (problem.token_by_stop[stops[0]] and problem.token_by_stop[stops[-1]])
     ):
         errors.append(f"{label}'s route must start and end at cities with the company's token")
-    return errors
+    return errors + mine_errors(problem, t, stops)
+
+
+def mine_errors(problem, t: int, stops: list) -> list:
+    """A goods train visits exactly one mine, every other train none (lib/engine/game/g_1837/game.rb
+    #check_other; g_18_mag: no train, without the round's SNW rail car)."""
+    rule = int(problem.mine_rule_by_train[t])
+    mines = sum(1 for s in stops if problem.mine_by_stop[s])
+    name = problem.specs[t].name
+    if rule == MINES_NONE and mines:
+        return [f"the {name} train may not visit a mine (only goods trains can)"]
+    if rule == MINES_ONE and mines != 1:
+        return [f"the {name} train is a goods train: it must visit one mine, not {mines}"]
+    return []
+
+
+def gauge_mask(problem, segs) -> int:
+    """The track kinds of a route over these segments (bit k: ``GAUGES[k]``)."""
+    mask = 0
+    for j in segs:
+        mask |= int(problem.gauge_by_seg[j])
+    return mask
+
+
+def gauge_errors(problem, t: int, segs) -> list:
+    """Why train t may not run a route over these track segments for their kinds (``Problem.gauge_ok_by_train``),
+    if it may not; none where the segments are not given."""
+    if segs is None:
+        return []
+    kinds_mask = gauge_mask(problem, segs)
+    if int(problem.gauge_ok_by_train[t]) >> kinds_mask & 1:
+        return []
+    names = [name for k, name in enumerate(GAUGES) if kinds_mask >> k & 1]
+    kinds = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    return [f"the {problem.specs[t].name} train may not run a route over {kinds} track"]
 
 
 def bonus_value(problem, t: int, visited: list, paid: list) -> int:
@@ -134,14 +169,15 @@ def hex_errors(problem, t: int, segs) -> list:
 
 def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
     """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
-    (where given: a train counting hex edges is checked against its cap).
+    (where given: a train counting hex edges is checked against its cap, and every train
+    against the track kinds its gauge rule allows).
 
     The paid subset is the best allowed one: every subset within the pay caps (and holding one of
     our tokens where the train may skip stops) is tried. Gauge changes count as cities of no value:
     they limit the visit, never the pay (the engine pays its best stops, and they pay nothing).
     """
     halves = sum(int(problem.gauge_halves_by_seg[j]) for j in segs) if segs is not None else 0
-    errors = visit_errors(problem, t, stops, halves) + hex_errors(problem, t, segs)
+    errors = visit_errors(problem, t, stops, halves) + hex_errors(problem, t, segs) + gauge_errors(problem, t, segs)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]

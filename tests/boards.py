@@ -7,10 +7,11 @@ every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns fre
 need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
 knows (pairs paid or visited, negative pairs, set pairs once a route, largest stop, red-to-red,
-penalties, Pullman, best-route bonuses, some times the train's multiplier, gauge changes counted as
-cities, town ends counted as cities) meets the reference. :func:`one_stop_per_hex` flattens a board
-under the declared family of that name (the engine's "Route visits same hex twice"), some hexes exempt;
-:func:`e_trains` adds E trains under that family.
+penalties, Pullman, bonus hexes along the track, best-route bonuses, some times the train's multiplier, gauges,
+gauge changes counted as cities, town ends counted as cities) meets the reference.
+:func:`one_stop_per_hex` flattens a board under the declared family of that name (the engine's "Route
+visits same hex twice"), some hexes exempt; :func:`e_trains` adds E trains under that family; :func:`mines`
+under the family ``mines`` (1837's goods trains and mines), some hexes mines and some trains goods trains.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from hypothesis import strategies as st
 from optimizer.board.state import read_board
 from optimizer.board.tiles import parse_code
 from optimizer.games.declared import DeclaredRules
-from optimizer.graph.problem import any_train_without_token, problem_from_graph
+from optimizer.graph.problem import any_train_without_token, gauge_ok_mask, problem_from_graph
 from optimizer.graph.walks import build_track_graph
 
 from .corpus import game_files
@@ -251,10 +252,13 @@ def bonuses(draw, problem):
         problem.r2r_max_tokens = draw(st.integers(1, 5))
         problem.red_by_stop = np.array([draw(st.booleans()) or s.red for s in problem.graph.stops], dtype=np.uint8)
     if len(problem.graph.segments) and draw(st.booleans()):
-        problem.amount_by_penalty = np.array([10, 20], dtype=np.int32)
-        problem.n_penalties = 2
+        # penalty hexes (1880's ferries) and bonus hexes, negative (1817's mines and ranches)
+        amounts = draw(st.lists(st.sampled_from([10, 20, -10, -20]), min_size=1, max_size=3))
+        problem.amount_by_penalty = np.array(amounts, dtype=np.int32)
+        problem.n_penalties = len(amounts)
+        full = (1 << len(amounts)) - 1
         problem.penalty_mask_by_seg = np.array(
-            [draw(st.integers(0, 3)) if draw(st.integers(0, 3)) == 0 else 0 for _ in problem.graph.segments],
+            [draw(st.integers(1, full)) if draw(st.integers(0, 2)) == 0 else 0 for _ in problem.graph.segments],
             dtype=np.uint32,
         )
     if len(problem.graph.segments) and draw(st.integers(0, 3)) == 0:  # gauge changes count as cities (1848)
@@ -266,6 +270,8 @@ def bonuses(draw, problem):
     if draw(st.integers(0, 3)) == 0:  # towns at route ends count against the cities (18MT)
         caps = {int(g): draw(st.sampled_from([2, 3, 4, 999])) for g in problem.group_by_train}  # identical alike
         problem.end_cap_by_train = np.array([caps[int(g)] for g in problem.group_by_train], dtype=np.int32)
+    if len(problem.graph.segments) and draw(st.integers(0, 2)) == 0:
+        gauges(draw, problem)
     if draw(st.integers(0, 4)) == 0:
         problem.has_pullman = 1
     if n >= 1 and draw(st.integers(0, 2)) == 0:  # best-route bonuses: Mail Contract, named routes
@@ -282,6 +288,30 @@ def bonuses(draw, problem):
         problem.multiplied_by_best_route = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_best_route = k
     return problem
+
+
+# Rules of the declared ``gauges`` family: the sets of track kinds a train's route may use.
+GAUGE_RULES = (
+    None,  # any track
+    (("broad", "dual"), ("narrow", "dual")),  # one gauge a route (18Carolinas)
+    (("broad",),),  # 1840's minors
+    (("narrow",),),  # 18Norway's ships
+    (("broad", "dual", "thin", "dashed"),),  # 18Norway's trains: never narrow
+)
+
+
+def gauges(draw, problem):
+    """Random track kinds on the segments (mostly one kind: broad 1, narrow 2, dual 4; some mixed)
+    and a random gauge rule per train (the same for identical trains, as a title's rule reads the
+    train's name), in place."""
+    problem.gauge_by_seg = np.array(
+        [draw(st.sampled_from([0, 1, 1, 2, 2, 4, 3, 5, 6, 8])) for _ in problem.graph.segments], dtype=np.uint8
+    )
+    rule: dict = {}
+    for group in problem.group_by_train.tolist():
+        if group not in rule:
+            rule[group] = gauge_ok_mask(draw(st.sampled_from(GAUGE_RULES)))
+    problem.gauge_ok_by_train = np.array([rule[g] for g in problem.group_by_train.tolist()], dtype=np.uint32)
 
 
 @st.composite
@@ -369,3 +399,24 @@ def e_trains(draw, doc):
     rules = DeclaredRules.for_game("random", {}, {"e_trains": family})(board)
     reachable_only = not any_train_without_token(board, rules)
     return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only)), token_ends
+
+
+MINES_FAMILY = {"assignment": "coal", "goods_suffix": "G"}  # as 1837's data file declares it
+
+
+@st.composite
+def mines(draw, doc):
+    """The board's problem under the declared family ``mines`` (lib/engine/game/g_1837/game.rb
+    #check_other, #revenue_for): one to three hexes with stops assigned ``coal`` (anywhere on the
+    board, not only at dead ends as on 1837's map), and about half the trains goods trains (named
+    ``...G``), which must visit exactly one mine while the others visit none."""
+    with_stops = [h for h in doc["hexes"] if any(n.is_stop for n in parse_code(h["code"]).nodes)]
+    for h in draw(st.lists(st.sampled_from(with_stops), min_size=1, max_size=3, unique_by=lambda h: h["id"])):
+        h["assignments"] = {"coal": True}
+    for train in doc["trains"]:
+        if draw(st.booleans()):
+            train["name"] += "G"
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"mines": MINES_FAMILY})(board)
+    reachable_only = not any_train_without_token(board, rules)
+    return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))

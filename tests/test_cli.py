@@ -164,10 +164,12 @@ def test_games_json(capsys):
         "18Tokaido",
         *("1817", "1817NA", "1817WO", "18DE", "18 Hiawatha", "1861", "1866", "1867", "18ESP", "18FL"),
         *("1822", "1822MRS", "1822NRS", "1822MX", "1822PNW", "1822PNW Short Scenario", "1822PNW SRS"),
-        *("1822CA", "1822CA ERS", "1822CA WRS", "1822Africa", "1888"),
+        *("1822CA", "1822CA ERS", "1822CA WRS", "1822Africa", "1888", "18USA"),
         *("1849", "1849: Kingdom of the Two Sicilies", "1858Switzerland", "18Ireland", "18NY", "18NY 1st Edition"),
         "1844",
-        *("18Carolinas", "18Norway", "1858", "1858India", "1860", "1862"),
+        *("18Carolinas", "18Norway", "1858", "1858India", "1860", "1862", "1825", "1840"),
+        *("18ZOO - Map A", "18ZOO - Map B", "18ZOO - Map C", "18ZOO - Map D", "18ZOO - Map E", "18ZOO - Map F"),
+        *("Steam Over Holland", "18Rhl", "1837", "1824", "1824 Cisleithania", "18Mag"),
     }
     assert "express" in data["train_kinds"]
     by_title = {g["title"]: g for g in data["games"]}

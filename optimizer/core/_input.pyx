@@ -276,6 +276,7 @@ cdef int borrow_stops(Input* g, p, ki, list keep) except -1:
     g.no_end_by_stop = <const uint8_t*>take(p, "no_end_by_stop", U8, keep, n)
     g.loc_by_stop = <const int32_t*>take(p, "loc_by_stop", I32, keep, n)
     in_range(g.loc_by_stop, n, 0, g.n_locs, "loc_by_stop")
+    g.mine_by_stop = <const uint8_t*>take(p, "mine_by_stop", U8, keep, n)
     g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, keep, n)
     return 0
 
@@ -310,6 +311,10 @@ cdef int borrow_track(Input* g, p, list keep) except -1:
     for i in range(g.n_segs):
         if g.gauge_halves_by_seg[i]:
             g.has_gauge = 1
+    g.gauge_by_seg = <const uint8_t*>take(p, "gauge_by_seg", U8, keep, g.n_segs)
+    for i in range(g.n_segs):
+        if g.gauge_by_seg[i] >> 5:
+            _refuse("gauge_by_seg", f"entry {i} names a track kind beyond the 5 there are")
     return 0
 
 
@@ -339,6 +344,8 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     g.token_ends_by_train = <const uint8_t*>take(p, "token_ends_by_train", U8, keep, K)
     g.min_large_by_train = <const int32_t*>take(p, "min_large_by_train", I32, keep, K)
     in_range(g.min_large_by_train, K, 0, 2 ** 31 - 1, "min_large_by_train")
+    g.mine_rule_by_train = <const uint8_t*>take(p, "mine_rule_by_train", U8, keep, K)
+    g.gauge_ok_by_train = <const uint32_t*>take(p, "gauge_ok_by_train", U32, keep, K)
     g.max_bonus_by_train = <const int64_t*>take(ki, "max_bonus_by_train", I64, keep, K)
     g.prefix_by_train_class_count = <const int64_t*>take(ki, "prefix_by_train_class_count", I64, keep, K, 3, n + 1)
     g.anchor_by_train_rank = <const int32_t*>take(ki, "anchor_by_train_rank", I32, keep, K, n)

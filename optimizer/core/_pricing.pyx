@@ -10,7 +10,7 @@ is tested against).
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 
 from . cimport _state
-from ._state cimport Ctx, Express, Input, Level
+from ._state cimport MINES_ONE, Ctx, Express, Input, Level
 
 
 cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil:
@@ -393,17 +393,25 @@ cdef inline int route_refused(Ctx* c, Level* L, const int32_t* visited, int nv) 
     return nv >= 2 and (c.inp.no_end_by_stop[visited[0]] or c.inp.no_end_by_stop[visited[nv - 1]])
 
 
+cdef int has_mine(Ctx* c, const int32_t* visited, int nv) noexcept nogil:
+    cdef int i
+    for i in range(nv):
+        if c.inp.mine_by_stop[visited[i]]:
+            return 1
+    return 0
+
+
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev. A route its
-    rules refuse is worth REFUSED: it is never kept, nor a base for later trains, but the search
-    still grows it (a longer route may be legal)."""
+    rules refuse (an end or count rule, a goods train's without a mine) is worth REFUSED: it is never
+    kept, nor a base for later trains, but the search still grows it (a longer route may be legal)."""
     cdef int t = L.t
     cdef int32_t* visited = c.work.stops
     cdef int nv = route_stops(c, L, visited)
     cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
     cdef int bl = 0, k
     cdef int64_t rev
-    if route_refused(c, L, visited, nv):
+    if route_refused(c, L, visited, nv) or (c.inp.mine_rule_by_train[t] == MINES_ONE and not has_mine(c, visited, nv)):
         for k in range(c.inp.n_best_route):
             L.br_rev[k] = 0
         L.rev = _state.REFUSED

@@ -26,8 +26,8 @@ from . cimport _state
 from ._bounds cimport cut_anchor, cut_by_bound, later_bound, rest_bound, route_top
 from ._input cimport borrow
 from ._pricing cimport best_route_sum, price_express, price_route, route_segs, route_stops
-from ._state cimport (ERR_MEMORY, STOP_CALLBACK, STOP_CANCELLED, STOP_DEADLINE, STOP_NODES, Best, Bounds, Ctx, Input,
-                      Half, Level, Limits, Scratch, TopK, loc_flip, loc_has, now, res_flip, res_free)
+from ._state cimport (ERR_MEMORY, MINES_NONE, STOP_CALLBACK, STOP_CANCELLED, STOP_DEADLINE, STOP_NODES, Best, Bounds,
+                      Ctx, Input, Half, Level, Limits, Scratch, TopK, loc_flip, loc_has, now, res_flip, res_free)
 
 from .contract import KernelResult
 
@@ -104,6 +104,7 @@ cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above,
             if above_ran and above.br_rev[k] > L.br_base[k]:
                 L.br_base[k] = above.br_rev[k]
     L.t = c.inp.train_by_level[li]
+    L.no_mines = c.inp.mine_rule_by_train[L.t] == MINES_NONE
     L.anchors = c.inp.anchor_by_train_rank + <int64_t>L.t * c.inp.n_stops
     L.rank = c.inp.rank_by_train_stop + <int64_t>L.t * c.inp.n_stops
     L.n_anchors = c.inp.n_anchors_by_train[L.t]
@@ -140,6 +141,8 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     T = L.anchors[L.anchor_i]
     if (g.large_by_stop[T] and caps[0] < 1) or (not g.large_by_stop[T] and caps[1] < 1) or caps[2] < 1:
         return 1
+    if L.no_mines and g.mine_by_stop[T]:
+        return 1  # a train that visits no mine
     H.stop[0] = T
     H.pos[0] = g.adj_ptr_by_stop[T]
     L.local_pending = g.local_by_train[L.t] and g.token_by_stop[T]
@@ -150,6 +153,7 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
             L.local_pending = 0
     H.dseg[0] = -1
     H.pen[0] = 0
+    H.gauge[0] = 0
     H.hexd[0] = 0
     H.later[0] = rest_bound(c, li)
     H.h = 0
@@ -182,6 +186,7 @@ cdef void start_half1(Ctx* c, Level* L) noexcept nogil:
     H.pos[0] = L.d1 + 1
     H.dseg[0] = -1
     H.pen[0] = 0
+    H.gauge[0] = L.half[0].gauge[L.half[0].h]  # the route's track kinds: half 0's, then half 1's
     H.hexd[0] = 0
     H.later[0] = L.half[0].later[L.half[0].h]
 
@@ -226,6 +231,7 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
     """The next dir out of half H's top stop that may extend the route, or -1."""
     cdef const Input* g = &c.inp
     cdef const int32_t* caps = g.caps_by_train + L.t * 6
+    cdef uint32_t gauge_ok = g.gauge_ok_by_train[L.t]
     cdef int h = H.h
     cdef int v = H.stop[h]
     cdef int d = H.pos[h]
@@ -258,6 +264,12 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
         if g.has_gauge and gauge_over(g, L.t, nl, ns, L.n_halves + g.gauge_halves_by_seg[g.seg_by_dir[d]]):
             d += 1
             continue
+        if L.no_mines and g.mine_by_stop[w]:
+            d += 1  # a train that visits no mine (a second mine is kept off by the mines' one location)
+            continue
+        if not (gauge_ok >> (H.gauge[h] | g.gauge_by_seg[g.seg_by_dir[d]])) & 1:
+            d += 1  # a track kind the train may not mix with the route's (only grows: every extension too)
+            continue
         if cut_by_bound(c, li, L, H, w, d):
             d += 1
             continue
@@ -277,6 +289,7 @@ cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
     H.dseg[h] = d
     H.pos[h] = g.adj_ptr_by_stop[w]
     H.pen[h] = H.pen[h - 1] | g.penalty_mask_by_seg[seg]
+    H.gauge[h] = H.gauge[h - 1] | g.gauge_by_seg[seg]
     H.hexd[h] = H.hexd[h - 1] + g.hex_edges_by_train_seg[<int64_t>L.t * g.n_segs + seg]
     H.h = h
     H.later[h] = -1
@@ -630,10 +643,11 @@ cdef int setup(Ctx* c) noexcept nogil:
             L.half[k].pos = <int32_t*>calloc(n + 1, sizeof(int32_t))
             L.half[k].dseg = <int32_t*>calloc(n + 1, sizeof(int32_t))
             L.half[k].pen = <uint32_t*>calloc(n + 1, sizeof(uint32_t))
+            L.half[k].gauge = <uint8_t*>calloc(n + 1, sizeof(uint8_t))
             L.half[k].later = <int64_t*>calloc(n + 1, sizeof(int64_t))
             L.half[k].hexd = <int32_t*>calloc(n + 1, sizeof(int32_t))
-            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen and L.half[k].later
-                    and L.half[k].hexd):
+            if not (L.half[k].stop and L.half[k].pos and L.half[k].dseg and L.half[k].pen and L.half[k].gauge
+                    and L.half[k].later and L.half[k].hexd):
                 return ERR_MEMORY
         L.locs = <uint64_t*>calloc(c.inp.n_loc_words, sizeof(uint64_t))
         if not L.locs:
@@ -654,6 +668,7 @@ cdef void teardown(Ctx* c) noexcept nogil:
                 free(L.half[k].pos)
                 free(L.half[k].dseg)
                 free(L.half[k].pen)
+                free(L.half[k].gauge)
                 free(L.half[k].later)
                 free(L.half[k].hexd)
             free(L.locs)

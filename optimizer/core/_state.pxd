@@ -30,6 +30,12 @@ cdef extern from *:
     #define ROUTE18XX_REFUSED (-(1LL << 50))
     """
     const int64_t REFUSED "ROUTE18XX_REFUSED"
+# What a train may do with the mines (mine_rule_by_train; optimizer.model.trains says the same).
+cdef enum:
+    MINES_ANY = 0
+    MINES_NONE = 1                          # it visits no mine
+    MINES_ONE = 2                           # a route of it is legal only with a mine (one: the mines share
+    #                                         a location); priced REFUSED without one
 
 # Why a kernel stopped (Limits.stop_code); _search.STOPPED_BY names each for Python.
 cdef enum:
@@ -70,6 +76,7 @@ cdef struct Input:
     const uint8_t* end_only_by_stop
     const uint8_t* no_end_by_stop           # per stop: a route may pass through but not begin or end here
     const int32_t* loc_by_stop              # per stop: location < n_locs
+    const uint8_t* mine_by_stop             # per stop: a mine
     const uint8_t* interesting_by_stop
     const int32_t* adj_ptr_by_stop          # [n_stops + 1]: CSR into the dirs
     const int32_t* to_stop_by_dir
@@ -80,6 +87,7 @@ cdef struct Input:
     const uint32_t* penalty_mask_by_seg
     const int32_t* amount_by_penalty
     const int32_t* gauge_halves_by_seg      # per segment: border sides its track crosses (half a gauge change each)
+    const uint8_t* gauge_by_seg             # per segment: the track kinds it uses (a bitmask, < 32)
     const int32_t* values_by_train_stop     # [n_trains * n_stops]
     const int32_t* caps_by_train            # [n_trains * 6]
     const int32_t* multiplier_by_train
@@ -94,6 +102,8 @@ cdef struct Input:
     const int32_t* track_group_by_train     # per train: its overlap group < n_track_groups
     const uint8_t* token_ends_by_train      # per train: both ends of a route hold the company's token
     const int32_t* min_large_by_train       # per train: the large stops a route must visit at least
+    const uint8_t* mine_rule_by_train       # per train: MINES_ANY, MINES_NONE or MINES_ONE
+    const uint32_t* gauge_ok_by_train       # per train: bit m set where a route of track kinds m is legal
     const int64_t* max_bonus_by_train
     const int64_t* prefix_by_train_class_count  # [n_trains * 3 * (n_stops + 1)]
     const int32_t* anchor_by_train_rank     # [n_trains * n_stops]
@@ -139,6 +149,8 @@ cdef struct Half:
     int32_t* pos                            # per frame: the next dir to try out of it
     int32_t* dseg                           # per frame: the dir that reached it (-1 at frame 0)
     uint32_t* pen                           # per frame: penalty hexes crossed so far (mask)
+    uint8_t* gauge                          # per frame: track kinds of the route so far (half 1's
+    #                                         frame 0 holds half 0's: the whole route's)
     int64_t* later                          # per frame: the most the later levels can add on the track
     #                                         then in use (-1: not looked at yet)
     int32_t* hexd                           # per frame: hex edges crossed from the anchor (a train with a hex cap)
@@ -158,6 +170,7 @@ cdef struct Level:
     int n_large                             # large stops visited by the route so far
     int n_small                             # small stops visited
     int n_halves                            # border sides crossed so far (gauge_halves_by_seg)
+    int no_mines                            # its train visits no mine (MINES_NONE)
     int64_t vsum                            # sum of their values for this train
     int64_t base                            # revenue of the levels above (the routes already placed)
     int base_large                          # largest paid large value above (for the Pullman)

@@ -26,7 +26,13 @@ def max_route_bonus(problem, t: int) -> int:
     pairs = pairs_bound(problem)
     largest = len(problem.trigger_by_largest) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
-    return pairs + largest + r2r
+    return pairs + largest + r2r + track_bonus_bound(problem)
+
+
+def track_bonus_bound(problem) -> int:
+    """The most the hexes a route's track crosses can pay it: every bonus hex (a negative
+    penalty), each once a route."""
+    return sum(max(0, -int(a)) for a in problem.amount_by_penalty[: problem.n_penalties])
 
 
 def pairs_bound(problem) -> int:

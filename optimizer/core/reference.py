@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from ..games.home_route import run_visits_home
+from ..model import MINES_NONE
 from ..revenue import award_best_route, best_route_awards, gauge_cities, price_route, pullman_bonus
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
@@ -60,8 +61,9 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     hex_cap = int(problem.hex_cap_by_train[t])  # -1: the train counts stops, not hex edges
     hex_edges = [int(e) for e in problem.hex_edges_by_train_seg[t]] if hex_cap >= 0 else []
     group_shift = 64 * problem.n_track_words * int(problem.track_group_by_train[t])  # its overlap group's track
+    no_mines = int(problem.mine_rule_by_train[t]) == MINES_NONE  # (a route with a mine is never legal)
 
-    def extend(stops, dsegs, used, locs, pen, hexes=0, halves=0):
+    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0):
         if limits is not None:
             limits.tick()
         if dsegs:
@@ -88,8 +90,10 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 continue
             w = int(problem.to_stop_by_dir[d])
             k = int(problem.seg_by_dir[d])
-            if problem.loc_by_stop[w] in locs or seg_bits[k] & used:
+            if problem.loc_by_stop[w] in locs or seg_bits[k] & used or (no_mines and problem.mine_by_stop[w]):
                 continue
+            if not int(problem.gauge_ok_by_train[t]) >> (gauge | int(problem.gauge_by_seg[k])) & 1:
+                continue  # a track kind the train may not add (kinds only grow: no extension is legal)
             large = n_large + int(problem.large_by_stop[w])
             small = len(stops) + 1 - large
             if large > spec.visit_large or small > spec.visit_small or len(stops) + 1 > spec.visit_total:
@@ -107,11 +111,12 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 locs | {problem.loc_by_stop[w]},
                 pen | int(problem.penalty_mask_by_seg[k]),
                 hexes + (hex_edges[k] if hex_cap >= 0 else 0),
+                gauge | int(problem.gauge_by_seg[k]),
                 more,
             )
 
     for s in range(n):
-        extend([s], [], 0, {problem.loc_by_stop[s]}, 0)
+        extend([s], [], 0, {problem.loc_by_stop[s]}, 0, 0)
         if problem.local_by_train[t] and problem.token_by_stop[s]:  # a local run: the token city alone
             priced = price_route(problem, t, [s])
             if priced.legal:

@@ -37,6 +37,7 @@ DATA_FILES = {
     "1817WO": "1817WO.json",
     "18DE": "18DE.json",
     "18 Hiawatha": "18Hiawatha.json",
+    "18USA": "18USA.json",
     "1822": "1822.json",
     "1822MRS": "1822MRS.json",
     "1822NRS": "1822NRS.json",
@@ -89,6 +90,14 @@ DATA_FILES = {
     # no route begins or ends at a town (no_town_ends)
     "Steam Over Holland": "SteamOverHolland.json",
     "18Rhl": "18Rhl.json",
+    # mines only goods trains visit, paid as a subsidy (mines)
+    "1837": "1837.json",
+    "1824": "1824.json",
+    "1824 Cisleithania": "1824Cisleithania.json",
+    "18Mag": "18Mag.json",
+    # the track kinds a route may use (gauges), with 18Carolinas and 18Norway above
+    "1825": "1825.json",
+    "1840": "1840.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

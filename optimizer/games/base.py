@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..model import Bonuses, Stop, TrainSpec, spec_from_train
+from ..model import MINES_ANY, Bonuses, Stop, TrainSpec, spec_from_train
 from ..model.trains import UNLIMITED
 
 # The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
@@ -25,6 +25,7 @@ STOP_HOOKS = (
     "value_bonus",
     "is_red",
     "has_token",
+    "is_mine",
 )
 
 
@@ -101,6 +102,10 @@ class Rules:
         city = hx.cities.get(node.index) if node.kind == "city" else None
         return city is not None and self.company.id in city.tokens
 
+    def is_mine(self, hx, node) -> bool:
+        """A mine: a stop only goods trains visit, one a route (:meth:`mine_rule`); none in most titles."""
+        return False
+
     def make_stop(self, hx, node) -> Stop:
         return Stop(
             id=hx.node_id(node.index),
@@ -115,6 +120,7 @@ class Rules:
             red=self.is_red(hx, node),
             name=hx.location_name,
             no_end=self.no_end(hx, node),
+            mine=self.is_mine(hx, node),
         )
 
     def stop_context(self):
@@ -178,6 +184,15 @@ class Rules:
         """The stop of ``graph`` some route of every run must visit (-1: none; -2: the rule holds
         but the company holds no token in its home hex, so only the empty run is legal)."""
         return -1
+
+    def mine_rule(self, spec: TrainSpec) -> int:
+        """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
+        return MINES_ANY
+
+    def gauge_sets(self, train) -> tuple | None:
+        """The sets of track kinds (``broad``, ``narrow``, ``dual`` ...) a route of the train may use:
+        all of its track within one of them; None where the train runs any track."""
+        return None
 
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),

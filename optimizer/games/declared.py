@@ -8,6 +8,29 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?}]``: a route's stop on a hex
   holding an assignment the company holds too earns ``amount`` once per route (times the
   ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown).
+- ``hex_assignment_stop_bonuses``: ``[{assignment, amount}]``: every paid stop on a hex holding the
+  assignment, whoever placed it, earns ``amount`` (1817's bridge tokens:
+  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``).
+- ``track_assignment_bonuses``: ``[{assignment, amount, no_ends?}]``: a route whose track crosses a hex
+  holding the assignment earns ``amount``, once a hex however often it crosses it (1817's mines and
+  ranches, 18Hiawatha's farms: g_1817/game.rb#revenue_for, ``route.all_hexes.count { |hex|
+  hex.assigned?(mine) }``; ``Route#all_hexes`` is the uniq hexes of the route's paths). With
+  ``no_ends`` a route may not start or end at such a hex ("Route cannot start or end with a mine"):
+  the markers lie on plain track, so no route has a node there; a stop on one is refused.
+- ``track_label_bonuses``: ``[{label, amount, tiles?, phase?}]``: a route whose track crosses a hex
+  whose (not white) tile's label holds ``label`` earns ``amount``, or ``tiles[name]`` for the tiles
+  named there, or ``phase[colour]`` once the phase has that tile colour; once a hex, summed over
+  the rules a hex meets (18USA's resources: lib/engine/game/g_18_usa/game.rb#revenue_for over
+  ``route.all_hexes - stop_hexes``, #tile_resources, ``ORE20_TILES``, #phase_5_or_later?; its
+  resource tiles hold no stop a route reaches, so no such hex is a stop hex).
+- ``train_stop_bonuses``: ``[{train, amount, except_tiles?}]``: a train whose name matches the
+  pattern ``train`` earns ``amount`` more for every paid stop, but for those on the tiles named
+  (18USA's Pullman upgrade, a train named ``5P``: ``20 * stops.count { |s| !RURAL_TILES.include?
+  (s.tile.name) }``).
+- ``untokened_tile_penalties``: ``[{tiles, amount}]``: a route paying a stop on one of these tiles
+  whose city holds no token of the company loses ``amount``, once a route (18USA's company towns:
+  g_18_usa/game.rb#revenue_for, ``revenue -= 10 if company_tile && !company_tile.cities.first
+  .tokened_by?(corporation)``, ``COMPANY_TOWN_TILES``), as a set pair whose two sets are those stops.
 - ``ability_stop_bonuses``: ability types whose ``hexes`` pay ``amount`` for every stop of a
   route on them (18AL Warrior Coal Field, ``hexes_bonus``).
 - ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
@@ -20,10 +43,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``group_pairs``; only for ``company`` where it names one (1888's destinations: a stop of the
   company's home hex and one of its destination hex, lib/engine/game/g_1888/game.rb#revenue_for and
   ``#destinated?``, paid once a route per destination).
-- ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?}]``: paid once for
-  the company, on its route that earns it most: ``amount`` when the route visits a stop on every
-  hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract, 18AL named
-  routes); it applies when the company owns ``company`` or holds an ability of type ``ability``.
+- ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
+  paid once for the company, on its route that earns it most: ``amount`` when the route visits a
+  stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
+  18AL named routes); it applies when the company owns ``company`` or holds an ability of type
+  ``ability``. ``per_phase_colour`` (``{"yellow": 10, ...}``) adds to ``amount`` for each of the
+  phase's tile colours it names (18Norway's mail contract: no ``hexes``, 10 per colour of yellow,
+  green and brown, g_18_norway/game.rb#routes_revenue).
+- ``tokened_cities_only``: ``true`` where a city pays nothing to a route of a company without a
+  token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
 - ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
   lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
   keeps the group's location, which a route reaches once already). It is also the engine's "Route
@@ -33,6 +61,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   its stops is not. ``{"except_hexes": [H, ...]}`` exempts the hexes the engine lists as
   ``DOUBLE_HEX`` (1822 family, 1866, 18ESP: two stops of those hexes may share a route);
   ``{"hexes": [H, ...]}`` keeps it to those hexes.
+  ``{"except_towns": true}`` those whose tile (as laid now) has a town (g_1824 ``#revenue_for``:
+  "Route cannot visit same revenue center twice", of the stops whose ``hex.tile.towns`` is empty:
+  Wien's three cities, not a double town's two towns).
 - ``local_cities_once``: ``"city"`` where no city may be on the routes of two of the company's local
   trains (lib/engine/game/g_1822/game.rb#check_local_cities: "Local train can only use each token on
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
@@ -92,6 +123,24 @@ is then a data file, and a new game needs code only for a family not seen yet:
   them (lib/engine/game/g_18_zoo/game.rb ``#check_distance``, ``#cities_visited``: "Water and
   external gray don't count as city/offboard."). Every stop visited is still paid (a numeric
   distance, ``Game::Base#compute_stops``).
+- ``mines``: ``{assignment?, token?, goods_suffix?}``: the stops of hexes holding the assignment
+  (1837, 1824: ``coal``, set by lib/engine/game/g_1837/game.rb#setup_mines on ``MINE_HEXES``), or
+  the cities holding the named neutral token (18Mag: ``mine``), are mines. A goods train (its name
+  ends with ``goods_suffix``: ``G`` in 1837, ``g`` in 1824, ``#goods_train?``) must visit exactly one
+  mine, every other train none (g_1837 ``#check_other``: "Must visit one mine", "Cannot visit more
+  than one mine", "Only goods trains can visit a mine"; g_18_mag ``#check_other``: "Cannot visit
+  mine" without the round's SNW rail car, which a board document does not carry, so never). A mine
+  pays no route revenue: g_1837 ``#revenue_for`` is ``super - #mine_revenue``, paid instead as the
+  company's subsidy (``#routes_subsidy``), which is not the routes' revenue (``Game::Base
+  #routes_revenue``). All mines share one location, so no route reaches two.
+- ``gauges``: ``[{sets, trains?, except_trains?, company_types?}]``: the first rule naming the
+  train (by name, ``trains`` / ``except_trains``) and the company's type (``company_types``) says
+  which track kinds (the tile DSL's ``track:``: ``broad``, ``narrow``, ``dual``) its route may use:
+  every path of the route within one of ``sets``; a train no rule names runs any track.
+  18Carolinas: no route mixes the gauges, dual track goes with either
+  (g_18_carolinas/game.rb#check_other: "Train cannot use more than one gauge"); 1840: a minor's
+  route only broad track (g_1840/game.rb#check_track_type); 18Norway: ships only water (``narrow``),
+  trains never (g_18_norway/game.rb#check_other, ``#ship?``: a train whose ``track_type`` is narrow).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -109,7 +158,7 @@ from itertools import combinations
 
 from ..board.tiles import parse_code
 from ..errors import BoardError
-from ..model import BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
+from ..model import MINES_ANY, MINES_NONE, MINES_ONE, BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from ..model.trains import UNLIMITED
 from .base import Rules
 from .hex_trains import hex_spec, segment_costs
@@ -170,17 +219,38 @@ class DeclaredRules(Rules):
             names += [name for name, sticky in icons_of(code) if sticky]
         return names
 
+    def is_mine(self, hx, node) -> bool:
+        rule = self.declared.get("mines")
+        if not rule or not node.is_stop:
+            return False
+        if "assignment" in rule:
+            return bool(hx.assignments.get(rule["assignment"]))
+        city = hx.cities.get(node.index) if node.kind == "city" else None
+        return city is not None and rule.get("token") in city.tokens
+
+    def mine_rule(self, spec: TrainSpec) -> int:
+        rule = self.declared.get("mines")
+        if not rule:
+            return MINES_ANY
+        suffix = rule.get("goods_suffix")
+        return MINES_ONE if suffix and spec.name.endswith(suffix) else MINES_NONE
+
     def location(self, hx, node) -> str:
+        if self.is_mine(hx, node):
+            return "mines"  # a route reaches one mine at most
         rule = self.declared.get("one_stop_per_hex")
         only = rule.get("hexes") if isinstance(rule, dict) else None
-        if (
-            rule
-            and not node.groups
-            and hx.id not in (rule.get("except_hexes", ()) if isinstance(rule, dict) else ())
-            and (only is None or hx.id in only)
-        ):
+        if rule and not node.groups and not self.exempt_from_one_stop(rule, hx) and (only is None or hx.id in only):
             return "hex:" + hx.id
         return super().location(hx, node)
+
+    @staticmethod
+    def exempt_from_one_stop(rule, hx) -> bool:
+        """A hex whose stops a route may visit two of, though ``one_stop_per_hex`` holds."""
+        if not isinstance(rule, dict):
+            return False
+        has_town = any(n.kind == "town" for n in hx.tile.nodes)
+        return hx.id in rule.get("except_hexes", ()) or bool(rule.get("except_towns") and has_town)
 
     def no_end(self, hx, node) -> bool:
         return bool(self.declared.get("no_town_ends")) and node.kind == "town"
@@ -306,6 +376,17 @@ class DeclaredRules(Rules):
         rule = self.declared.get("hex_distance")
         return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
 
+    def gauge_sets(self, train) -> tuple | None:
+        for rule in self.declared.get("gauges", ()):
+            if "trains" in rule and train.name not in rule["trains"]:
+                continue
+            if train.name in rule.get("except_trains", ()):
+                continue
+            if "company_types" in rule and self.company.type not in rule["company_types"]:
+                continue
+            return tuple(tuple(kinds) for kinds in rule["sets"])
+        return None
+
     # ---- stop values -----------------------------------------------------------------------
     def stops_on(self, hx) -> list:
         return [hx.node_id(n.index) for n in hx.tile.nodes if n.is_stop]
@@ -340,15 +421,87 @@ class DeclaredRules(Rules):
                 return True
         return False
 
-    def label_bonus(self, hx) -> int:
+    def label_count_value(self, hx) -> int:
         """``label_count_bonus``: ``amount`` for each paid stop on a hex labelled ``label``; the pair
         of its set with itself takes one back per route (see :meth:`bonuses`)."""
         rule = self.declared.get("label_count_bonus")
         return int(rule["amount"]) if rule and self.has_label(hx, rule["label"]) else 0
 
+    def hex_assignment_bonus(self, hx) -> int:
+        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges)."""
+        return sum(
+            int(rule["amount"])
+            for rule in self.declared.get("hex_assignment_stop_bonuses", ())
+            if hx.assignments.get(rule["assignment"])
+        )
+
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
-        return self.assigned_bonus(hx) + self.ability_bonus(hx) + self.label_bonus(hx) + narrow
+        return (
+            self.assigned_bonus(hx)
+            + self.ability_bonus(hx)
+            + self.hex_assignment_bonus(hx)
+            + self.label_count_value(hx)
+            + narrow
+        )
+
+    def train_stop_bonus(self, stop, spec: TrainSpec) -> int:
+        """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman)."""
+        total = 0
+        for rule in self.declared.get("train_stop_bonuses", ()):
+            if re.fullmatch(rule["train"], spec.name or "") and (
+                self.board.hexes[stop.hex].tile_name not in rule.get("except_tiles", ())
+            ):
+                total += int(rule["amount"])
+        return total
+
+    def label_bonus(self, hx) -> int:
+        """What crossing the hex earns by ``track_label_bonuses`` (18USA's resources)."""
+        if hx.color == "white":
+            return 0
+        total = 0
+        phase = self.board.phase_tiles
+        for rule in self.declared.get("track_label_bonuses", ()):
+            if not any(rule["label"] in label for label in hx.tile.labels):
+                continue
+            amount = int(rule["amount"])
+            for colour, later in (rule.get("phase") or {}).items():
+                if colour in phase:
+                    amount = int(later)
+            total += int((rule.get("tiles") or {}).get(hx.tile_name, amount))
+        return total
+
+    def track_hex_bonuses(self) -> dict:
+        """Hex id -> what a route crossing it earns, once a route (``track_assignment_bonuses``,
+        ``track_label_bonuses``)."""
+        out: dict = {}
+        if self.declared.get("track_label_bonuses"):
+            for hx in self.board.hexes.values():
+                amount = self.label_bonus(hx)
+                if amount:
+                    out[hx.id] = amount
+        for rule in self.declared.get("track_assignment_bonuses", ()):
+            key = rule["assignment"]
+            for hx in self.board.hexes.values():
+                if not hx.assignments.get(key):
+                    continue
+                if rule.get("no_ends") and self.stops_on(hx):
+                    raise BoardError(
+                        f"hex {hx.id}: a route may not start or end at its {key}, and a stop there is not"
+                        " supported (lib/engine/game/g_1817/game.rb#revenue_for)",
+                        field="hexes",
+                    )
+                out[hx.id] = out.get(hx.id, 0) + int(rule["amount"])
+        return out
+
+    def value(self, hx, node) -> int:
+        """A mine pays no route revenue (its value is the company's subsidy); under
+        ``tokened_cities_only`` a city without the company's token pays nothing."""
+        if self.is_mine(hx, node):
+            return 0
+        if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
+            return 0
+        return super().value(hx, node)
 
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
@@ -362,9 +515,10 @@ class DeclaredRules(Rules):
         hx = self.board.hexes[stop.hex]
         node = hx.tile.nodes[stop.node]
         table = dict(node.revenue)
+        extra = self.train_stop_bonus(stop, spec) if self.declared.get("train_stop_bonuses") else 0
         if key is None or key not in table:
-            return super().train_value(stop, spec)
-        return spec.value_of(table[key], stop.large, stop.kind) + self.value_bonus(hx, node)
+            return super().train_value(stop, spec) + extra
+        return spec.value_of(table[key], stop.large, stop.kind) + self.value_bonus(hx, node) + extra
 
     # ---- bonuses ---------------------------------------------------------------------------
     def select(self, spec: dict) -> list:
@@ -380,6 +534,18 @@ class DeclaredRules(Rules):
                     or ("hexes" in spec and hx.id in spec["hexes"])
                 ):
                     out.append((hx.node_id(node.index), hx))
+        return out
+
+    def untokened_stops(self, tiles) -> list:
+        """The stops on these tiles whose city holds no token of the company."""
+        out = []
+        for hx in self.board.hexes.values():
+            if hx.tile_name not in tiles:
+                continue
+            for node in hx.stop_nodes:
+                city = hx.cities.get(node.index)
+                if city is None or self.company.id not in city.tokens:
+                    out.append(hx.node_id(node.index))
         return out
 
     def pair_amount(self, amount, hx_a, hx_b) -> int:
@@ -405,6 +571,7 @@ class DeclaredRules(Rules):
     def best_route_bonus(self, rule: dict) -> BestRouteBonus:
         hexes = list(rule.get("hexes") or ())
         amount = int(rule.get("amount") or 0)
+        amount += sum(int(rule.get("per_phase_colour", {}).get(colour, 0)) for colour in self.board.phase_tiles)
         for a in self.company.abilities:  # the ability's own hexes and amount, where it gives them
             if rule.get("ability") and a.get("type") == rule["ability"]:
                 hexes = list(a.get("hexes") or hexes)
@@ -421,6 +588,7 @@ class DeclaredRules(Rules):
                     if a != b:
                         bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
         bonuses.pairs += self.once_per_route()
+        bonuses.hex_bonuses = self.track_hex_bonuses()
         for rule in self.declared.get("set_pairs", ()):
             if rule.get("company") in (None, self.company.id):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
@@ -436,6 +604,10 @@ class DeclaredRules(Rules):
             )
             if labelled:
                 bonuses.set_pairs.append(SetPairBonus(labelled, labelled, -int(rule["amount"])))
+        for rule in self.declared.get("untokened_tile_penalties", ()):
+            stops = tuple(self.untokened_stops(rule["tiles"]))
+            if stops:
+                bonuses.set_pairs.append(SetPairBonus(stops, stops, -int(rule["amount"])))
         bonuses.best_route = [
             self.best_route_bonus(r) for r in self.declared.get("best_route_bonuses", ()) if self.holds(r)
         ]

@@ -13,6 +13,7 @@ from itertools import chain
 import numpy as np
 
 from ..board.state import Board, is_shared, read_board
+from ..board.tiles import placed
 from ..errors import BoardError
 from ..games import rules_for
 from ..games.base import Rules
@@ -23,10 +24,12 @@ from .track import TrackGraph
 from .walks import build_track_graph
 
 WORD = (1 << 64) - 1
-MAX_GROUPS = 32  # groups of a best-route bonus, and penalty hexes: one bit each of a uint32 mask
+MAX_GROUPS = 32  # groups of a best-route bonus, and penalty or bonus hexes: one bit each of a uint32 mask
 NO_END_CAP = 1 << 30  # end_cap_by_train of a train whose town ends count nothing (every title but 18MT)
 MAX_SET_PAIRS = 16  # set-pair bonuses: two bits each (its sets a and b) of a uint32 mask per stop
 HEX_FORBIDDEN = 1 << 20  # a segment's hex edges for a train that may not run it (above every cap)
+GAUGES = ("broad", "narrow", "dual", "thin", "dashed")  # track kinds (the tile DSL's ``track:``), one bit each
+ANY_GAUGE = (1 << (1 << len(GAUGES))) - 1  # every set of track kinds legal: a train no gauge rule binds
 
 
 @dataclass
@@ -57,7 +60,7 @@ class Problem:
     n_trains: int  # trains that run a route (= levels of the search)
     n_pairs: int
     n_largest: int
-    n_penalties: int  # penalty hexes, at most MAX_GROUPS (one bit each)
+    n_penalties: int  # hexes whose track costs or pays once a route, at most MAX_GROUPS (one bit each)
     n_best_route: int  # best-route bonuses (the kernel takes at most _search.MAX_BEST_ROUTE)
     n_set_pairs: int  # set-pair bonuses, at most MAX_SET_PAIRS
     n_track_groups: int  # overlap groups of the trains (>= 1): each has its own track in use
@@ -68,6 +71,7 @@ class Problem:
     end_only_by_stop: np.ndarray  # uint8: a route may only end here
     no_end_by_stop: np.ndarray  # uint8: a route may neither begin nor end here (only pass through)
     loc_by_stop: np.ndarray  # int32: its location, < n_locs
+    mine_by_stop: np.ndarray  # uint8: a mine (mine_rule_by_train says which trains visit one)
     # ---- directed segments, CSR by source stop
     adj_ptr_by_stop: np.ndarray  # int32 [n_stops + 1]: stop s leaves by dirs adj_ptr[s] .. adj_ptr[s + 1] - 1
     to_stop_by_dir: np.ndarray  # int32: the stop it reaches
@@ -76,10 +80,12 @@ class Problem:
     to_terminal_by_dir: np.ndarray  # uint8: reaches its target by a terminal path
     # ---- track segments
     track_bits_by_seg: np.ndarray  # uint64 [n_segs, n_track_words]: the track it uses, a bitset
-    penalty_mask_by_seg: np.ndarray  # uint32: penalty hexes it crosses, a bitmask
+    penalty_mask_by_seg: np.ndarray  # uint32: penalty (or bonus) hexes it crosses, a bitmask
+    amount_by_penalty: np.ndarray  # int32: what crossing each costs, once a route; negative: what it pays
+    #   (a hex crossed twice counts once: Route#all_hexes is uniq, lib/engine/route.rb)
+    gauge_by_seg: np.ndarray  # uint8: the track kinds it uses, bit k for GAUGES[k]
     gauge_halves_by_seg: np.ndarray  # int32: border sides it crosses; a route's halves // 2 are gauge
     #                                  changes, and those beyond free_gauge_by_train count as cities (1848)
-    amount_by_penalty: np.ndarray  # int32: what crossing each costs
     # ---- per train
     values_by_train_stop: np.ndarray  # int32 [n_trains, n_stops]: what each stop pays each train
     caps_by_train: np.ndarray  # int32 [n_trains, 6]: visit large, small, total; pay large, small, total
@@ -95,6 +101,11 @@ class Problem:
     track_group_by_train: np.ndarray  # int32 < n_track_groups: its overlap group; routes of trains in different
     #   groups may share track (an E train's own group: g_1822/game.rb#check_overlap, tracks_by_type)
     token_ends_by_train: np.ndarray  # uint8: both ends of its route hold the company's token (1822's E train)
+    mine_rule_by_train: np.ndarray  # uint8: MINES_ANY, MINES_NONE (it visits no mine) or MINES_ONE (a route
+    #   is legal only with exactly one mine: the mines share a location, so the search needs only "one")
+    gauge_ok_by_train: np.ndarray  # uint32: bit m set where a route whose track kinds are the mask m is legal
+    #   for the train (ANY_GAUGE without a gauge rule); a route's kinds only grow, so the set is closed
+    #   under subsets and a search prunes a route at its first kind that leaves it
     # ---- bonuses
     stop_a_by_pair: np.ndarray  # int32
     stop_b_by_pair: np.ndarray  # int32
@@ -206,6 +217,17 @@ def _arr(xs, dtype=np.int32) -> np.ndarray:
     return np.array(xs, dtype=dtype) if xs else _NONE[dtype]
 
 
+def track_hex_amounts(bonuses: Bonuses) -> dict:
+    """What a route's track crossing each hex costs (negative: pays), once a route: its penalties
+    less its bonuses, the hexes whose sum is zero left out. Both are one mask of the hexes crossed."""
+    amounts: dict = {}
+    for h, a in bonuses.hex_penalties.items():
+        amounts[h] = amounts.get(h, 0) + int(a)
+    for h, a in bonuses.hex_bonuses.items():
+        amounts[h] = amounts.get(h, 0) - int(a)
+    return {h: a for h, a in amounts.items() if a}
+
+
 def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Problem:
     stops = graph.stops
     segments = graph.segments
@@ -228,9 +250,10 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
 
     n_res = len(graph.side_names) + len(graph.inner_names)
     n_words = max(1, (n_res + 63) // 64)
-    pen_hexes = [h for h in bonuses.hex_penalties]
+    pen_amounts = track_hex_amounts(bonuses)
+    pen_hexes = list(pen_amounts)
     if len(pen_hexes) > MAX_GROUPS:
-        raise BoardError(f"at most {MAX_GROUPS} penalty hexes are supported", field="game")
+        raise BoardError(f"at most {MAX_GROUPS} penalty or bonus hexes are supported", field="game")
     # The track of each segment as one Python integer, cut into 64-bit words (no numpy scalars).
     words = []
     for seg in segments:
@@ -268,6 +291,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         np.fromiter(chain.from_iterable(flat), np.int32, 5 * len(flat)).reshape(len(flat), 5).T.copy()
     )  # rows C-ordered
 
+    gauge_ok = [gauge_ok_mask(rules.gauge_sets(train)) for train in trains]
     caps = np.array(
         [[s.visit_large, s.visit_small, s.visit_total, s.pay_large, s.pay_small, s.pay_total] for s in specs],
         dtype=np.int32,
@@ -276,7 +300,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     rows = values.tolist()
     min_large = [rules.min_large(s) for s in specs]
     group = np.array(
-        [keys.setdefault((s, min_large[t], tuple(rows[t])), len(keys)) for t, s in enumerate(specs)], dtype=np.int32
+        [keys.setdefault((s, min_large[t], tuple(rows[t]), gauge_ok[t]), len(keys)) for t, s in enumerate(specs)],
+        dtype=np.int32,
     )
 
     pairs = [(index[p.a], index[p.b], p.amount, p.visited) for p in bonuses.pairs if p.a in index and p.b in index]
@@ -338,6 +363,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         end_only_by_stop=flags[3],
         no_end_by_stop=flags[4],
         loc_by_stop=loc,
+        mine_by_stop=_arr([s.mine for s in stops], np.uint8),
         adj_ptr_by_stop=np.array(ptr, dtype=np.int32),
         to_stop_by_dir=adj[2],
         seg_by_dir=adj[1],
@@ -348,7 +374,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         gauge_halves_by_seg=_arr([sum(rules.gauge_halves(graph.side_names[r]) for r in seg.sides) for seg in segments]),
         free_gauge_by_train=_arr([rules.free_gauge(s) for s in specs]),
         end_cap_by_train=_arr([NO_END_CAP if rules.end_cap(s) >= UNLIMITED else rules.end_cap(s) for s in specs]),
-        amount_by_penalty=_arr([bonuses.hex_penalties[h] for h in pen_hexes]),
+        amount_by_penalty=_arr([pen_amounts[h] for h in pen_hexes]),
+        gauge_by_seg=gauge_by_seg(board, segments, gauge_ok),
         values_by_train_stop=values,
         caps_by_train=caps,
         multiplier_by_train=_arr([s.multiplier for s in specs]),
@@ -359,6 +386,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         track_group_by_train=_arr([s.track_group for s in specs]),
         token_ends_by_train=_arr([s.token_ends for s in specs], np.uint8),
         min_large_by_train=_arr(min_large),
+        mine_rule_by_train=_arr([rules.mine_rule(s) for s in specs], np.uint8),
+        gauge_ok_by_train=np.array(gauge_ok, dtype=np.uint32),
         stop_a_by_pair=_arr([p[0] for p in pairs]),
         stop_b_by_pair=_arr([p[1] for p in pairs]),
         amount_by_pair=_arr([p[2] for p in pairs]),
@@ -381,3 +410,28 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
     )
+
+
+def gauge_ok_mask(sets) -> int:
+    """The sets of track kinds a route may use, as bits over the 32 masks: a mask is legal when it
+    lies within one of ``sets`` (names of GAUGES); every mask where ``sets`` is None (no rule)."""
+    if sets is None:
+        return ANY_GAUGE
+    allowed = [sum(1 << GAUGES.index(kind) for kind in kinds) for kinds in sets]
+    return sum(1 << m for m in range(1 << len(GAUGES)) if any(m & ~a == 0 for a in allowed))
+
+
+def gauge_by_seg(board, segments, gauge_ok) -> np.ndarray:
+    """Each segment's track kinds (its paths' ``track``), read only where some train's gauge rule
+    needs them: zeros otherwise, which every train may run."""
+    if all(ok == ANY_GAUGE for ok in gauge_ok):
+        return np.zeros(len(segments), dtype=np.uint8)
+    hexes = board.hexes
+    out = []
+    for seg in segments:
+        mask = 0
+        for hex_id, i in seg.paths:
+            hx = hexes[hex_id]
+            mask |= 1 << GAUGES.index(placed(hx.tile.code, hx.rotation).paths[i].track)
+        out.append(mask)
+    return np.array(out, dtype=np.uint8)

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from .bonuses import BestRouteBonus, Bonuses, LargestStopBonus, PairBonus, RedToRedBonus, SetPairBonus
 from .stop import Stop
-from .trains import TrainSpec, spec_from_rows, spec_from_train
+from .trains import MINES_ANY, MINES_NONE, MINES_ONE, TrainSpec, spec_from_rows, spec_from_train
 
 __all__ = [
     "BestRouteBonus",
     "Bonuses",
     "LargestStopBonus",
+    "MINES_ANY",
+    "MINES_NONE",
+    "MINES_ONE",
     "PairBonus",
     "RedToRedBonus",
     "SetPairBonus",

@@ -72,5 +72,6 @@ class Bonuses:
     largest: list = field(default_factory=list)  # LargestStopBonus
     red_to_red: RedToRedBonus | None = None
     hex_penalties: dict = field(default_factory=dict)  # hex id -> amount for a route whose track crosses it
+    hex_bonuses: dict = field(default_factory=dict)  # hex id -> amount, once a route, for one whose track crosses it
     double_best_large: bool = False  # 18EU Pullman: one city or off-board of one other train counts twice
     best_route: list = field(default_factory=list)  # BestRouteBonus: each paid once, on the company's best route for it

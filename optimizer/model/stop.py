@@ -21,3 +21,4 @@ class Stop:
     red: bool  # a red (off-board) location, for red-to-red bonuses
     name: str | None = None
     no_end: bool = False  # a route may pass through here but neither begin nor end here
+    mine: bool = False  # only goods trains visit it, one a route (1837 family: a mine)

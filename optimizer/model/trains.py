@@ -17,6 +17,10 @@ from dataclasses import dataclass
 from ..errors import BoardError
 
 UNLIMITED = 999  # a cap no route reaches
+# What a train may do with the board's mines (lib/engine/game/g_1837/game.rb#check_other):
+MINES_ANY = 0  # no mine rule (every title without mines)
+MINES_NONE = 1  # it may not visit a mine ("Only goods trains can visit a mine")
+MINES_ONE = 2  # it must visit exactly one ("Must visit one mine", "Cannot visit more than one mine")
 LARGE_TYPES = frozenset({"city", "offboard", "pass"})
 SMALL_TYPES = frozenset({"town", "halt"})
 

@@ -69,6 +69,33 @@ def check_chains(board, chains, where: str) -> None:
 # ---- routes read as track, for the checker ---------------------------------------------------
 
 
+def stop_readings(graph, choices: list) -> list:
+    """The readings of a route given by its stops: a segment between each two, chosen depth first, never
+    one piece of track twice in the route (such a reading is illegal, and the first MAX_READINGS of
+    the whole product could all be: 1817 @1671, where the first of F13's two ways to I12 crosses the
+    way on from I16), at most MAX_READINGS of them; where every reading reuses track, the first one,
+    so that the verdict says which piece."""
+    if not all(choices):
+        return []
+    out: list = []
+
+    def extend(k, used, walk):
+        if len(out) >= MAX_READINGS:
+            return
+        if k == len(choices):
+            out.append(list(walk))
+            return
+        for j, forward in choices[k]:
+            track = graph.segments[j].resources
+            if not track & used:
+                walk.append((j, forward))
+                extend(k + 1, used | track, walk)
+                walk.pop()
+
+    extend(0, frozenset(), [])
+    return out or [[c[0] for c in choices]]
+
+
 def readings(problem, route: dict, where: str) -> list:
     """Every way to read a route as a walk over the track graph: lists of (segment, forward).
 
@@ -87,7 +114,7 @@ def readings(problem, route: dict, where: str) -> list:
         choices = []
         for ia, ib in zip(stops, stops[1:]):
             choices.append([(j, seg.a == ia) for j, seg in enumerate(graph.segments) if {seg.a, seg.b} == {ia, ib}])
-        return [list(c) for c in product(*choices)][:MAX_READINGS]
+        return stop_readings(graph, choices)
     chains = chain_list(route.get("hexes"))
     if chains is None:
         raise RoutesError(f"{where}: give hexes (chains of hex ids) or stops", field=where)

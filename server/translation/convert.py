@@ -461,9 +461,12 @@ def games_to_json(response: pb.ListGamesResponse) -> list:
     for g in response.games:
         trains = []
         for t in g.trains:
+            distance = distance_to_json(t.distance)
             train = {
                 "name": t.name,
-                "distance": distance_to_json(t.distance),
+                # a listed train always has one: neither rows nor stops is 0 stops, which proto3 does not
+                # send (18USA's P, a Pullman upgrade that runs no route)
+                "distance": 0 if distance is None else distance,
                 "price": _number(t.price) if t.HasField("price") else None,
                 "count": t.count if t.HasField("count") else None,
             }

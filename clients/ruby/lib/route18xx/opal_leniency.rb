@@ -29,6 +29,23 @@ module Route18xx
       end
       ::Engine::Train.prepend(RowsBySymbol)
       ::Engine::Phase.prepend(ColoursAsSymbols)
+      constant('Engine::Game::G1840::Game')&.prepend(TrackTypesAsStrings)
+    end
+
+    # Under Opal a symbol is a string: g_1840/game.rb#check_track_type keeps a minor's route to broad
+    # track with `(track_types - ['broad']).empty?`, where the paths' track types are symbols (`:broad`);
+    # under MRI that difference is never empty, and every minor's route would be refused.
+    module TrackTypesAsStrings
+      def check_track_type(route)
+        track_types = route.chains.flat_map { |item| item[:paths] }.flat_map(&:track).uniq.map(&:to_s)
+        corporation = route.corporation
+        if corporation.type == :city && !(track_types - ['narrow']).empty?
+          raise ::Engine::GameError, 'Route may only contain narrow tracks'
+        end
+        return if corporation.type != :minor || (track_types - ['broad']).empty?
+
+        raise ::Engine::GameError, 'Route may only contain broad tracks'
+      end
     end
 
     # g_18_carolinas/game.rb PHASES lists colours as strings (`tiles: %w[yellow green]`); stops' revenue

@@ -105,6 +105,15 @@ TRAINS = st.one_of(
             ],
         }
     ),
+    st.integers(2, 4).map(
+        lambda n: {
+            "name": f"{n}X0",
+            "distance": [  # 18FL 3E: cities twice, towns visited for nothing
+                {"nodes": ["city", "offboard"], "pay": n, "visit": n, "multiplier": 2},
+                {"nodes": ["town"], "pay": 99, "visit": 99, "multiplier": 0},
+            ],
+        }
+    ),
     st.integers(2, 3).map(
         lambda n: {
             "name": f"{n}/{n + 2}",

@@ -166,3 +166,12 @@ def test_every_catalogue_code_parses():
         for path in tile.paths + tile.future_paths + tile.dead_ends:
             assert all(0 <= n < len(tile.nodes) for n in path.nodes)
             assert all(0 <= e <= 5 for e in path.edges)
+
+
+def test_a_path_may_carry_a_loc_as_the_engines_1860_tiles_do():
+    """``path=a:1,b:_0,loc:0.5`` (1860's own tiles): Tile.decode reads ``loc`` as an edge that no path
+    uses; we read the path and drop it. Another property the engine never reads is still refused."""
+    tile = parse_code("city=revenue:20;path=a:1,b:_0,loc:0.5")
+    assert len(tile.paths) == 1
+    with pytest.raises(TileCodeError, match="unknown property 'lock'"):
+        parse_code("city=revenue:20;path=a:1,b:_0,lock:0.5")

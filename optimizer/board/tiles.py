@@ -45,7 +45,9 @@ KNOWN_PROPS = {
     "halt": _CENTRE | {"symbol"},
     "offboard": _CENTRE | {"rows"},
     "junction": {""},
-    "path": {"a", "b", "terminal", "lanes", "track", "a_lane", "b_lane", "ignore"},
+    # ``loc``: the engine's own 1860 tiles give a path one; Tile.decode reads it as an edge that
+    # Path.make_lanes never looks at (lib/engine/tile.rb#part), so it is read and dropped
+    "path": {"a", "b", "terminal", "lanes", "track", "a_lane", "b_lane", "ignore", "loc"},
     "border": {"edge", "type", "color", "cost"},
 }
 TRACK_KINDS = {"broad", "narrow", "dual", "thin", "dashed"}

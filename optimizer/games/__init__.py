@@ -98,6 +98,12 @@ DATA_FILES = {
     # the track kinds a route may use (gauges), with 18Carolinas and 18Norway above
     "1825": "1825.json",
     "1840": "1840.json",
+    "18CO": "18CO.json",
+    # a stop paid twice (ability_stop_doubles, own_hex_doubles)
+    "18JP-T": "18JPT.json",
+    "1850": "1850.json",
+    # an off-board's revenue column chosen by the phase's name (offboard_phase_columns)
+    "1841": "1841.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

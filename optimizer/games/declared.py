@@ -141,6 +141,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
   (g_18_carolinas/game.rb#check_other: "Train cannot use more than one gauge"); 1840: a minor's
   route only broad track (g_1840/game.rb#check_track_type); 18Norway: ships only water (``narrow``),
   trains never (g_18_norway/game.rb#check_other, ``#ship?``: a train whose ``track_type`` is narrow).
+- ``ability_stop_doubles``: ability types whose ``hexes`` pay their stops twice (18JP-T's hex_bonus,
+  lib/engine/game/g_18_jpt/game.rb#revenue_for: "Double revenue of corporation's destination hexes").
+- ``own_hex_doubles``: ``true`` where a stop on a hex the engine assigned the company itself pays twice
+  (1850's edge token, lib/engine/game/g_1850/game.rb#revenue_for; the engine pays the first such stop of
+  a route, and a company has one edge token, on an off-board of one stop).
+- ``offboard_phase_columns``: ``{phase name: column}`` where an off-board's revenue table is keyed by
+  columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
+  ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
+  #game_route_revenue, ``REAL_PHASE_TO_REV_PHASE``).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -435,15 +444,21 @@ class DeclaredRules(Rules):
             if hx.assignments.get(rule["assignment"])
         )
 
+    def doubled(self, hx, node) -> int:
+        """A stop paid twice: on a hex of one of the company's abilities of a type in
+        ``ability_stop_doubles`` (18JP-T's destination, hex_bonus), or, with ``own_hex_doubles``, on a
+        hex the engine assigned the company itself (1850's edge token)."""
+        kinds = set(self.declared.get("ability_stop_doubles", ()))
+        on_ability = any(a.get("type") in kinds and hx.id in (a.get("hexes") or ()) for a in self.company.abilities)
+        own = self.declared.get("own_hex_doubles") and any(
+            key == self.company.id or str(key).endswith(f": {self.company.id}>") for key in hx.assignments
+        )
+        return node.value(self.board.phase_tiles) if on_ability or own else 0
+
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
-        return (
-            self.assigned_bonus(hx)
-            + self.ability_bonus(hx)
-            + self.hex_assignment_bonus(hx)
-            + self.label_count_value(hx)
-            + narrow
-        )
+        own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
+        return self.assigned_bonus(hx) + self.ability_bonus(hx) + own + narrow
 
     def train_stop_bonus(self, stop, spec: TrainSpec) -> int:
         """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman)."""
@@ -496,11 +511,17 @@ class DeclaredRules(Rules):
 
     def value(self, hx, node) -> int:
         """A mine pays no route revenue (its value is the company's subsidy); under
-        ``tokened_cities_only`` a city without the company's token pays nothing."""
+        ``tokened_cities_only`` a city without the company's token pays nothing; under
+        ``offboard_phase_columns`` an off-board pays the column of its table the engine maps the
+        phase's name to, not the phase's tile colours (1841's white/gray/black)."""
         if self.is_mine(hx, node):
             return 0
         if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
             return 0
+        columns = self.declared.get("offboard_phase_columns")
+        column = columns.get(self.board.phase_name) if columns else None
+        if column is not None and node.kind == "offboard":
+            return node.value([column]) + self.value_bonus(hx, node)
         return super().value(hx, node)
 
     def train_value(self, stop, spec: TrainSpec) -> int:

@@ -111,7 +111,8 @@ def spec_from_rows(
         key = "A" if large and small else ("L" if large else "S")
         v[key] += row["visit"]
         p[key] += row["pay"]
-        row_mult[key].add(row.get("multiplier") or 1)
+        # a row may pay its stops nothing (18FL 3E: towns at multiplier 0); only an absent multiplier is 1
+        row_mult[key].add(1 if row.get("multiplier") is None else row["multiplier"])
     mult = {k: row_mult[k] | row_mult["A"] for k in ("L", "S")}
     if any(len(m) > 1 for m in mult.values()):
         raise BoardError(f"{where}: rows that may take the same stop have different multipliers", field=where)

@@ -121,6 +121,7 @@ def pullman_json(problem: Problem, result: SearchResult) -> list:
             "stops": [stop.id],
             "paid": [stop.id],
             "hexes": [["local", stop.hex]],
+            "nodes": [node_signature(problem.board, stop.hex, stop.node)],
         }
     ]
 

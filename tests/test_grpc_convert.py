@@ -128,6 +128,7 @@ def test_solution_round_trip():
     result = api.solve(state("18EU/74045@779"))  # with a Pullman
     back = convert.solution_to_json(pb.Solution.FromString(convert.solution_to_proto(result).SerializeToString()))
     assert back == result
+    assert all(len(r["nodes"]) == len(r["stops"]) for r in back["routes"])  # the engine's node names, the Pullman's too
 
 
 def test_check_round_trip():
@@ -157,6 +158,8 @@ def test_check_round_trip():
     }
     assert convert.check_to_json(convert.check_to_proto(out)) == out
     out["optimum"] = api.solve(state("1830/26855@553"))
+    assert convert.check_to_json(convert.check_to_proto(out)) == out
+    out["errors"] = ["no route visits the company's home token"]  # a rule on the whole run (1860, 1862)
     assert convert.check_to_json(convert.check_to_proto(out)) == out
 
 

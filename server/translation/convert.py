@@ -321,6 +321,7 @@ def solution_to_proto(result: dict) -> pb.Solution:
                 stops=r["stops"],
                 paid=r.get("paid", r["stops"]),
                 hexes=_chains(r.get("hexes") or []),
+                nodes=r.get("nodes") or [],
             )
             for r in result["routes"]
         ],
@@ -358,6 +359,7 @@ def check_to_proto(out: dict) -> pb.CheckRoutesResponse:
             )
             for r in out["routes"]
         ],
+        errors=out.get("errors") or [],
     )
     if out.get("optimum") is not None:
         response.optimum.CopyFrom(solution_to_proto(out["optimum"]))
@@ -407,6 +409,7 @@ def solution_to_json(s: pb.Solution) -> dict:
                 "stops": list(r.stops),
                 "paid": list(r.paid),
                 "hexes": [list(c.hexes) for c in r.hexes],
+                "nodes": list(r.nodes),
             }
             for r in s.routes
         ],
@@ -450,6 +453,8 @@ def check_to_json(response: pb.CheckRoutesResponse) -> dict:
             for r in response.routes
         ],
     }
+    if response.errors:
+        out["errors"] = list(response.errors)
     if response.HasField("optimum"):
         out["optimum"] = solution_to_json(response.optimum)
     return out

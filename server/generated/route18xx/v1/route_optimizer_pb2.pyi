@@ -56,16 +56,18 @@ class CheckRoutesRequest(_message.Message):
     def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., state_json: _Optional[str] = ..., routes: _Optional[_Iterable[_Union[RouteInput, _Mapping]]] = ..., routes_json: _Optional[str] = ..., with_optimum: _Optional[bool] = ...) -> None: ...
 
 class CheckRoutesResponse(_message.Message):
-    __slots__ = ("legal", "revenue", "routes", "optimum")
+    __slots__ = ("legal", "revenue", "routes", "optimum", "errors")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     ROUTES_FIELD_NUMBER: _ClassVar[int]
     OPTIMUM_FIELD_NUMBER: _ClassVar[int]
+    ERRORS_FIELD_NUMBER: _ClassVar[int]
     legal: bool
     revenue: int
     routes: _containers.RepeatedCompositeFieldContainer[RouteCheck]
     optimum: Solution
-    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[RouteCheck, _Mapping]]] = ..., optimum: _Optional[_Union[Solution, _Mapping]] = ...) -> None: ...
+    errors: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[RouteCheck, _Mapping]]] = ..., optimum: _Optional[_Union[Solution, _Mapping]] = ..., errors: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ()
@@ -283,20 +285,22 @@ class Solution(_message.Message):
     def __init__(self, id: _Optional[str] = ..., revenue: _Optional[int] = ..., optimal: _Optional[bool] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[RouteResult, _Mapping]]] = ..., elapsed_ms: _Optional[float] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., rules: _Optional[str] = ..., revenue_rules: _Optional[_Iterable[str]] = ..., unsupported: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RouteResult(_message.Message):
-    __slots__ = ("train", "name", "revenue", "stops", "paid", "hexes")
+    __slots__ = ("train", "name", "revenue", "stops", "paid", "hexes", "nodes")
     TRAIN_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     STOPS_FIELD_NUMBER: _ClassVar[int]
     PAID_FIELD_NUMBER: _ClassVar[int]
     HEXES_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
     train: str
     name: str
     revenue: int
     stops: _containers.RepeatedScalarFieldContainer[str]
     paid: _containers.RepeatedScalarFieldContainer[str]
     hexes: _containers.RepeatedCompositeFieldContainer[HexChain]
-    def __init__(self, train: _Optional[str] = ..., name: _Optional[str] = ..., revenue: _Optional[int] = ..., stops: _Optional[_Iterable[str]] = ..., paid: _Optional[_Iterable[str]] = ..., hexes: _Optional[_Iterable[_Union[HexChain, _Mapping]]] = ...) -> None: ...
+    nodes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, train: _Optional[str] = ..., name: _Optional[str] = ..., revenue: _Optional[int] = ..., stops: _Optional[_Iterable[str]] = ..., paid: _Optional[_Iterable[str]] = ..., hexes: _Optional[_Iterable[_Union[HexChain, _Mapping]]] = ..., nodes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class HexChain(_message.Message):
     __slots__ = ("hexes",)

@@ -25,19 +25,39 @@ class Priced:
         return not self.errors
 
 
-def visit_errors(problem, t: int, stops: list) -> list:
-    """Reasons the train may not visit these stops (empty when it may)."""
+def gauge_cities(problem, t: int, halves: int) -> int:
+    """The cities of no value a route's gauge changes count as: ``halves`` (border sides crossed,
+    each border listed on both hexes) // 2, less the train's free ones (1848, g_1848 #visited_stops)."""
+    return max(0, halves // 2 - int(problem.free_gauge_by_train[t]))
+
+
+def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
+    """Reasons the train may not visit these stops (empty when it may); ``halves``: the border sides
+    its track crosses (see :func:`gauge_cities`)."""
     spec = problem.specs[t]
     n_large = sum(1 for s in stops if problem.large_by_stop[s])
     n_small = len(stops) - n_large
     errors = []
     label = f"the {spec.name} train"
+    extra = gauge_cities(problem, t, halves)
+    if extra and (n_large + extra > spec.visit_large or len(stops) + extra > spec.visit_total):
+        errors.append(
+            f"{label} changes gauge {halves // 2} times, which count as {extra} more cities: {n_large + extra} large"
+            f" stops, where it may count {spec.visit_large}"
+        )
     if n_large > spec.visit_large:
         errors.append(f"{label} counts {n_large} large stops (cities, off-boards); it may count {spec.visit_large}")
     if n_small > spec.visit_small:
         errors.append(f"{label} counts {n_small} towns; it may count {spec.visit_small}")
     if len(stops) > spec.visit_total and not errors:
         errors.append(f"{label} counts {len(stops)} stops; it may count {spec.visit_total}")
+    cap = int(problem.end_cap_by_train[t])
+    end_towns = sum(1 for s in (stops[0], stops[-1]) if not problem.large_by_stop[s]) if len(stops) >= 2 else 0
+    if n_large + end_towns > cap:
+        errors.append(
+            f"{label} counts {n_large} large stops and {end_towns} towns at its ends, which count against its"
+            f" {cap} cities"
+        )
     if len(stops) < 2 and not spec.local:
         errors.append("a route needs at least two stops")
     minimum = int(problem.min_large_by_train[t])
@@ -153,9 +173,11 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     against the track kinds its gauge rule allows).
 
     The paid subset is the best allowed one: every subset within the pay caps (and holding one of
-    our tokens where the train may skip stops) is tried.
+    our tokens where the train may skip stops) is tried. Gauge changes count as cities of no value:
+    they limit the visit, never the pay (the engine pays its best stops, and they pay nothing).
     """
-    errors = visit_errors(problem, t, stops) + hex_errors(problem, t, segs) + gauge_errors(problem, t, segs)
+    halves = sum(int(problem.gauge_halves_by_seg[j]) for j in segs) if segs is not None else 0
+    errors = visit_errors(problem, t, stops, halves) + hex_errors(problem, t, segs) + gauge_errors(problem, t, segs)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]

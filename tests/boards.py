@@ -7,7 +7,8 @@ every kind: standard N, plus N+M, express NE, unlimited D, 18EU-style (towns fre
 need no token of the company (``requires_token: false``).
 Bonuses are attached to the flattened problem at random, so that every rule shape the search
 knows (pairs paid or visited, negative pairs, set pairs once a route, largest stop, red-to-red,
-penalties, Pullman, bonus hexes along the track, best-route bonuses, some times the train's multiplier, gauges) meets the reference.
+penalties, Pullman, bonus hexes along the track, best-route bonuses, some times the train's multiplier, gauges,
+gauge changes counted as cities, town ends counted as cities) meets the reference.
 :func:`one_stop_per_hex` flattens a board under the declared family of that name (the engine's "Route
 visits same hex twice"), some hexes exempt; :func:`e_trains` adds E trains under that family; :func:`mines`
 under the family ``mines`` (1837's goods trains and mines), some hexes mines and some trains goods trains.
@@ -269,6 +270,15 @@ def bonuses(draw, problem):
             [draw(st.integers(1, full)) if draw(st.integers(0, 2)) == 0 else 0 for _ in problem.graph.segments],
             dtype=np.uint32,
         )
+    if len(problem.graph.segments) and draw(st.integers(0, 3)) == 0:  # gauge changes count as cities (1848)
+        problem.gauge_halves_by_seg = np.array(
+            [draw(st.sampled_from([0, 0, 1, 2, 3])) for _ in problem.graph.segments], dtype=np.int32
+        )
+        free = {int(g): draw(st.integers(0, 1)) for g in problem.group_by_train}  # identical trains alike
+        problem.free_gauge_by_train = np.array([free[int(g)] for g in problem.group_by_train], dtype=np.int32)
+    if draw(st.integers(0, 3)) == 0:  # towns at route ends count against the cities (18MT)
+        caps = {int(g): draw(st.sampled_from([2, 3, 4, 999])) for g in problem.group_by_train}  # identical alike
+        problem.end_cap_by_train = np.array([caps[int(g)] for g in problem.group_by_train], dtype=np.int32)
     if len(problem.graph.segments) and draw(st.integers(0, 2)) == 0:
         gauges(draw, problem)
     if draw(st.integers(0, 4)) == 0:

@@ -305,6 +305,12 @@ cdef int borrow_track(Input* g, p, list keep) except -1:
             if g.penalty_mask_by_seg[i] >> g.n_penalties:
                 _refuse("penalty_mask_by_seg", f"entry {i} names a penalty hex beyond the {g.n_penalties} there are")
     g.amount_by_penalty = <const int32_t*>take(p, "amount_by_penalty", I32, keep, g.n_penalties)
+    g.gauge_halves_by_seg = <const int32_t*>take(p, "gauge_halves_by_seg", I32, keep, g.n_segs)
+    in_range(g.gauge_halves_by_seg, g.n_segs, 0, 1 << 20, "gauge_halves_by_seg")
+    g.has_gauge = 0
+    for i in range(g.n_segs):
+        if g.gauge_halves_by_seg[i]:
+            g.has_gauge = 1
     g.gauge_by_seg = <const uint8_t*>take(p, "gauge_by_seg", U8, keep, g.n_segs)
     for i in range(g.n_segs):
         if g.gauge_by_seg[i] >> 5:
@@ -325,6 +331,14 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     g.pays_all_by_train = <const uint8_t*>take(p, "pays_all_by_train", U8, keep, K)
     g.requires_token_by_train = <const uint8_t*>take(p, "requires_token_by_train", U8, keep, K)
     g.local_by_train = <const uint8_t*>take(p, "local_by_train", U8, keep, K)
+    g.free_gauge_by_train = <const int32_t*>take(p, "free_gauge_by_train", I32, keep, K)
+    in_range(g.free_gauge_by_train, K, 0, 1 << 20, "free_gauge_by_train")
+    g.end_cap_by_train = <const int32_t*>take(p, "end_cap_by_train", I32, keep, K)
+    in_range(g.end_cap_by_train, K, 0, 2 ** 31 - 1, "end_cap_by_train")
+    g.has_end_caps = 0
+    for i in range(K):
+        if g.end_cap_by_train[i] < g.caps_by_train[i * 6] + 2:
+            g.has_end_caps = 1
     g.track_group_by_train = <const int32_t*>take(p, "track_group_by_train", I32, keep, K)
     in_range(g.track_group_by_train, K, 0, g.n_track_groups, "track_group_by_train")
     g.token_ends_by_train = <const uint8_t*>take(p, "token_ends_by_train", U8, keep, K)

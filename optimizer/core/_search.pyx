@@ -163,6 +163,7 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     L.pending2 = 0
     L.n_large = g.large_by_stop[T]
     L.n_small = 1 - g.large_by_stop[T]
+    L.n_halves = 0
     L.vsum = g.values_by_train_stop[<int64_t>L.t * g.n_stops + T]
     loc_flip(L, g.loc_by_stop[T])
     if cut_anchor(c, li, L, T):
@@ -204,6 +205,16 @@ cdef int64_t frame_later(Ctx* c, int li, Level* L, Half* H, int h) noexcept nogi
                 useful -= L.vsum * c.inp.multiplier_by_train[t]
             H.later[h] = later_bound(c, li, H.later[h], useful)
     return H.later[h]
+
+
+cdef inline int gauge_over(const Input* g, int t, int nl, int ns, int halves) noexcept nogil:
+    """The route's gauge changes (halves // 2: each border crossed is listed on both its hexes), less
+    the train's free ones, count as cities (1848, g_1848 #visited_stops): 1 when that is too many."""
+    cdef const int32_t* caps = g.caps_by_train + t * 6
+    cdef int extra = halves // 2 - g.free_gauge_by_train[t]
+    if extra <= 0:
+        return 0
+    return nl + extra > caps[0] or nl + ns + extra > caps[2]
 
 
 cdef inline int64_t hex_after(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
@@ -250,6 +261,9 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
         if g.hex_cap_by_train[L.t] >= 0 and hex_after(c, L, H, d) > g.hex_cap_by_train[L.t]:
             d += 1
             continue
+        if g.has_gauge and gauge_over(g, L.t, nl, ns, L.n_halves + g.gauge_halves_by_seg[g.seg_by_dir[d]]):
+            d += 1
+            continue
         if L.no_mines and g.mine_by_stop[w]:
             d += 1  # a train that visits no mine (a second mine is kept off by the mines' one location)
             continue
@@ -284,6 +298,7 @@ cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
     L.vsum += g.values_by_train_stop[<int64_t>L.t * g.n_stops + w]
     L.n_large += g.large_by_stop[w]
     L.n_small += 1 - g.large_by_stop[w]
+    L.n_halves += g.gauge_halves_by_seg[seg]
     if L.phase == 1:
         if h == 1:
             L.d1 = d
@@ -304,6 +319,7 @@ cdef void step_back(Ctx* c, Level* L, Half* H) noexcept nogil:
         return
     res_flip(c, L.t, g.seg_by_dir[H.dseg[h]])
     loc_flip(L, g.loc_by_stop[v])
+    L.n_halves -= g.gauge_halves_by_seg[g.seg_by_dir[H.dseg[h]]]
     L.vsum -= g.values_by_train_stop[<int64_t>L.t * g.n_stops + v]
     if g.large_by_stop[v]:
         L.n_large -= 1
@@ -337,7 +353,18 @@ cdef int next_route(Ctx* c, int li) noexcept nogil:
             step_back(c, L, H)
             continue
         take_dir(c, L, H, d)
+        if c.inp.has_end_caps and ends_over(c, L):
+            continue  # not a route to run, but one to extend: a town end may yet be passed through
         return 1
+
+
+cdef int ends_over(Ctx* c, Level* L) noexcept nogil:
+    """The route's large stops and the towns at its ends are more than its train's end cap (18MT,
+    g_18_mt #check_distance: "Towns on route ends are counted against city limit")."""
+    cdef const Input* g = &c.inp
+    cdef int a = L.half[0].stop[L.half[0].h]
+    cdef int b = L.half[1].stop[L.half[1].h] if L.phase == 2 else L.half[0].stop[0]
+    return L.n_large + (1 - g.large_by_stop[a]) + (1 - g.large_by_stop[b]) > g.end_cap_by_train[L.t]
 
 
 cdef void unwind_level(Ctx* c, int li) noexcept nogil:

@@ -86,6 +86,7 @@ cdef struct Input:
     const uint64_t* track_bits_by_seg       # [n_segs * n_track_words]
     const uint32_t* penalty_mask_by_seg
     const int32_t* amount_by_penalty
+    const int32_t* gauge_halves_by_seg      # per segment: border sides its track crosses (half a gauge change each)
     const uint8_t* gauge_by_seg             # per segment: the track kinds it uses (a bitmask, < 32)
     const int32_t* values_by_train_stop     # [n_trains * n_stops]
     const int32_t* caps_by_train            # [n_trains * 6]
@@ -94,6 +95,10 @@ cdef struct Input:
     const uint8_t* pays_all_by_train
     const uint8_t* requires_token_by_train
     const uint8_t* local_by_train           # per train: it may run one token city alone, on no track
+    const int32_t* free_gauge_by_train      # per train: gauge changes it runs without counting them as cities
+    int has_gauge                           # some segment crosses a border (the gauge family is in play)
+    const int32_t* end_cap_by_train         # per train: its large stops plus towns at its ends, at most (18MT)
+    int has_end_caps                        # some train has an end cap below its large cap
     const int32_t* track_group_by_train     # per train: its overlap group < n_track_groups
     const uint8_t* token_ends_by_train      # per train: both ends of a route hold the company's token
     const int32_t* min_large_by_train       # per train: the large stops a route must visit at least
@@ -164,6 +169,7 @@ cdef struct Level:
     int empty                               # this level's train runs nothing
     int n_large                             # large stops visited by the route so far
     int n_small                             # small stops visited
+    int n_halves                            # border sides crossed so far (gauge_halves_by_seg)
     int no_mines                            # its train visits no mine (MINES_NONE)
     int64_t vsum                            # sum of their values for this train
     int64_t base                            # revenue of the levels above (the routes already placed)

@@ -61,8 +61,13 @@ def packing_declines(problem) -> bool:
     """The packing kernel cannot honour the problem, so the nested search runs it: trains in
     several overlap groups (its listed routes keep one track bitset each, packed as disjoint), or a
     train whose routes must end at token cities (it drops a route that earns no more than the route
-    one segment shorter, which such a train may not run)."""
-    return problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any())
+    one segment shorter, which such a train may not run); gauge changes counted as cities (1848) or
+    towns at the ends counted against the cities (18MT), which its listing does not count."""
+    if problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any()):
+        return True
+    if np.any(problem.gauge_halves_by_seg):
+        return True
+    return any(int(problem.end_cap_by_train[t]) < int(problem.caps_by_train[t][0]) + 2 for t in range(problem.n_trains))
 
 
 def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:

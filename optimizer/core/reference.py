@@ -12,7 +12,7 @@ import time
 
 from ..games.home_route import run_visits_home
 from ..model import MINES_NONE
-from ..revenue import award_best_route, best_route_awards, price_route, pullman_bonus
+from ..revenue import award_best_route, best_route_awards, gauge_cities, price_route, pullman_bonus
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
@@ -63,7 +63,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     group_shift = 64 * problem.n_track_words * int(problem.track_group_by_train[t])  # its overlap group's track
     no_mines = int(problem.mine_rule_by_train[t]) == MINES_NONE  # (a route with a mine is never legal)
 
-    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0):
+    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0):
         if limits is not None:
             limits.tick()
         if dsegs:
@@ -100,6 +100,10 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 continue
             if hex_cap >= 0 and hexes + hex_edges[k] > hex_cap:
                 continue  # too many hex edges: every longer route too (an edge costs at least 0)
+            more = halves + int(problem.gauge_halves_by_seg[k])
+            extra = gauge_cities(problem, t, more)
+            if large + extra > spec.visit_large or len(stops) + 1 + extra > spec.visit_total:
+                continue  # gauge changes only grow along the route
             extend(
                 stops + [w],
                 dsegs + [d],
@@ -108,6 +112,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 pen | int(problem.penalty_mask_by_seg[k]),
                 hexes + (hex_edges[k] if hex_cap >= 0 else 0),
                 gauge | int(problem.gauge_by_seg[k]),
+                more,
             )
 
     for s in range(n):

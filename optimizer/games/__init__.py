@@ -56,6 +56,13 @@ DATA_FILES = {
     "18FL": "18FL.json",
     # a bonus once a route for a stop of each of two sets (set_pairs)
     "1888": "1888.json",
+    # cities, off-boards and towns in rows of their own (stop_classes)
+    "18Ardennes": "18Ardennes.json",
+    "18VA": "18VA.json",
+    # a bonus growing with the number of labelled stops (label_count_bonus)
+    "1848": "1848.json",
+    # towns at a route's ends count against its cities (end_towns_count)
+    "18MT: Big Sky Barons": "18MT.json",
     # trains whose distance is hex edges, not stops (hex_distance)
     "1849": "1849.json",
     "1849: Kingdom of the Two Sicilies": "1849KingdomoftheTwoSicilies.json",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..model import MINES_ANY, Bonuses, Stop, TrainSpec, spec_from_train
+from ..model.trains import UNLIMITED
 
 # The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
 STOP_HOOKS = (
@@ -154,11 +155,23 @@ class Rules:
         (``tokens_only``) is paid by the company's token cities alone (g_1822/game.rb#revenue_for)."""
         if spec.tokens_only and not stop.token:
             return 0
-        if spec.large_multiplier == 1 and spec.small_multiplier == 1:
+        if spec.large_multiplier == 1 and spec.small_multiplier == 1 and not spec.kind_multipliers:
             return stop.value
         hx = self.board.hexes[stop.hex]
         bonus = self.value_bonus(hx, hx.tile.nodes[stop.node])
-        return spec.value_of(stop.value - bonus, stop.large) + bonus
+        return spec.value_of(stop.value - bonus, stop.large, stop.kind) + bonus
+
+    def gauge_halves(self, side_name: str) -> int:
+        """Half gauge changes where the side ``"A/B"`` lies (a border listed on either hex); 0: none."""
+        return 0
+
+    def free_gauge(self, spec: TrainSpec) -> int:
+        """Gauge changes a train runs without counting them as stops."""
+        return 0
+
+    def end_cap(self, spec: TrainSpec) -> int:
+        """The most large stops plus towns at the route's ends a train may count (UNLIMITED: no such rule)."""
+        return UNLIMITED
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
         """Per track segment of ``graph``, what running it costs a train that counts hex edges

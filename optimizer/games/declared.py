@@ -69,6 +69,19 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ... once", of every route of a local train, a local run or not), ``"hex"`` where it is no hex with
   such a city (g_1866/game.rb#check_overlap). A local train (``local: true``: lib/engine/train.rb
   #local?) may always run one city holding the company's token alone, on no track, in every title.
+- ``stop_classes``: ``{"large": [types], "small_groups"?, "small_groups_trains"?, "large_visit_from_name"?}``:
+  the node types a train's large caps count, where the engine's rows give cities, off-boards and towns
+  a row each (18Ardennes, 18VA; see :mod:`optimizer.games.stop_classes`); groups whose cities count
+  small where every train matches ``small_groups_trains`` (18VA's CMD for freight trains); the large
+  visit capped at the number in the train's name (18VA ``#check_distance``).
+- ``label_count_bonus``: ``{label, amount}``: ``amount`` for each paid stop on a hex labelled (or to be
+  labelled) ``label``, less ``amount`` once a route (1848's K_BONUS, g_1848 ``#revenue_for``).
+- ``gauge_borders``: ``{free_in_name?}``: each border a route's track crosses is a gauge change that
+  counts as a city of no value, one free for a train whose name has ``free_in_name`` (g_1848
+  ``#visited_stops``); the searches count them per segment (``gauge_halves_by_seg``).
+- ``end_towns_count``: ``true`` where towns at a route's ends count against the pay of the train's
+  city row (g_18_mt ``#check_distance``; ``end_cap_by_train``).
+- ``unsupported_trains``: ``{name: reason}``: a train refused with the reason (1848's 2E).
 - ``hex_distance``: trains whose distance is hex edges crossed, not stops (1849, 1844, 1858,
   18Ireland, 18NY): which trains, how edges are counted; see :mod:`optimizer.games.hex_trains`.
 - ``track_walk``: how routes walk the track, where the title departs from the engine's default
@@ -160,6 +173,7 @@ from .base import Rules
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
 from .narrow_gauge import narrow_gauge_bonus
+from .stop_classes import spec_by_classes
 
 
 @lru_cache(maxsize=4096)
@@ -255,6 +269,9 @@ class DeclaredRules(Rules):
         (G18ZOO#cities_visited: ``v.offboard? && v.revenue[:yellow].positive?``)."""
         if node.kind == "offboard" and "counted_stops" in self.declared:
             return yellow_value(node) > 0
+        types = self.large_types()  # stop_classes: the node types it names, less its small groups
+        if types is not None:
+            return node.kind in types and not set(node.groups) & set(self.small_groups())
         return super().is_large(hx, node)
 
     def counts_towns(self, spec: TrainSpec) -> bool:
@@ -270,6 +287,71 @@ class DeclaredRules(Rules):
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
 
+    # ---- gauge changes ---------------------------------------------------------------------
+    def gauge_halves(self, side_name: str) -> int:
+        """``gauge_borders``: a border on a hex side the route crosses is a gauge change, counted as a
+        city of no value (lib/engine/game/g_1848/game.rb #visited_stops, #get_modified_gauge_distance,
+        #edge_crossings: every path edge with a border on its own tile, summed and halved, as each
+        border is listed on both hexes)."""
+        if not self.declared.get("gauge_borders"):
+            return 0
+        a, _, b = side_name.partition("/")
+        ha, hb = self.board.hexes.get(a), self.board.hexes.get(b)
+        if ha is None or hb is None:
+            return 0
+        edge = next((e for e, other in ha.neighbors.items() if other == b), None)
+        if edge is None:
+            return 0
+        back = next((e for e, other in hb.neighbors.items() if other == a), None)
+        return int(any(e == edge for e, _ in ha.borders)) + int(any(e == back for e, _ in hb.borders))
+
+    def free_gauge(self, spec: TrainSpec) -> int:
+        """A train whose name has ``free_in_name`` (1848's "+" trains) runs one gauge change free."""
+        rule = self.declared.get("gauge_borders")
+        if not rule or not isinstance(rule, dict) or "free_in_name" not in rule:
+            return 0
+        return int(rule["free_in_name"] in spec.name)
+
+    def end_cap(self, spec: TrainSpec) -> int:
+        """``end_towns_count``: towns at a route's ends count against the cities a train with rows pays
+        (lib/engine/game/g_18_mt/game.rb #check_distance: the pay of the row listing cities)."""
+        if self.declared.get("end_towns_count"):
+            for train in self.board.trains:
+                if train.name == spec.name and isinstance(train.distance, list):
+                    row = next((r for r in train.distance if "city" in r["nodes"]), None)
+                    if row is not None:
+                        return min(int(row["pay"]), UNLIMITED)
+        return super().end_cap(spec)
+
+    # ---- stop classes and trains -----------------------------------------------------------
+    def large_types(self) -> frozenset | None:
+        rule = self.declared.get("stop_classes")
+        return frozenset(rule["large"]) if rule else None
+
+    def small_groups(self) -> tuple:
+        """Groups whose cities count small, where every train of the company is one that may: 18VA's
+        CMD, uncounted for freight trains (a ``trains`` pattern) and closed to the others."""
+        rule = self.declared["stop_classes"]
+        trains = rule.get("small_groups_trains")
+        if trains and not all(re.search(trains, t.name) for t in self.board.trains):
+            return ()
+        return tuple(rule.get("small_groups", ()))
+
+    def spec_by_rows(self, train, where: str) -> TrainSpec | None:
+        """The train's caps from its rows, by the title's ``stop_classes`` where it declares them
+        (see :mod:`optimizer.games.stop_classes`); a train ``unsupported_trains`` names is refused."""
+        reason = self.declared.get("unsupported_trains", {}).get(train.name)
+        if reason:
+            raise BoardError(f"{where}: train {train.name!r} is not supported: {reason}", field=where)
+        types = self.large_types()
+        if types is None or not isinstance(train.distance, list):
+            return super().train_spec(train, where)
+        spec = spec_by_classes(train, types, where)
+        digits = re.match(r"\d+", train.name)
+        if self.declared["stop_classes"].get("large_visit_from_name") and digits:
+            spec = replace(spec, visit_large=min(spec.visit_large, int(digits.group())))
+        return spec
+
     def home_stop(self, graph) -> int:
         rule = self.declared.get("home_route")
         return home_stop(rule, self.company.id, graph) if rule else super().home_stop(graph)
@@ -283,9 +365,11 @@ class DeclaredRules(Rules):
         """The train's caps under the title's families: under ``counted_stops`` a train of a numeric
         distance counts its large stops only (its towns and unpaid off-boards are free, and it is paid
         for every stop it visits); ``hex_distance`` caps hex edges; ``e_trains`` pay token cities only."""
-        spec = super().train_spec(train, where)
+        spec = self.spec_by_rows(train, where)
         if spec is None:
             return spec
+        if self.declared.get("label_count_bonus") and not spec.pays_all:
+            raise BoardError(f"{where}: label_count_bonus needs train {train.name!r} to pay every stop", field=where)
         if not self.counts_towns(spec) and not isinstance(train.distance, list):
             free = UNLIMITED
             spec = replace(spec, visit_small=free, visit_total=free, pay_small=free, pay_total=free)
@@ -335,6 +419,23 @@ class DeclaredRules(Rules):
             if a.get("type") in kinds and hx.id in (a.get("hexes") or ())
         )
 
+    def has_label(self, hx, label: str) -> bool:
+        """The hex's tile is labelled ``label``, or will be (a ``future_label``, as the engine's
+        ``tile.future_label.label`` that g_1848 #k_sum reads)."""
+        if label in hx.tile.labels:
+            return True
+        for part in parse_code(hx.tile.code).cosmetic:
+            kind, _, body = part.partition("=")
+            if kind == "future_label" and dict(p.partition(":")[::2] for p in body.split(",")).get("label") == label:
+                return True
+        return False
+
+    def label_count_value(self, hx) -> int:
+        """``label_count_bonus``: ``amount`` for each paid stop on a hex labelled ``label``; the pair
+        of its set with itself takes one back per route (see :meth:`bonuses`)."""
+        rule = self.declared.get("label_count_bonus")
+        return int(rule["amount"]) if rule and self.has_label(hx, rule["label"]) else 0
+
     def hex_assignment_bonus(self, hx) -> int:
         """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges)."""
         return sum(
@@ -356,7 +457,7 @@ class DeclaredRules(Rules):
 
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
-        own = self.hex_assignment_bonus(hx) + self.doubled(hx, node)
+        own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
         return self.assigned_bonus(hx) + self.ability_bonus(hx) + own + narrow
 
     def train_stop_bonus(self, stop, spec: TrainSpec) -> int:
@@ -438,7 +539,7 @@ class DeclaredRules(Rules):
         extra = self.train_stop_bonus(stop, spec) if self.declared.get("train_stop_bonuses") else 0
         if key is None or key not in table:
             return super().train_value(stop, spec) + extra
-        return spec.value_of(table[key], stop.large) + self.value_bonus(hx, node) + extra
+        return spec.value_of(table[key], stop.large, stop.kind) + self.value_bonus(hx, node) + extra
 
     # ---- bonuses ---------------------------------------------------------------------------
     def select(self, spec: dict) -> list:
@@ -514,6 +615,16 @@ class DeclaredRules(Rules):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
                 bonuses.set_pairs.append(SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited"))))
+        rule = self.declared.get("label_count_bonus")
+        if rule:  # k stops so labelled earn amount x (k - 1): amount each, less amount once a route
+            labelled = tuple(
+                stop
+                for hx in self.board.hexes.values()
+                if self.has_label(hx, rule["label"])
+                for stop in self.stops_on(hx)
+            )
+            if labelled:
+                bonuses.set_pairs.append(SetPairBonus(labelled, labelled, -int(rule["amount"])))
         for rule in self.declared.get("untokened_tile_penalties", ()):
             stops = tuple(self.untokened_stops(rule["tiles"]))
             if stops:

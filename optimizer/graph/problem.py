@@ -19,11 +19,13 @@ from ..games import rules_for
 from ..games.base import Rules
 from ..games.home_route import NO_HOME_RULE
 from ..model import Bonuses
+from ..model.trains import UNLIMITED
 from .track import TrackGraph
 from .walks import build_track_graph
 
 WORD = (1 << 64) - 1
 MAX_GROUPS = 32  # groups of a best-route bonus, and penalty or bonus hexes: one bit each of a uint32 mask
+NO_END_CAP = 1 << 30  # end_cap_by_train of a train whose town ends count nothing (every title but 18MT)
 MAX_SET_PAIRS = 16  # set-pair bonuses: two bits each (its sets a and b) of a uint32 mask per stop
 HEX_FORBIDDEN = 1 << 20  # a segment's hex edges for a train that may not run it (above every cap)
 GAUGES = ("broad", "narrow", "dual", "thin", "dashed")  # track kinds (the tile DSL's ``track:``), one bit each
@@ -82,6 +84,8 @@ class Problem:
     amount_by_penalty: np.ndarray  # int32: what crossing each costs, once a route; negative: what it pays
     #   (a hex crossed twice counts once: Route#all_hexes is uniq, lib/engine/route.rb)
     gauge_by_seg: np.ndarray  # uint8: the track kinds it uses, bit k for GAUGES[k]
+    gauge_halves_by_seg: np.ndarray  # int32: border sides it crosses; a route's halves // 2 are gauge
+    #                                  changes, and those beyond free_gauge_by_train count as cities (1848)
     # ---- per train
     values_by_train_stop: np.ndarray  # int32 [n_trains, n_stops]: what each stop pays each train
     caps_by_train: np.ndarray  # int32 [n_trains, 6]: visit large, small, total; pay large, small, total
@@ -89,6 +93,8 @@ class Problem:
     group_by_train: np.ndarray  # int32: equal ids = identical trains (symmetry breaking)
     pays_all_by_train: np.ndarray  # uint8: every stop visited is paid
     requires_token_by_train: np.ndarray  # uint8: a route must count a token of the company
+    free_gauge_by_train: np.ndarray  # int32: gauge changes the train runs without counting them
+    end_cap_by_train: np.ndarray  # int32: its large stops plus the towns at its route's ends, at most (18MT)
     min_large_by_train: np.ndarray  # int32: the large stops a route must visit at least (beyond the two stops)
     local_by_train: np.ndarray  # uint8: it may also run one city holding the company's token alone, on no
     #   track (a local run: lib/engine/train.rb#local?, lib/engine/route.rb#connection_data)
@@ -365,6 +371,9 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         to_terminal_by_dir=adj[4].astype(np.uint8),
         track_bits_by_seg=seg_res,
         penalty_mask_by_seg=seg_pen,
+        gauge_halves_by_seg=_arr([sum(rules.gauge_halves(graph.side_names[r]) for r in seg.sides) for seg in segments]),
+        free_gauge_by_train=_arr([rules.free_gauge(s) for s in specs]),
+        end_cap_by_train=_arr([NO_END_CAP if rules.end_cap(s) >= UNLIMITED else rules.end_cap(s) for s in specs]),
         amount_by_penalty=_arr([pen_amounts[h] for h in pen_hexes]),
         gauge_by_seg=gauge_by_seg(board, segments, gauge_ok),
         values_by_train_stop=values,

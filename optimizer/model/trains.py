@@ -41,6 +41,9 @@ class TrainSpec:
     local: bool = False  # runs one stop with no track (18EU Pullman is priced as a bonus instead)
     large_multiplier: int = 1  # a row's multiplier on the stops of one class (18AL 4D: cities and
     small_multiplier: int = 1  # off-boards pay double, towns once)
+    # (node type, multiplier) where a title's rows pay a type apart from its class (stop_classes:
+    # 18VA's towns pay 0 to passenger trains, off-boards 1, both counted as small stops)
+    kind_multipliers: tuple = ()
     hex_cap: int = -1  # the most hex edges a route may cross (a train counting hexes, not stops); -1: no cap
     # An E train (the engine's ``train_type`` :etrain, g_1822 and g_1866): paid only by cities holding
     # the company's token, on track of its own overlap group, and (1822) its route ends at such cities.
@@ -48,8 +51,11 @@ class TrainSpec:
     token_ends: bool = False  # both ends of a route hold the company's token
     track_group: int = 0  # routes of trains in different groups may share track
 
-    def value_of(self, value: int, large: bool) -> int:
+    def value_of(self, value: int, large: bool, kind: str = "") -> int:
         """What a stop worth ``value`` pays this train, its row's multiplier applied."""
+        for k, m in self.kind_multipliers:
+            if k == kind:
+                return value * m
         return value * (self.large_multiplier if large else self.small_multiplier)
 
     @property
@@ -83,14 +89,23 @@ EXPRESS = re.compile(r"^(\d+)E$")
 
 
 def spec_from_rows(
-    name: str, rows: list, multiplier: int = 1, requires_token: bool = True, local: bool = False, where: str = "trains"
+    name: str,
+    rows: list,
+    multiplier: int = 1,
+    requires_token: bool = True,
+    local: bool = False,
+    where: str = "trains",
+    large_types: frozenset = LARGE_TYPES,
 ) -> TrainSpec:
+    """The caps of rows; ``large_types`` are the node types the large caps count (a title whose rows
+    give off-boards a row apart from cities counts them with the small stops: see stop_classes)."""
+    small_types = (LARGE_TYPES | SMALL_TYPES) - large_types
     v = {"L": 0, "S": 0, "A": 0}
     p = {"L": 0, "S": 0, "A": 0}
     row_mult: dict[str, set] = {"L": set(), "S": set(), "A": set()}
     for row in rows:
         types = set(row["nodes"])
-        large, small = bool(types & LARGE_TYPES), bool(types & SMALL_TYPES)
+        large, small = bool(types & large_types), bool(types & small_types)
         if not (large or small):  # a type no tile here has (1822CAWRS grain_elevator): it counts nothing
             continue
         key = "A" if large and small else ("L" if large else "S")

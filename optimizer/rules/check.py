@@ -130,7 +130,10 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
             else:
                 used[group, r] = i
         segs = [j for j, _ in reading]
-        errors = list(dict.fromkeys(errors + visit_errors(problem, t, stops) + _hex_track_errors(problem, t, segs)))
+        halves = sum(int(problem.gauge_halves_by_seg[j]) for j in segs)
+        errors = list(
+            dict.fromkeys(errors + visit_errors(problem, t, stops, halves) + _hex_track_errors(problem, t, segs))
+        )
         if not errors:
             priced = price_route(problem, t, stops, pen, segs)
             errors = priced.errors

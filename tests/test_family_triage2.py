@@ -1,4 +1,4 @@
-"""Triage 2 (issue 27): 1847 AE's bonuses as data (``set_pairs``), and the rules of 18ESP, 1858, 1858India,
+"""Triage 2 (issue 27): 1847 AE's and 18ESP's bonuses as data (``set_pairs``), and the rules of 18ESP, 1858, 1858India,
 1858Switzerland, 1860, 18Mag and 1866 that the optimiser does not model, named in every answer of theirs
 (``optimizer/games/coverage.json``). The reference is the engine's code, file and method named."""
 
@@ -54,6 +54,27 @@ def test_1847ae_names_the_6e_exception():
     """#coal_bonus: ``return 0 if train.name == '6E'``; set pairs pay every train, so the answer says so."""
     answer = api.solve(catalog_state("1847AE/1847AE_game_end_bank@460"))
     assert any("6E" in line and "g_1847_ae/game.rb#coal_bonus" in line for line in answer["unsupported"])
+
+
+def test_18esp_east_to_west_pays_100():
+    """lib/engine/game/g_18_esp/game.rb#revenue_for, #east_west_bonus: a route with a stop labelled E and
+    one labelled W earns 100 (#gbi_bm_bonus another 100; both: COMBINED_BONUS, 200, their sum). The engine's
+    router ran FdC's 6+8 at action 923 from Irun (M5, E) to Galicia (A5, W) for 500, "+ E/W" (the state's
+    expected.router); we price that route at 500, the generic rules at 400."""
+    doc = catalog_state("18ESP/18ESP_game_end_second_eight@923")
+    router = doc["expected"]["router"]
+    [route] = router["routes"]
+    assert route["revenue_str"].endswith("+ E/W")
+    ran = [{"train": route["train"], "hexes": route["hexes"]}]
+    checked = api.check(doc, ran)
+    generic = api.check(dict(doc, game="18ESP (no rules)"), ran)
+    assert checked["legal"] and generic["legal"]
+    assert checked["revenue"] == generic["revenue"] + 100 == router["revenue"] == 500
+    bonuses = rules_for(read_board(doc)).bonuses()
+    pairs = {
+        (frozenset(s.split(".")[0] for s in sp.a), frozenset(s.split(".")[0] for s in sp.b)) for sp in bonuses.set_pairs
+    }
+    assert (frozenset({"F24", "M21"}), frozenset({"E3", "K5"})) in pairs  # Madrid, Barcelona; Gijon, Bilbao
 
 
 @pytest.mark.parametrize(

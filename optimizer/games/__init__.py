@@ -104,6 +104,8 @@ DATA_FILES = {
     "1850": "1850.json",
     # an off-board's revenue column chosen by the phase's name (offboard_phase_columns)
     "1841": "1841.json",
+    # bonuses for a route joining two sets of hexes (set_pairs)
+    "1847 AE": "1847AE.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -170,7 +170,7 @@ def test_games_json(capsys):
         *("18Carolinas", "18Norway", "1858", "1858India", "1860", "1862", "1825", "1840"),
         *("18ZOO - Map A", "18ZOO - Map B", "18ZOO - Map C", "18ZOO - Map D", "18ZOO - Map E", "18ZOO - Map F"),
         *("Steam Over Holland", "18Rhl", "1837", "1824", "1824 Cisleithania", "18Mag"),
-        *("18CO", "18JP-T", "1850", "1841", "18Ardennes", "18VA", "1848", "18MT: Big Sky Barons"),
+        *("18CO", "18JP-T", "1850", "1841", "18Ardennes", "18VA", "1848", "18MT: Big Sky Barons", "1847 AE"),
     }
     assert "express" in data["train_kinds"]
     by_title = {g["title"]: g for g in data["games"]}

@@ -87,12 +87,17 @@ def _board(source) -> Board:
 
 
 def route_json(problem: Problem, found) -> dict:
-    """One train's route: its stops (route order), paid stops, revenue and track as hex chains."""
+    """One train's route: its stops (route order), paid stops, revenue, track as the engine's chain
+    ids and stops as its node names (optimizer/graph/engine_names.py)."""
     graph = problem.graph
+    names = problem.engine_names
     chains = []
     for a, d in zip(found.stops, found.dsegs):
-        seg = graph.segments[int(problem.seg_by_dir[d])]
-        chains.append(chain_id(problem.board, seg) if seg.a == a else chain_id(problem.board, seg)[::-1])
+        j = int(problem.seg_by_dir[d])
+        chain = names.get(("seg", j))
+        if chain is None:
+            chain = names[("seg", j)] = chain_id(problem.board, graph.segments[j])
+        chains.append(list(chain) if graph.segments[j].a == a else chain[::-1])
     if len(found.stops) == 1 and not found.dsegs:  # a local run, as the engine writes it
         chains = [["local", graph.stops[found.stops[0]].hex]]
     return {
@@ -102,8 +107,16 @@ def route_json(problem: Problem, found) -> dict:
         "stops": [problem.stop_id(s) for s in found.stops],
         "paid": [problem.stop_id(s) for s in found.paid],
         "hexes": chains,
-        "nodes": [node_signature(problem.board, graph.stops[s].hex, graph.stops[s].node) for s in found.stops],
+        "nodes": [_node_name(problem, s) for s in found.stops],
     }
+
+
+def _node_name(problem: Problem, s: int) -> str:
+    name = problem.engine_names.get(("stop", s))
+    if name is None:
+        stop = problem.graph.stops[s]
+        name = problem.engine_names[("stop", s)] = node_signature(problem.board, stop.hex, stop.node)
+    return name
 
 
 def pullman_json(problem: Problem, result: SearchResult) -> list:
@@ -121,7 +134,7 @@ def pullman_json(problem: Problem, result: SearchResult) -> list:
             "stops": [stop.id],
             "paid": [stop.id],
             "hexes": [["local", stop.hex]],
-            "nodes": [node_signature(problem.board, stop.hex, stop.node)],
+            "nodes": [_node_name(problem, pick[1])],
         }
     ]
 

@@ -47,9 +47,19 @@ def chain_id(board, seg) -> list:
     if len(seg.paths) == 1:
         hex_id, i = seg.paths[0]
         hx = board.hexes[hex_id]
-        paths = placed(hx.tile.code, hx.rotation).paths
-        if len(paths[i].nodes) == 2 and sum(1 for p in paths if len(p.nodes) == 2) > 1:
-            parts = node_part_indexes(hx.tile.code)
-            a, b = sorted(parts[n] for n in paths[i].nodes)
-            return [f"{hex_id} {a}.{b}"]
+        nodes = one_path_nodes(hx.tile.code, hx.rotation, i)
+        if nodes:
+            return [f"{hex_id} {nodes}"]
     return list(seg.hexes)
+
+
+@lru_cache(maxsize=4096)
+def one_path_nodes(code: str, rotation: int, i: int) -> str:
+    """``"i.j"`` where path ``i`` of the placed tile joins two nodes and the tile has more such paths
+    (``Tile#ambiguous_connection?``), else ""; per tile, as answers name the same pieces again."""
+    paths = placed(code, rotation).paths
+    if len(paths[i].nodes) == 2 and sum(1 for p in paths if len(p.nodes) == 2) > 1:
+        parts = node_part_indexes(code)
+        a, b = sorted(parts[n] for n in paths[i].nodes)
+        return f"{a}.{b}"
+    return ""

@@ -7,7 +7,7 @@ and the bonuses as index arrays. The Python objects stay alongside for explainin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 
 import numpy as np
@@ -133,6 +133,10 @@ class Problem:
     #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
     # ---- a rule on the whole run (home_route: optimizer/games/home_route.py)
     home_stop: int = NO_HOME_RULE  # a stop some route of a run must visit; NO_HOME_STOP: no run but the empty one
+    # ---- what answers name, computed once per problem (a cached problem answers many times)
+    engine_names: dict = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )  # ("seg", i) / ("stop", s) -> name
 
     def multiplied(self, k: int) -> bool:
         """Best-route bonus k's amount is times the multiplier of the route's train."""

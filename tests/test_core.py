@@ -27,6 +27,7 @@ from optimizer.rules.check import check_routes
 
 from .boards import bonuses, one_stop_per_hex, small_boards
 from .corpus import ids, state, states
+from .twins import searches_agree
 
 STATES = states()
 
@@ -89,11 +90,7 @@ def test_twins_agree_when_a_route_may_visit_a_hex_once(data):
     doc = data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3, several_stops=True))
     problem, exempt = data.draw(one_stop_per_hex(doc))
     data.draw(bonuses(problem))
-    ref = reference.search(problem)
-    nested = compiled.search(problem, strategy="nested")
-    packing = compiled.search(problem, strategy="packing")
-    assert ref.optimal and nested.optimal and packing.optimal
-    assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
+    ref, nested, packing = searches_agree(problem)
     for result in (ref, nested, packing):
         for route in result.routes:
             hexes = [problem.graph.stops[s].hex for s in route.stops]
@@ -113,11 +110,7 @@ def test_twins_agree_on_local_trains(data):
     doc = data.draw(small_boards(max_hexes=10, min_trains=1, max_trains=3, local=True))
     problem = build_problem(doc)
     data.draw(bonuses(problem))
-    ref = reference.search(problem)
-    nested = compiled.search(problem, strategy="nested")
-    packing = compiled.search(problem, strategy="packing")
-    assert ref.optimal and nested.optimal and packing.optimal
-    assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
+    ref, nested, packing = searches_agree(problem)
     for result in (ref, nested, packing):
         for route in result.routes:
             if len(route.stops) == 1:

@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 from optimizer import api
 from optimizer.board.state import read_board
 from optimizer.board.tiles import parse_code
-from optimizer.core import compiled, reference
 from optimizer.errors import OptimizerError
 from optimizer.games import game_data, rules_class
 from optimizer.games.declared import DeclaredRules
@@ -37,6 +36,7 @@ from optimizer.revenue import price_route
 
 from .boards import small_boards
 from .test_catalog_rules import catalog_state
+from .twins import searches_agree
 
 # (state, what the engine pays for the best routes): the router's revenue where it ran
 # (``expected.router.revenue``); 1817 @1671 (an 8 train, which the router leaves alone) the engine's
@@ -218,11 +218,7 @@ def test_twins_agree_on_bonuses_along_the_track(drawn):
     bonus hexes along the track; each route earns its stops plus every bonus hex among the hexes its
     track crosses, each once (``Route#all_hexes``: uniq), counted here from the segments' paths."""
     problem, pays = drawn
-    ref = reference.search(problem)
-    nested = compiled.search(problem, strategy="nested")
-    packing = compiled.search(problem, strategy="packing")
-    assert ref.optimal and nested.optimal and packing.optimal
-    assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
+    ref, nested, packing = searches_agree(problem)
     for result in (nested, packing):
         for r in result.routes:
             crossed = {h for d in r.dsegs for h, _ in problem.graph.segments[problem.seg_by_dir[d]].paths}

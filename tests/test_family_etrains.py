@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from optimizer import api
 from optimizer.board.inputs import input_fields
-from optimizer.core import _input, compiled, reference
+from optimizer.core import _input, compiled
 from optimizer.graph.problem import build_problem
 from optimizer.revenue import best_route_awards, price_route
 
@@ -33,6 +33,7 @@ from .boards import bonuses, e_trains, small_boards
 from .corpus import ROOT
 from .test_catalog_rules import catalog_state
 from .test_engine_oracle import _engine
+from .twins import searches_agree
 
 # Every catalogue state where main's answer was refused by the engine for its E train (judged on main at
 # a2aade9: /work/judge-base.txt), and 1866's, where main's E train was paid by cities without a token;
@@ -101,11 +102,7 @@ def test_twins_agree_on_e_trains(data):
     problem, token_ends = data.draw(e_trains(doc))
     data.draw(bonuses(problem))
     assert problem.n_track_groups == 2 and compiled.packing_declines(problem)
-    ref = reference.search(problem)
-    nested = compiled.search(problem, strategy="nested")
-    packing = compiled.search(problem, strategy="packing")
-    assert ref.optimal and nested.optimal and packing.optimal
-    assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
+    ref, nested, packing = searches_agree(problem)
     for result in (ref, nested, packing):
         _assert_sound(problem, result, token_ends)
 

@@ -24,6 +24,7 @@ from optimizer.revenue import best_route_awards, price_route
 from .boards import GAUGE_RULES, bonuses, gauges, small_boards
 from .test_catalog_rules import catalog_state
 from .test_engine_oracle import _engine, judge
+from .twins import searches_agree
 
 BROAD, NARROW, DUAL = (1 << GAUGES.index(k) for k in ("broad", "narrow", "dual"))
 
@@ -164,11 +165,7 @@ def test_twins_agree_under_gauge_rules(data):
     data.draw(bonuses(problem))
     if len(problem.graph.segments):
         gauges(data.draw, problem)
-    ref = reference.search(problem)
-    nested = compiled.search(problem, strategy="nested")
-    packing = compiled.search(problem, strategy="packing")
-    assert ref.optimal and nested.optimal and packing.optimal
-    assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
+    ref, nested, packing = searches_agree(problem)
     for result in (ref, nested, packing):
         _assert_sound(problem, result)
 

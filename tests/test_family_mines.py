@@ -26,6 +26,7 @@ from optimizer.revenue import best_route_awards, price_route
 
 from .boards import bonuses, mines, small_boards
 from .test_catalog_rules import catalog_state
+from .twins import searches_agree
 
 # state, the goods trains' name suffix (None: no goods trains), the engine's price of our routes
 ENGINE_PRICED = [
@@ -137,11 +138,7 @@ def test_twins_agree_on_mines(data):
     doc = data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3))
     problem = data.draw(mines(doc))
     data.draw(bonuses(problem))  # with every bonus shape (1824 Cisleithania's Bukowina is a set pair)
-    ref = reference.search(problem)
-    nested = compiled.search(problem, strategy="nested")
-    packing = compiled.search(problem, strategy="packing")
-    assert ref.optimal and nested.optimal and packing.optimal
-    assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
+    ref, nested, packing = searches_agree(problem)
     for result in (ref, nested, packing):
         used = set()
         awards = dict.fromkeys(range(len(result.routes)), 0)

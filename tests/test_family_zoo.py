@@ -26,7 +26,6 @@ from hypothesis import strategies as st
 
 from optimizer import api
 from optimizer.board.inputs import input_fields
-from optimizer.core import compiled, reference
 from optimizer.graph.problem import build_problem
 from optimizer.model.trains import UNLIMITED
 
@@ -35,6 +34,7 @@ from .corpus import require_corpus
 from .ruby import engine_dir, in_ci, tool
 from .test_core import _assert_sound
 from .test_engine_oracle import judge
+from .twins import searches_agree
 
 
 def catalog_state(state_id: str) -> dict:
@@ -167,11 +167,7 @@ def test_twins_agree_under_route_end_and_count_rules(data):
     problem = build_problem(doc)
     data.draw(route_rules(problem))
     data.draw(bonuses(problem))
-    ref = reference.search(problem)
-    nested = compiled.search(problem, strategy="nested")
-    packing = compiled.search(problem, strategy="packing")
-    assert ref.optimal and nested.optimal and packing.optimal
-    assert nested.revenue == packing.revenue == ref.revenue, (nested.routes, ref.routes)
+    ref, nested, packing = searches_agree(problem)
     for result in (ref, nested, packing):
         for route in result.routes:
             ends = (route.stops[0], route.stops[-1]) if len(route.stops) > 1 else ()

@@ -30,26 +30,11 @@ from optimizer.graph.problem import build_problem
 from optimizer.model.trains import UNLIMITED
 
 from .boards import bonuses, small_boards
-from .corpus import require_corpus
-from .ruby import engine_dir, in_ci, tool
+from .ruby import engine_dir, tool
+from .test_catalog_rules import catalog_state
 from .test_core import _assert_sound
 from .test_engine_oracle import judge
 from .twins import searches_agree
-
-
-def catalog_state(state_id: str) -> dict:
-    corpus = require_corpus()
-    path = corpus / "catalog" / "states" / state_id.split("/")[0] if corpus else None
-    if path is None or not path.is_dir():
-        if in_ci():
-            pytest.fail("the catalogue (../shared/corpus/catalog) is missing, and CI=true")
-        pytest.skip("the catalogue (../shared/corpus/catalog) is missing")
-    for f in sorted(path.glob("*.jsonl")):
-        for line in f.read_text().splitlines():
-            if line.strip() and json.loads(line)["id"] == state_id:
-                return json.loads(line)
-    raise KeyError(state_id)
-
 
 # States the engine refused or under-paid under the generic rules (its error or the router's figure
 # named), each right with the family: judged by the engine (benchmarks/engine_judge.py).

@@ -22,27 +22,9 @@ from google.protobuf import json_format
 from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 
 from .servers import ServerProcess, cpu_before_and_after, hard_board
+from .titles import BUILT_IN_TITLES, GAMES
 
 ORIGIN = "http://client.example"
-GAMES = {"1830", "1880", "1880 Romania", "1894", "18EU"}
-BEYOND_GAMES = {"1889", "18Chesapeake", "1846", "18AL"}  # built in, their rules declared as data
-CATALOG_GAMES = {
-    "1846 2p Variant",
-    "1852: Missouri",
-    "1856",
-    "1882",
-    "18Chesapeake: Off the Rails",
-    "18Tokaido",
-    *("1817", "1817NA", "1817WO", "18DE", "18 Hiawatha", "1861", "1866", "1867", "18ESP", "18FL", "1822Africa"),
-    *("1822", "1822MRS", "1822NRS", "1822MX", "1822PNW", "1822PNW Short Scenario", "1822PNW SRS"),
-    *("1822CA", "1822CA ERS", "1822CA WRS", "1888", "18USA"),
-    *("1849", "1849: Kingdom of the Two Sicilies", "1858Switzerland", "18Ireland", "18NY", "18NY 1st Edition"),
-    "1844",
-    *("18Carolinas", "18Norway", "1858", "1858India", "1860", "1862", "1825", "1840"),
-    *("18ZOO - Map A", "18ZOO - Map B", "18ZOO - Map C", "18ZOO - Map D", "18ZOO - Map E", "18ZOO - Map F"),
-    *("Steam Over Holland", "18Rhl", "1837", "1824", "1824 Cisleithania", "18Mag"),
-    *("18CO", "18JP-T", "1850", "1841", "18Ardennes", "18VA", "1848", "18MT: Big Sky Barons", "1847 AE"),
-}  # the catalogue's titles with rules as data
 # per call: without X-Deadline-Ms, the default; a stage's time is left out of the JSON when it is 0
 TIMES = ("elapsedMs", "searchMs", "readMs", "graphMs", "encodeMs", "deadlineMs", "deadlineFrom")
 
@@ -129,7 +111,7 @@ def test_board_document_as_it_is_reads_as_board(server, states):
 def test_list_games(server, stub):
     status, got = post(server, "/v1/games", None, method="GET")
     assert status == 200
-    assert {g["title"] for g in got["games"]} == GAMES | BEYOND_GAMES | CATALOG_GAMES
+    assert {g["title"] for g in got["games"]} == BUILT_IN_TITLES
     assert {g["title"]: g["rules"] for g in got["games"]}["1846"] == "data"
     assert got == as_json(stub.ListGames(pb.ListGamesRequest(), timeout=10))
 

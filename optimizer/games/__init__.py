@@ -106,6 +106,9 @@ DATA_FILES = {
     "1841": "1841.json",
     # bonuses for a route joining two sets of hexes (set_pairs)
     "1847 AE": "1847AE.json",
+    # 1846's subclasses with their own bonuses: E/W else N/S, the Dump, freight trains' own track
+    "18 Los Angeles": "18LosAngeles1.json",
+    "18 Los Angeles 2": "18LosAngeles2.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

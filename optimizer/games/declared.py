@@ -38,6 +38,18 @@ is then a data file, and a new game needs code only for a family not seen yet:
   tiles labelled L) or ``{"hexes": [H, ...]}`` (stops on those hexes); ``"icons"`` pays the numbers
   on both ends' icons (1846 East-West). Paid once per route only where no route can pay two stops
   of one set (1846's E group, 1882's off-boards: a route reaches off-boards only at its ends).
+  ``{"label_has": L}`` is the stops on tiles whose label holds the letter L (18 Los Angeles: ``N/E``
+  is north and east); a rule with ``unless_paired`` pays no pair of stops an earlier rule pays (18 Los
+  Angeles's N/S only where the route is not E/W: g_18_los_angeles/game.rb#east_west_bonus, whose
+  labelled stops are all route ends: off-boards, and Reseda's terminal city).
+- ``token_penalties``: ``[{token, amount, reduced?}]``: a paid stop on a hex whose city holds the
+  neutral ``token`` loses ``amount``, once a route; ``reduced`` (``{hexes, amount, unless_assignment}``)
+  costs ``amount`` there instead, unless the company and the hex share the assignment (18 Los Angeles's
+  Dump, -20, -10 at Westminster unless its Steamship bonus pays there:
+  g_18_los_angeles/game.rb#dump_penalty, #revenue_for).
+- ``train_track_groups``: ``[{name_has, group}]``: trains whose name holds ``name_has`` run in their own
+  overlap group: their routes may share track with the other trains', not with each other's (18 Los
+  Angeles's freight trains, N/M: g_18_los_angeles/game.rb#check_overlap, #train_type).
 - ``set_pairs``: ``[{a, b, amount, company?, visited?}]``: ``amount`` once for a route paying (with
   ``visited``: visiting) a stop of set ``a`` and one of set ``b``, however many of each; sets as for
   ``group_pairs``; only for ``company`` where it names one (1888's destinations: a stop of the
@@ -156,6 +168,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
 
 Where the engine says "once per route" and a hex has several stops, pairs of those stops take
 the bonus back once, so that a route paying two of them is paid once.
+
+Every declared title also keeps two rules of the engine's that hold in every game:
+
+- a city keeps its groups when its hex is upgraded (lib/engine/hex.rb#lay: ``new_city.groups =
+  old_city.groups``), so Long Beach's four cities stay one group on the laid tiles, whose code has none;
+- no two stops of a route share a group (lib/engine/route.rb#revenue: "Cannot use group ... more than
+  once"). Stops of the same groups share a location; two stops whose groups only overlap (18 Los
+  Angeles's Oxnard, ``W|NW|SW``, and Reseda, ``NW``) are a visited pair of :data:`FORBIDDEN`, worth less
+  than any run gains, so that no best run holds such a route; the checker names the group.
 """
 
 from __future__ import annotations
@@ -174,6 +195,8 @@ from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
 from .narrow_gauge import narrow_gauge_bonus
 from .stop_classes import spec_by_classes
+
+FORBIDDEN = -(1 << 24)  # a visited pair no legal route holds: a route with it earns less than none
 
 
 @lru_cache(maxsize=4096)
@@ -228,6 +251,22 @@ class DeclaredRules(Rules):
             names += [name for name, sticky in icons_of(code) if sticky]
         return names
 
+    def node_groups(self, hx, node) -> tuple:
+        """A stop's groups: its tile's, or on an upgraded hex the printed map's city's (lib/engine/hex.rb
+        #lay carries them onto the new tile's cities: by position where the printed cities differ)."""
+        if node.groups or node.kind != "city":
+            return node.groups
+        code = self.printed.get(hx.id)
+        if code is None or code == hx.tile.code:
+            return ()
+        printed = [n.groups for n in parse_code(code).nodes if n.kind == "city"]
+        if not printed or not any(printed):
+            return ()
+        if len(set(printed)) == 1:
+            return printed[0]
+        position = sum(1 for n in hx.tile.nodes if n.kind == "city" and n.index < node.index)
+        return printed[position] if position < len(printed) else ()
+
     def is_mine(self, hx, node) -> bool:
         rule = self.declared.get("mines")
         if not rule or not node.is_stop:
@@ -249,8 +288,11 @@ class DeclaredRules(Rules):
             return "mines"  # a route reaches one mine at most
         rule = self.declared.get("one_stop_per_hex")
         only = rule.get("hexes") if isinstance(rule, dict) else None
-        if rule and not node.groups and not self.exempt_from_one_stop(rule, hx) and (only is None or hx.id in only):
+        groups = self.node_groups(hx, node)
+        if rule and not groups and not self.exempt_from_one_stop(rule, hx) and (only is None or hx.id in only):
             return "hex:" + hx.id
+        if groups and hx.id not in self.areas:
+            return "group:" + "|".join(groups)
         return super().location(hx, node)
 
     @staticmethod
@@ -376,6 +418,10 @@ class DeclaredRules(Rules):
         rule = self.declared.get("hex_distance")
         if rule:
             spec = hex_spec(rule, train, spec)
+        for rule in self.declared.get("train_track_groups", ()):
+            if rule["name_has"] in train.name:
+                spec = replace(spec, track_group=int(rule["group"]))
+                break
         e_rule = self.declared.get("e_trains")
         if e_rule and train.name in e_rule["trains"]:
             spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
@@ -410,6 +456,25 @@ class DeclaredRules(Rules):
                 count = self.icon_names(hx).count(rule["per_icon"]) if rule.get("per_icon") else 1
                 total += rule["amount"] * count
         return total
+
+    def token_penalty(self, hx) -> int:
+        """What ``token_penalties`` take from a paid stop on the hex, once a route (18 Los Angeles's Dump)."""
+        total = 0
+        for rule in self.declared.get("token_penalties", ()):
+            if not any(rule["token"] in city.tokens for city in hx.cities.values()):
+                continue
+            amount = int(rule["amount"])
+            reduced = rule.get("reduced")
+            if reduced and hx.id in reduced["hexes"]:
+                key = reduced.get("unless_assignment")
+                if not (key and self.company.assignments.get(key) and hx.assignments.get(key)):
+                    amount = int(reduced["amount"])
+            total += amount
+        return total
+
+    def route_once_bonus(self, hx) -> int:
+        """What a route earns once on the hex, however many of its stops it pays (assignments, penalties)."""
+        return self.assigned_bonus(hx) - self.token_penalty(hx)
 
     def ability_bonus(self, hx) -> int:
         kinds = set(self.declared.get("ability_stop_bonuses", ()))
@@ -458,7 +523,7 @@ class DeclaredRules(Rules):
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
-        return self.assigned_bonus(hx) + self.ability_bonus(hx) + own + narrow
+        return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow
 
     def train_stop_bonus(self, stop, spec: TrainSpec) -> int:
         """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman)."""
@@ -550,8 +615,9 @@ class DeclaredRules(Rules):
                 if not node.is_stop:
                     continue
                 if (
-                    ("group" in spec and spec["group"] in node.groups)
+                    ("group" in spec and spec["group"] in self.node_groups(hx, node))
                     or ("label" in spec and spec["label"] in hx.tile.labels)
+                    or ("label_has" in spec and any(spec["label_has"] in label for label in hx.tile.labels))
                     or ("hexes" in spec and hx.id in spec["hexes"])
                 ):
                     out.append((hx.node_id(node.index), hx))
@@ -578,11 +644,27 @@ class DeclaredRules(Rules):
         """Pairs taking back a per-route bonus a route would otherwise be paid twice on one hex."""
         pairs = []
         for hx in self.board.hexes.values():
-            bonus = self.assigned_bonus(hx)
+            bonus = self.route_once_bonus(hx)
             stops = self.stops_on(hx)
             if bonus and len(stops) > 1:
                 pairs += [PairBonus(a, b, -bonus) for a, b in combinations(stops, 2)]
         return pairs
+
+    def group_conflicts(self) -> list:
+        """Visited pairs of :data:`FORBIDDEN` for two stops whose groups overlap but differ (those of the
+        same groups share a location already): lib/engine/route.rb#revenue, "Cannot use group ... more
+        than once"."""
+        grouped = []
+        for hx in self.board.hexes.values():
+            for node in hx.tile.nodes:
+                groups = self.node_groups(hx, node) if node.is_stop else ()
+                if groups:
+                    grouped.append((hx.node_id(node.index), frozenset(groups)))
+        return [
+            PairBonus(a, b, FORBIDDEN, visited=True)
+            for (a, ga), (b, gb) in combinations(grouped, 2)
+            if ga != gb and ga & gb
+        ]
 
     def holds(self, rule: dict) -> bool:
         owned = rule.get("company") and rule["company"] in self.company.companies
@@ -602,13 +684,17 @@ class DeclaredRules(Rules):
 
     def bonuses(self) -> Bonuses:
         bonuses = Bonuses()
+        paired: set = set()
         for rule in self.declared.get("group_pairs", ()):
             ends_a, ends_b = self.select(rule["a"]), self.select(rule["b"])
             for a, hx_a in ends_a:
                 for b, hx_b in ends_b:
-                    if a != b:
-                        bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
+                    if a == b or (rule.get("unless_paired") and frozenset((a, b)) in paired):
+                        continue
+                    bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
+                    paired.add(frozenset((a, b)))
         bonuses.pairs += self.once_per_route()
+        bonuses.pairs += self.group_conflicts()
         bonuses.hex_bonuses = self.track_hex_bonuses()
         for rule in self.declared.get("set_pairs", ()):
             if rule.get("company") in (None, self.company.id):

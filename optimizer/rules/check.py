@@ -192,7 +192,27 @@ def _walk(problem, reading):
                 else f"it reaches {_stop_name(problem, a)} and {_stop_name(problem, b)}, one location, twice"
             )
         seen[loc] = s
+    errors += _group_errors(problem, stops)
     return stops, resources, errors, pen
+
+
+def _group_errors(problem, stops) -> list:
+    """Two stops of a route whose groups overlap though their locations differ (lib/engine/route.rb
+    #revenue: "Cannot use group ... more than once"; the same groups are one location, above)."""
+    graph = problem.graph
+    errors = []
+    for i, a in enumerate(stops):
+        for b in stops[i + 1 :]:
+            la, lb = graph.stops[a].location, graph.stops[b].location
+            if la == lb or not (la.startswith("group:") and lb.startswith("group:")):
+                continue
+            shared = set(la[6:].split("|")) & set(lb[6:].split("|"))
+            if shared:
+                errors.append(
+                    f"it reaches {_stop_name(problem, a)} and {_stop_name(problem, b)}, both of group"
+                    f" {sorted(shared)[0]}, which a route may use once"
+                )
+    return errors
 
 
 def _hex_track_errors(problem, t: int, segs: list) -> list:

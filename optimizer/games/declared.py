@@ -74,6 +74,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   a row each (18Ardennes, 18VA; see :mod:`optimizer.games.stop_classes`); groups whose cities count
   small where every train matches ``small_groups_trains`` (18VA's CMD for freight trains); the large
   visit capped at the number in the train's name (18VA ``#check_distance``).
+- ``freight_ports``: ``{freight_suffix, doubler_suffix, offboard_group, port_group, port_links, zone_group,
+  zone_per_size, steamboat: {assignment, amount, doubler_amount}}``: passenger, freight and doubler trains
+  paid apart, ports open only with a token in their linked city, the zone (CMD) closed to all but freight
+  trains (18VA, lib/engine/game/g_18_va/game.rb#revenue_for, #check_distance); see
+  :mod:`optimizer.games.freight_ports`.
 - ``label_count_bonus``: ``{label, amount}``: ``amount`` for each paid stop on a hex labelled (or to be
   labelled) ``label``, less ``amount`` once a route (1848's K_BONUS, g_1848 ``#revenue_for``).
 - ``gauge_borders``: ``{free_in_name?}``: each border a route's track crosses is a gauge change that
@@ -170,6 +175,7 @@ from ..errors import BoardError
 from ..model import MINES_ANY, MINES_NONE, MINES_ONE, BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from ..model.trains import UNLIMITED
 from .base import Rules
+from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
 from .narrow_gauge import narrow_gauge_bonus
@@ -229,6 +235,14 @@ class DeclaredRules(Rules):
         return names
 
     def is_mine(self, hx, node) -> bool:
+        """A mine of ``mines``, or a stop ``freight_ports`` keeps to freight trains (18VA's CMD, which
+        pays as usual and may share a route with another)."""
+        rule = self.declared.get("freight_ports")
+        if rule and node.is_stop and is_zone(rule, node):
+            return True
+        return self.mines_mine(hx, node)
+
+    def mines_mine(self, hx, node) -> bool:
         rule = self.declared.get("mines")
         if not rule or not node.is_stop:
             return False
@@ -238,14 +252,27 @@ class DeclaredRules(Rules):
         return city is not None and rule.get("token") in city.tokens
 
     def mine_rule(self, spec: TrainSpec) -> int:
+        freight = self.declared.get("freight_ports")
+        if freight:
+            return MINES_ANY if train_type(freight, spec.name) == "freight" else MINES_NONE
         rule = self.declared.get("mines")
         if not rule:
             return MINES_ANY
         suffix = rule.get("goods_suffix")
         return MINES_ONE if suffix and spec.name.endswith(suffix) else MINES_NONE
 
+    def forbidden(self, hx, node) -> bool:
+        """``freight_ports``: a port whose linked city holds no token of the company."""
+        rule = self.declared.get("freight_ports")
+        return bool(rule) and port_closed(self.board, self.company.id, rule, hx, node)
+
+    def forbidden_reason(self, hx, node) -> str:
+        if self.declared.get("freight_ports"):
+            return f"a train cannot visit the port {hx.id} without the company's token in its linked city"
+        return super().forbidden_reason(hx, node)
+
     def location(self, hx, node) -> str:
-        if self.is_mine(hx, node):
+        if self.mines_mine(hx, node):
             return "mines"  # a route reaches one mine at most
         rule = self.declared.get("one_stop_per_hex")
         only = rule.get("hexes") if isinstance(rule, dict) else None
@@ -280,6 +307,9 @@ class DeclaredRules(Rules):
 
     def min_large(self, spec: TrainSpec) -> int:
         rule = self.declared.get("counted_stops")
+        freight = self.declared.get("freight_ports")
+        if freight:  # 2 paying non-port stops: a passenger or doubler train's are its cities
+            return 0 if train_type(freight, spec.name) == "freight" else 2
         if rule is None or self.counts_towns(spec):
             return 0
         return int(rule.get("min", 0))
@@ -514,7 +544,7 @@ class DeclaredRules(Rules):
         ``tokened_cities_only`` a city without the company's token pays nothing; under
         ``offboard_phase_columns`` an off-board pays the column of its table the engine maps the
         phase's name to, not the phase's tile colours (1841's white/gray/black)."""
-        if self.is_mine(hx, node):
+        if self.mines_mine(hx, node):
             return 0
         if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
             return 0
@@ -527,6 +557,11 @@ class DeclaredRules(Rules):
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        freight = self.declared.get("freight_ports")
+        if freight:
+            return value_for(
+                self.board, self.company, freight, stop, spec, self.board.hexes[stop.hex].tile.nodes[stop.node]
+            )
         paid_only = self.declared.get("paid_only_tokened_or_red")
         if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
             return 0
@@ -609,6 +644,8 @@ class DeclaredRules(Rules):
                     if a != b:
                         bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
         bonuses.pairs += self.once_per_route()
+        if self.declared.get("freight_ports"):
+            bonuses.pairs += steamboat_pairs(self.board, self.company, self.declared["freight_ports"])
         bonuses.hex_bonuses = self.track_hex_bonuses()
         for rule in self.declared.get("set_pairs", ()):
             if rule.get("company") in (None, self.company.id):

@@ -118,7 +118,9 @@ def test_port_pays_by_train_type_and_opens_with_the_linked_token():
     assert not any(s.hex == "I16" for s in build_problem(doc).graph.stops)
     linked = copy.deepcopy(doc)
     _hex(linked, "H15")["cities"][0]["tokens"] = ["N&W"]
-    linked["trains"] = [{"id": f"t{k}", "name": name, "distance": ROWS[name]} for k, name in enumerate(["3", "4D", "2G"])]
+    linked["trains"] = [
+        {"id": f"t{k}", "name": name, "distance": ROWS[name]} for k, name in enumerate(["3", "4D", "2G"])
+    ]
     assert _values(build_problem(linked), "I16._0") == {"3": 30, "4D": 60, "2G": 80}
 
 

@@ -1,11 +1,12 @@
-"""Issue 27/32 families of this round: ``freight_ports`` (18VA).
+"""Issue 27/32 families of this round: ``freight_ports`` (18VA), ``assigned_hex_doubles`` (18Ardennes).
 
 The engine's code is the reference (lib/engine/game/g_18_va/game.rb): ``#revenue_for`` and
 ``#freight_port_bonus`` pay passenger, freight (``G``) and doubler (``D``) trains apart;
 ``#check_distance``, ``#check_port`` and ``#check_cmd`` keep ports to a company with a token in the
 linked city and CMD to freight trains. Expected revenues are the engine's: the price
 ``clients/ruby/bin/price-routes`` gave our routes in this branch's judge run
-(``benchmarks/engine_judge.py --title 18VA``: 8 of 8 right, 2 of 8 on main).
+(``benchmarks/engine_judge.py --title 18VA``: 8 of 8 right, 2 of 8 on main; ``--title 18Ardennes``:
+6 of 8, 4 of 8 on main).
 """
 
 from __future__ import annotations
@@ -154,3 +155,41 @@ def test_passenger_trains_need_two_cities():
     doc = catalog_state(VA + "294")
     problem = build_problem(doc)
     assert [int(m) for m in problem.min_large_by_train] == [2]
+
+
+ARDENNES = "18Ardennes/18Ardennes_game_end_bank@"
+# lib/engine/game/g_18_ardennes/trains.rb#mine_bonus: a stop on a mine hex (map.rb MINE_HEXES: H10, I21)
+# pays its route_revenue again for a company holding the hex's id as an assignment
+ARDENNES_PRICED = [
+    (ARDENNES + "408", 110),  # BY (assigned I21): I21 (20, doubled) - J24 - L26
+    (ARDENNES + "555", 250),  # E (assigned I21): a 4 through I21
+    (ARDENNES + "662", 370),  # 12 (assigned H10): the router's 420 takes the tee bonus, left
+]
+
+
+def test_ardennes_declares_mine_doubles():
+    source, families = rules_source("18Ardennes")
+    assert source == "data" and "assigned_hex_doubles" in families
+
+
+@pytest.mark.parametrize("state_id, engine", ARDENNES_PRICED, ids=[s for s, _ in ARDENNES_PRICED])
+def test_ardennes_answer_is_the_engines_price(state_id, engine):
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == engine
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == engine
+    problem = build_problem(doc)
+    nested = compiled.search(problem, strategy="nested")
+    packing = compiled.search(problem, strategy="packing")
+    assert nested.revenue == packing.revenue == engine
+
+
+def test_ardennes_mine_pays_twice_only_for_its_holder():
+    """At action 408 BY holds I21's assignment: I21 pays BY's 2 twice; without it, once."""
+    doc = catalog_state(ARDENNES + "408")
+    once = copy.deepcopy(doc)
+    once["corporation"]["assignments"] = {}
+    twice, single = _values(build_problem(doc), "I21._0"), _values(build_problem(once), "I21._0")
+    assert twice == {"2": 2 * single["2"]} and single["2"] > 0
+    assert api.solve(once)["revenue"] < 110

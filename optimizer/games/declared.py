@@ -151,6 +151,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``own_hex_doubles``: ``true`` where a stop on a hex the engine assigned the company itself pays twice
   (1850's edge token, lib/engine/game/g_1850/game.rb#revenue_for; the engine pays the first such stop of
   a route, and a company has one edge token, on an off-board of one stop).
+- ``assigned_hex_doubles``: ``[hex, ...]``: a stop on one of these hexes pays twice where the company
+  holds an assignment keyed by the hex's id (18Ardennes' mines, lib/engine/game/g_18_ardennes/trains.rb
+  #mine_bonus: ``stop.route_revenue`` again where ``route.train.owner.assignments.key?(coord)`` for a
+  stop on ``MINE_HEXES``; the train's multiplier applies, as to the stop's own value).
 - ``offboard_phase_columns``: ``{phase name: column}`` where an off-board's revenue table is keyed by
   columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
   ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
@@ -477,13 +481,15 @@ class DeclaredRules(Rules):
     def doubled(self, hx, node) -> int:
         """A stop paid twice: on a hex of one of the company's abilities of a type in
         ``ability_stop_doubles`` (18JP-T's destination, hex_bonus), or, with ``own_hex_doubles``, on a
-        hex the engine assigned the company itself (1850's edge token)."""
+        hex the engine assigned the company itself (1850's edge token), or on a hex of
+        ``assigned_hex_doubles`` whose id the company holds as an assignment (18Ardennes' mines)."""
         kinds = set(self.declared.get("ability_stop_doubles", ()))
         on_ability = any(a.get("type") in kinds and hx.id in (a.get("hexes") or ()) for a in self.company.abilities)
         own = self.declared.get("own_hex_doubles") and any(
             key == self.company.id or str(key).endswith(f": {self.company.id}>") for key in hx.assignments
         )
-        return node.value(self.board.phase_tiles) if on_ability or own else 0
+        by_hex = hx.id in self.declared.get("assigned_hex_doubles", ()) and self.company.assignments.get(hx.id)
+        return node.value(self.board.phase_tiles) if on_ability or own or by_hex else 0
 
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0

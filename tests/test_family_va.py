@@ -193,3 +193,21 @@ def test_ardennes_mine_pays_twice_only_for_its_holder():
     twice, single = _values(build_problem(doc), "I21._0"), _values(build_problem(once), "I21._0")
     assert twice == {"2": 2 * single["2"]} and single["2"] > 0
     assert api.solve(once)["revenue"] < 110
+
+
+def test_extra_tokens_are_the_companys_tokens():
+    """1870's destination token lies beyond the city's slots (``extra_tokens``): Part::City#tokened_by?
+    counts it, so #blocks? is false for its company. SSW at action 860 runs through Fort Worth (J3: FW
+    and TP fill both slots, SSW's extra token) for 160, the engine's price; before, J3 blocked it (140)."""
+    doc = catalog_state("1870/1870_game_end_bank@860")
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == 160
+    assert "J3._0" in answer["routes"][0]["stops"]
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == 160
+    problem = build_problem(doc)
+    j3 = next(s for s in problem.graph.stops if s.id == "J3._0")
+    assert j3.token and not j3.end_only
+    bare = copy.deepcopy(doc)
+    _hex(bare, "J3")["cities"][0]["extra_tokens"] = []
+    assert api.solve(bare)["revenue"] == 140

@@ -211,3 +211,52 @@ def test_extra_tokens_are_the_companys_tokens():
     bare = copy.deepcopy(doc)
     _hex(bare, "J3")["cities"][0]["extra_tokens"] = []
     assert api.solve(bare)["revenue"] == 140
+
+
+JR30, JR56 = "1836Jr30/2809@", "1836jr56/1836jr56_game_end_bank@"
+# lib/engine/game/g_1836_jr30/game.rb#revenue_for (and g_1836_jr56's, on G1856's): a port pays once
+# for each city of the route holding the company's token, not for itself
+JR_PRICED = [
+    (JR30 + "418", 220),  # Nord's 5: J2 (port) - I3 - H4 - H6, two token cities (200 before)
+    (JR30 + "213", 390),
+    (JR56 + "372", 450),  # B's 4 and 3: the port twice, RdP's +20 on each (410 with 1856's GLSC)
+    (JR56 + "627", 310),
+]
+
+
+@pytest.mark.parametrize("title", ["1836Jr30", "1836Jr56"])
+def test_1836jr_declares_port_per_token(title):
+    source, families = rules_source(title)
+    assert source == "data" and "port_per_token" in families
+
+
+@pytest.mark.parametrize("state_id, engine", JR_PRICED, ids=[s for s, _ in JR_PRICED])
+def test_1836jr_answer_is_the_engines_price(state_id, engine):
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == engine
+    assert answer["revenue"] >= doc["expected"]["router"]["revenue"]
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == engine
+    ref, _, _ = searches_agree(build_problem(doc))
+    assert ref.revenue == engine
+
+
+def test_1836jr_port_pays_once_a_token_city():
+    """Nord at action 418: the port J2 pays nothing itself and its value once with each city holding
+    Nord's token; the route J2-I3-H4-H6 is paid it for each of them, as the engine priced (220)."""
+    doc = catalog_state(JR30 + "418")
+    problem = build_problem(doc)
+    port = next(i for i, s in enumerate(problem.graph.stops) if s.id == "J2._0")
+    assert int(problem.values_by_train_stop[0][port]) == 0
+    pairs = [p for p in problem.bonuses.pairs if p.a == "J2._0"]
+    tokened = {s.id for s in problem.graph.stops if s.token and s.kind == "city"}
+    assert pairs and {p.b for p in pairs} == tokened and len({p.amount for p in pairs}) == 1
+    on_route = [p for p in pairs if p.b in ("I3._0", "H4._0", "H6._0")]
+    route = api.check(doc, [{"train": "5-1", "hexes": [["J2", "I3"], ["I3", "I5", "H4"], ["H4", "H6"]]}])
+    plain = sum(
+        int(problem.values_by_train_stop[0][i])
+        for i, s in enumerate(problem.graph.stops)
+        if s.id in route["routes"][0]["paid"]
+    )
+    assert route["revenue"] == plain + sum(p.amount for p in on_route) == 220

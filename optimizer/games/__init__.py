@@ -106,6 +106,9 @@ DATA_FILES = {
     "1841": "1841.json",
     # bonuses for a route joining two sets of hexes (set_pairs)
     "1847 AE": "1847AE.json",
+    # a port paid once for each of the company's token cities on the route (port_per_token)
+    "1836Jr30": "1836Jr30.json",
+    "1836Jr56": "1836Jr56.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

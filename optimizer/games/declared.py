@@ -151,6 +151,12 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``own_hex_doubles``: ``true`` where a stop on a hex the engine assigned the company itself pays twice
   (1850's edge token, lib/engine/game/g_1850/game.rb#revenue_for; the engine pays the first such stop of
   a route, and a company has one edge token, on an off-board of one stop).
+- ``port_per_token``: ``{group}``: a stop of the group (a port) pays its value once for each city of the
+  route holding the company's token, not for itself (1836Jr30 and 1836Jr56,
+  lib/engine/game/g_1836_jr30/game.rb#revenue_for: ``revenue -= per_token``, then ``per_token`` for each
+  ``stop.city? && stop.tokened_by?(route.train.owner)``): pairs of the port and each such city, so a
+  route is paid the port once per token city it pays. The engine's "must contain 2 other stops" is
+  not kept (coverage.json names it).
 - ``assigned_hex_doubles``: ``[hex, ...]``: a stop on one of these hexes pays twice where the company
   holds an assignment keyed by the hex's id (18Ardennes' mines, lib/engine/game/g_18_ardennes/trains.rb
   #mine_bonus: ``stop.route_revenue`` again where ``route.train.owner.assignments.key?(coord)`` for a
@@ -552,6 +558,8 @@ class DeclaredRules(Rules):
         phase's name to, not the phase's tile colours (1841's white/gray/black)."""
         if self.mines_mine(hx, node):
             return 0
+        if self.port_group(node):  # paid as pairs with the company's token cities (see bonuses)
+            return self.value_bonus(hx, node)
         if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
             return 0
         columns = self.declared.get("offboard_phase_columns")
@@ -559,6 +567,23 @@ class DeclaredRules(Rules):
         if column is not None and node.kind == "offboard":
             return node.value([column]) + self.value_bonus(hx, node)
         return super().value(hx, node)
+
+    def port_group(self, node) -> bool:
+        """A stop of ``port_per_token``'s group."""
+        rule = self.declared.get("port_per_token")
+        return bool(rule) and rule["group"] in node.groups
+
+    def port_pairs(self) -> list:
+        """``port_per_token``: each port pays its value once for each city of the route holding the
+        company's token: a pair of the port and each such city."""
+        ports, cities = [], []
+        for hx in self.board.hexes.values():
+            for node in hx.stop_nodes:
+                if self.port_group(node):
+                    ports.append((hx.node_id(node.index), node.value(self.board.phase_tiles)))
+                elif node.kind == "city" and self.has_token(hx, node):
+                    cities.append(hx.node_id(node.index))
+        return [PairBonus(port, city, value) for port, value in ports if value for city in cities]
 
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
@@ -650,6 +675,8 @@ class DeclaredRules(Rules):
                     if a != b:
                         bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
         bonuses.pairs += self.once_per_route()
+        if self.declared.get("port_per_token"):
+            bonuses.pairs += self.port_pairs()
         if self.declared.get("freight_ports"):
             bonuses.pairs += steamboat_pairs(self.board, self.company, self.declared["freight_ports"])
         bonuses.hex_bonuses = self.track_hex_bonuses()

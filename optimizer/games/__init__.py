@@ -109,6 +109,9 @@ DATA_FILES = {
     # 1846's subclasses with their own bonuses: E/W else N/S, the Dump, freight trains' own track
     "18 Los Angeles": "18LosAngeles1.json",
     "18 Los Angeles 2": "18LosAngeles2.json",
+    # a port paid once for each of the company's token cities on the route (port_per_token)
+    "1836Jr30": "1836Jr30.json",
+    "1836Jr56": "1836Jr56.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

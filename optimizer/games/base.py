@@ -64,7 +64,7 @@ class Rules:
         city = hx.cities.get(node.index) if node.kind == "city" else None
         if city is None or not city.slots:
             return False
-        if self.company.id in city.tokens:
+        if self.company.id in city.tokens or self.company.id in city.extra:
             return False
         filled = [bool(t) or (i < len(city.blocking) and city.blocking[i]) for i, t in enumerate(city.tokens)]
         full = len(city.tokens) >= city.slots and all(filled)
@@ -99,8 +99,10 @@ class Rules:
         return hx.color == "red"
 
     def has_token(self, hx, node) -> bool:
+        """The company's token in the city, in a slot or beyond them (``extra_tokens``: 1870's destination
+        token, 18VA's P3): Part::City#tokened_by? counts both, and #blocks? is false for either."""
         city = hx.cities.get(node.index) if node.kind == "city" else None
-        return city is not None and self.company.id in city.tokens
+        return city is not None and (self.company.id in city.tokens or self.company.id in city.extra)
 
     def is_mine(self, hx, node) -> bool:
         """A mine: a stop only goods trains visit, one a route (:meth:`mine_rule`); none in most titles."""

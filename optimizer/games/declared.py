@@ -86,6 +86,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   a row each (18Ardennes, 18VA; see :mod:`optimizer.games.stop_classes`); groups whose cities count
   small where every train matches ``small_groups_trains`` (18VA's CMD for freight trains); the large
   visit capped at the number in the train's name (18VA ``#check_distance``).
+- ``freight_ports``: ``{freight_suffix, doubler_suffix, offboard_group, port_group, port_links, zone_group,
+  zone_per_size, steamboat: {assignment, amount, doubler_amount}}``: passenger, freight and doubler trains
+  paid apart, ports open only with a token in their linked city, the zone (CMD) closed to all but freight
+  trains (18VA, lib/engine/game/g_18_va/game.rb#revenue_for, #check_distance); see
+  :mod:`optimizer.games.freight_ports`.
 - ``label_count_bonus``: ``{label, amount}``: ``amount`` for each paid stop on a hex labelled (or to be
   labelled) ``label``, less ``amount`` once a route (1848's K_BONUS, g_1848 ``#revenue_for``).
 - ``gauge_borders``: ``{free_in_name?}``: each border a route's track crosses is a gauge change that
@@ -158,6 +163,16 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``own_hex_doubles``: ``true`` where a stop on a hex the engine assigned the company itself pays twice
   (1850's edge token, lib/engine/game/g_1850/game.rb#revenue_for; the engine pays the first such stop of
   a route, and a company has one edge token, on an off-board of one stop).
+- ``port_per_token``: ``{group}``: a stop of the group (a port) pays its value once for each city of the
+  route holding the company's token, not for itself (1836Jr30 and 1836Jr56,
+  lib/engine/game/g_1836_jr30/game.rb#revenue_for: ``revenue -= per_token``, then ``per_token`` for each
+  ``stop.city? && stop.tokened_by?(route.train.owner)``): pairs of the port and each such city, so a
+  route is paid the port once per token city it pays. The engine's "must contain 2 other stops" is
+  not kept (coverage.json names it).
+- ``assigned_hex_doubles``: ``[hex, ...]``: a stop on one of these hexes pays twice where the company
+  holds an assignment keyed by the hex's id (18Ardennes' mines, lib/engine/game/g_18_ardennes/trains.rb
+  #mine_bonus: ``stop.route_revenue`` again where ``route.train.owner.assignments.key?(coord)`` for a
+  stop on ``MINE_HEXES``; the train's multiplier applies, as to the stop's own value).
 - ``offboard_phase_columns``: ``{phase name: column}`` where an off-board's revenue table is keyed by
   columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
   ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
@@ -191,6 +206,7 @@ from ..errors import BoardError
 from ..model import MINES_ANY, MINES_NONE, MINES_ONE, BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from ..model.trains import UNLIMITED
 from .base import Rules
+from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
 from .narrow_gauge import narrow_gauge_bonus
@@ -268,6 +284,14 @@ class DeclaredRules(Rules):
         return printed[position] if position < len(printed) else ()
 
     def is_mine(self, hx, node) -> bool:
+        """A mine of ``mines``, or a stop ``freight_ports`` keeps to freight trains (18VA's CMD, which
+        pays as usual and may share a route with another)."""
+        rule = self.declared.get("freight_ports")
+        if rule and node.is_stop and is_zone(rule, node):
+            return True
+        return self.mines_mine(hx, node)
+
+    def mines_mine(self, hx, node) -> bool:
         rule = self.declared.get("mines")
         if not rule or not node.is_stop:
             return False
@@ -277,14 +301,27 @@ class DeclaredRules(Rules):
         return city is not None and rule.get("token") in city.tokens
 
     def mine_rule(self, spec: TrainSpec) -> int:
+        freight = self.declared.get("freight_ports")
+        if freight:
+            return MINES_ANY if train_type(freight, spec.name) == "freight" else MINES_NONE
         rule = self.declared.get("mines")
         if not rule:
             return MINES_ANY
         suffix = rule.get("goods_suffix")
         return MINES_ONE if suffix and spec.name.endswith(suffix) else MINES_NONE
 
+    def forbidden(self, hx, node) -> bool:
+        """``freight_ports``: a port whose linked city holds no token of the company."""
+        rule = self.declared.get("freight_ports")
+        return bool(rule) and port_closed(self.board, self.company.id, rule, hx, node)
+
+    def forbidden_reason(self, hx, node) -> str:
+        if self.declared.get("freight_ports"):
+            return f"a train cannot visit the port {hx.id} without the company's token in its linked city"
+        return super().forbidden_reason(hx, node)
+
     def location(self, hx, node) -> str:
-        if self.is_mine(hx, node):
+        if self.mines_mine(hx, node):
             return "mines"  # a route reaches one mine at most
         rule = self.declared.get("one_stop_per_hex")
         only = rule.get("hexes") if isinstance(rule, dict) else None
@@ -322,6 +359,9 @@ class DeclaredRules(Rules):
 
     def min_large(self, spec: TrainSpec) -> int:
         rule = self.declared.get("counted_stops")
+        freight = self.declared.get("freight_ports")
+        if freight:  # 2 paying non-port stops: a passenger or doubler train's are its cities
+            return 0 if train_type(freight, spec.name) == "freight" else 2
         if rule is None or self.counts_towns(spec):
             return 0
         return int(rule.get("min", 0))
@@ -512,13 +552,15 @@ class DeclaredRules(Rules):
     def doubled(self, hx, node) -> int:
         """A stop paid twice: on a hex of one of the company's abilities of a type in
         ``ability_stop_doubles`` (18JP-T's destination, hex_bonus), or, with ``own_hex_doubles``, on a
-        hex the engine assigned the company itself (1850's edge token)."""
+        hex the engine assigned the company itself (1850's edge token), or on a hex of
+        ``assigned_hex_doubles`` whose id the company holds as an assignment (18Ardennes' mines)."""
         kinds = set(self.declared.get("ability_stop_doubles", ()))
         on_ability = any(a.get("type") in kinds and hx.id in (a.get("hexes") or ()) for a in self.company.abilities)
         own = self.declared.get("own_hex_doubles") and any(
             key == self.company.id or str(key).endswith(f": {self.company.id}>") for key in hx.assignments
         )
-        return node.value(self.board.phase_tiles) if on_ability or own else 0
+        by_hex = hx.id in self.declared.get("assigned_hex_doubles", ()) and self.company.assignments.get(hx.id)
+        return node.value(self.board.phase_tiles) if on_ability or own or by_hex else 0
 
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
@@ -579,8 +621,10 @@ class DeclaredRules(Rules):
         ``tokened_cities_only`` a city without the company's token pays nothing; under
         ``offboard_phase_columns`` an off-board pays the column of its table the engine maps the
         phase's name to, not the phase's tile colours (1841's white/gray/black)."""
-        if self.is_mine(hx, node):
+        if self.mines_mine(hx, node):
             return 0
+        if self.port_group(node):  # paid as pairs with the company's token cities (see bonuses)
+            return self.value_bonus(hx, node)
         if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
             return 0
         columns = self.declared.get("offboard_phase_columns")
@@ -589,9 +633,31 @@ class DeclaredRules(Rules):
             return node.value([column]) + self.value_bonus(hx, node)
         return super().value(hx, node)
 
+    def port_group(self, node) -> bool:
+        """A stop of ``port_per_token``'s group."""
+        rule = self.declared.get("port_per_token")
+        return bool(rule) and rule["group"] in node.groups
+
+    def port_pairs(self) -> list:
+        """``port_per_token``: each port pays its value once for each city of the route holding the
+        company's token: a pair of the port and each such city."""
+        ports, cities = [], []
+        for hx in self.board.hexes.values():
+            for node in hx.stop_nodes:
+                if self.port_group(node):
+                    ports.append((hx.node_id(node.index), node.value(self.board.phase_tiles)))
+                elif node.kind == "city" and self.has_token(hx, node):
+                    cities.append(hx.node_id(node.index))
+        return [PairBonus(port, city, value) for port, value in ports if value for city in cities]
+
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        freight = self.declared.get("freight_ports")
+        if freight:
+            return value_for(
+                self.board, self.company, freight, stop, spec, self.board.hexes[stop.hex].tile.nodes[stop.node]
+            )
         paid_only = self.declared.get("paid_only_tokened_or_red")
         if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
             return 0
@@ -695,6 +761,10 @@ class DeclaredRules(Rules):
                     paired.add(frozenset((a, b)))
         bonuses.pairs += self.once_per_route()
         bonuses.pairs += self.group_conflicts()
+        if self.declared.get("port_per_token"):
+            bonuses.pairs += self.port_pairs()
+        if self.declared.get("freight_ports"):
+            bonuses.pairs += steamboat_pairs(self.board, self.company, self.declared["freight_ports"])
         bonuses.hex_bonuses = self.track_hex_bonuses()
         for rule in self.declared.get("set_pairs", ()):
             if rule.get("company") in (None, self.company.id):

@@ -5,12 +5,17 @@ is then a data file, and a new game needs code only for a family not seen yet:
 
 - ``train_values``: a train kind paid another entry of the stops' revenue tables
   (``{"D": "diesel"}``: 1889's off-boards pay ``diesel_N`` to D trains).
-- ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?}]``: a route's stop on a hex
+- ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?, owns?}]``: a route's stop on a hex
   holding an assignment the company holds too earns ``amount`` once per route (times the
-  ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown).
+  ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown); with
+  ``owns``, the company need not hold the assignment but own that private company (18SJ's
+  Sveabolaget: g_18_sj/game.rb#sveabolaget_bonus, 30 a port icon for ``sveabolaget.owner``).
 - ``hex_assignment_stop_bonuses``: ``[{assignment, amount}]``: every paid stop on a hex holding the
   assignment, whoever placed it, earns ``amount`` (1817's bridge tokens:
-  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``).
+  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``);
+  with ``owns`` only for the owner of that private company (18SJ's GKB: g_18_sj/game.rb#gkb_bonus).
+- ``token_hex_doubles``: ``{trains}``: the trains named are paid a stop's value again where a city of
+  its hex holds the company's token (18SJ's E train: g_18_sj/game.rb#revenue_for, #friendly_city?).
 - ``track_assignment_bonuses``: ``[{assignment, amount, no_ends?}]``: a route whose track crosses a hex
   holding the assignment earns ``amount``, once a hex however often it crosses it (1817's mines and
   ranches, 18Hiawatha's farms: g_1817/game.rb#revenue_for, ``route.all_hexes.count { |hex|
@@ -406,7 +411,8 @@ class DeclaredRules(Rules):
         total = 0
         for rule in self.declared.get("assigned_stop_bonuses", ()):
             key = rule["assignment"]
-            if mine.get(key) and hx.assignments.get(key):
+            held = self.owns(rule["owns"]) if "owns" in rule else mine.get(key)
+            if held and hx.assignments.get(key):
                 count = self.icon_names(hx).count(rule["per_icon"]) if rule.get("per_icon") else 1
                 total += rule["amount"] * count
         return total
@@ -436,13 +442,29 @@ class DeclaredRules(Rules):
         rule = self.declared.get("label_count_bonus")
         return int(rule["amount"]) if rule and self.has_label(hx, rule["label"]) else 0
 
+    def owns(self, company: str) -> bool:
+        """The company owns the private company ``company`` (18SJ's GKB and Sveabolaget pay their owner)."""
+        return company in self.company.companies
+
     def hex_assignment_bonus(self, hx) -> int:
-        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges)."""
+        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges),
+        or, with ``owns``, for the owner of that private company only (18SJ's GKB)."""
         return sum(
             int(rule["amount"])
             for rule in self.declared.get("hex_assignment_stop_bonuses", ())
-            if hx.assignments.get(rule["assignment"])
+            if hx.assignments.get(rule["assignment"]) and ("owns" not in rule or self.owns(rule["owns"]))
         )
+
+    def token_hex_double(self, stop, spec: TrainSpec) -> int:
+        """``token_hex_doubles``: a train named there is paid a stop's value again where a city of its
+        hex holds the company's token (18SJ's E train, g_18_sj/game.rb#revenue_for, #friendly_city?)."""
+        rule = self.declared.get("token_hex_doubles")
+        if not rule or spec.name not in rule["trains"]:
+            return 0
+        hx = self.board.hexes[stop.hex]
+        if not any(self.company.id in city.tokens for city in hx.cities.values()):
+            return 0
+        return hx.tile.nodes[stop.node].value(self.board.phase_tiles)
 
     def doubled(self, hx, node) -> int:
         """A stop paid twice: on a hex of one of the company's abilities of a type in
@@ -537,6 +559,7 @@ class DeclaredRules(Rules):
         node = hx.tile.nodes[stop.node]
         table = dict(node.revenue)
         extra = self.train_stop_bonus(stop, spec) if self.declared.get("train_stop_bonuses") else 0
+        extra += self.token_hex_double(stop, spec)
         if key is None or key not in table:
             return super().train_value(stop, spec) + extra
         return spec.value_of(table[key], stop.large, stop.kind) + self.value_bonus(hx, node) + extra

@@ -41,7 +41,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
   earns ``amount``; sets are ``{"group": G}`` (stops in group G), ``{"label": L}`` (stops on
   tiles labelled L) or ``{"hexes": [H, ...]}`` (stops on those hexes); ``"icons"`` pays the numbers
-  on both ends' icons (1846 East-West). Paid once per route only where no route can pay two stops
+  on both ends' icons (1846 East-West), ``{hex: n}`` the sum of both ends' hexes' entries (1844's
+  bonuses: g_1844/game.rb#east_west_bonus_revenue sums ``hex_bonus_revenue`` of the route's stops,
+  #setup_offboard_bonuses: the ``bonus_N`` icon of the hex or of its group). Paid once per route only where no route can pay two stops
   of one set (1846's E group, 1882's off-boards: a route reaches off-boards only at its ends).
 - ``set_pairs``: ``[{a, b, amount, company?, visited?}]``: ``amount`` once for a route paying (with
   ``visited``: visiting) a stop of set ``a`` and one of set ``b``, however many of each; sets as for
@@ -593,6 +595,8 @@ class DeclaredRules(Rules):
         return out
 
     def pair_amount(self, amount, hx_a, hx_b) -> int:
+        if isinstance(amount, dict):  # a bonus by hex, both ends' summed (1844's east-west and north-south)
+            return int(amount.get(hx_a.id, 0)) + int(amount.get(hx_b.id, 0))
         if amount == "icons":
             return sum(icon_number(n) for n in self.icon_names(hx_a) + self.icon_names(hx_b))
         return int(amount)

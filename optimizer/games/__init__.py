@@ -108,6 +108,8 @@ DATA_FILES = {
     "1847 AE": "1847AE.json",
     # icon pairs as set pairs, private companies paying their owner, an E train's token cities twice
     "18SJ": "18SJ.json",
+    # a large company's train paid its best stops only (first_row_pays_total), and a label bonus
+    "18CZ": "18CZ.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -14,6 +14,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   assignment, whoever placed it, earns ``amount`` (1817's bridge tokens:
   lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``);
   with ``owns`` only for the owner of that private company (18SJ's GKB: g_18_sj/game.rb#gkb_bonus).
+- ``first_row_pays_total``: ``{company_types}``: a train of a company of those types is paid its best
+  stops only, as many as its first row pays (18CZ's large companies: g_18_cz/game.rb#revenue_for,
+  ``route.train.distance[0][:pay]`` of the stops' revenues, largest first).
 - ``token_hex_doubles``: ``{trains}``: the trains named are paid a stop's value again where a city of
   its hex holds the company's token (18SJ's E train: g_18_sj/game.rb#revenue_for, #friendly_city?).
 - ``track_assignment_bonuses``: ``[{assignment, amount, no_ends?}]``: a route whose track crosses a hex
@@ -386,6 +389,9 @@ class DeclaredRules(Rules):
         e_rule = self.declared.get("e_trains")
         if e_rule and train.name in e_rule["trains"]:
             spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
+        cap = self.declared.get("first_row_pays_total")
+        if cap and self.company.type in cap["company_types"] and isinstance(train.distance, list) and train.distance:
+            spec = replace(spec, pay_total=min(spec.pay_total, int(train.distance[0]["pay"])))
         return spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:

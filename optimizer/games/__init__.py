@@ -110,6 +110,8 @@ DATA_FILES = {
     "18SJ": "18SJ.json",
     # a large company's train paid its best stops only (first_row_pays_total), and a label bonus
     "18CZ": "18CZ.json",
+    # an east-west route paid its richest stop again (set_pairs with largest: a kernel family)
+    "18Neb": "18Neb.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

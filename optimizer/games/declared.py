@@ -52,7 +52,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``visited``: visiting) a stop of set ``a`` and one of set ``b``, however many of each; sets as for
   ``group_pairs``; only for ``company`` where it names one (1888's destinations: a stop of the
   company's home hex and one of its destination hex, lib/engine/game/g_1888/game.rb#revenue_for and
-  ``#destinated?``, paid once a route per destination).
+  ``#destinated?``, paid once a route per destination). With ``largest``, a route meeting both sets
+  (by its paid stops) is also paid its richest paid stop's value again, its row's multiplier applied
+  (18Neb's east-west route: lib/engine/game/g_18_neb/game.rb#east_west_bonus, ``stops.map { |stop|
+  stop.route_revenue(route.phase, route.train) }.max``, with stops labelled E and W, #east_west_route?).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
   paid once for the company, on its route that earns it most: ``amount`` when the route visits a
   stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
@@ -647,7 +650,9 @@ class DeclaredRules(Rules):
             if rule.get("company") in (None, self.company.id):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
-                bonuses.set_pairs.append(SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited"))))
+                bonuses.set_pairs.append(
+                    SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited")), bool(rule.get("largest")))
+                )
         rule = self.declared.get("label_count_bonus")
         if rule:  # k stops so labelled earn amount x (k - 1): amount each, less amount once a route
             labelled = tuple(

@@ -190,3 +190,40 @@ def test_twins_agree_with_largest_set_pairs(data):
     ref, nested, packing = searches_agree(problem)
     _assert_sound(problem, nested)
     _assert_sound(problem, packing)
+
+
+def _neb_check(hex_assignment: str | None, company_assignment: str | None) -> int:
+    """The players' 18Neb @391 route (L6-K7-J8-G11-C9-(C7)-(B6)-A7, 390 with its east-west bonus)
+    priced with a cattle token on G11 (a city it pays) and the company maybe holding its assignment."""
+    state = copy.deepcopy(catalog_state("18Neb/18Neb_game_end_bank@391"))
+    for h in state["hexes"]:
+        if h["id"] == "G11" and hex_assignment:
+            h["assignments"] = {hex_assignment: True}
+    if company_assignment:
+        state["corporation"]["assignments"] = {company_assignment: True}
+    routes = [{"train": r["train"], "stops": r["visited"]} for r in state["expected"]["human"]["routes"]]
+    assert "G11._0" in routes[0]["stops"]
+    checked = api.check(input_fields(state), routes)
+    assert checked["legal"], checked
+    return checked["revenue"]
+
+
+def test_18neb_cattle_pays_10_or_20_to_its_holder():
+    """g_18_neb #cattle_bonus: an open token pays 10 once a route, 20 to the company assigned it; a
+    closed one 20 to that company, nothing to the others."""
+    assert _neb_check(None, None) == 390
+    assert _neb_check("cattle_open", None) == 400
+    assert _neb_check("cattle_open", "cattle_open") == 410
+    assert _neb_check("cattle_closed", None) == 390
+    assert _neb_check("cattle_closed", "cattle_closed") == 410
+
+
+def test_north_and_south_chicago_are_one_place():
+    """g_18_neb #check_other: L4 and L6 (CHICAGO_HEXES) not both on one route: one location."""
+    _, problem = _problem("18Neb/18Neb_game_end_bank@391")
+    index = problem.graph.stop_index()
+    chicago = [index[s.id] for s in problem.graph.stops if s.hex in ("L4", "L6")]
+    assert len(chicago) == 2
+    assert len({int(problem.loc_by_stop[i]) for i in chicago}) == 1
+    others = [index[s.id] for s in problem.graph.stops if s.hex not in ("L4", "L6")]
+    assert int(problem.loc_by_stop[chicago[0]]) not in {int(problem.loc_by_stop[i]) for i in others}

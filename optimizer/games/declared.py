@@ -43,7 +43,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   route on them (18AL Warrior Coal Field, ``hexes_bonus``).
 - ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
   earns ``amount``; sets are ``{"group": G}`` (stops in group G), ``{"label": L}`` (stops on
-  tiles labelled L) or ``{"hexes": [H, ...]}`` (stops on those hexes); ``"icons"`` pays the numbers
+  tiles labelled L), ``{"hexes": [H, ...]}`` (stops on those hexes) or ``{"assignment": A}`` (stops on
+  hexes holding assignment A, 18Neb's cattle token); ``"icons"`` pays the numbers
   on both ends' icons (1846 East-West), ``{hex: n}`` the sum of both ends' hexes' entries (1844's
   bonuses: g_1844/game.rb#east_west_bonus_revenue sums ``hex_bonus_revenue`` of the route's stops,
   #setup_offboard_bonuses: the ``bonus_N`` icon of the hex or of its group). Paid once per route only where no route can pay two stops
@@ -56,6 +57,7 @@ is then a data file, and a new game needs code only for a family not seen yet:
   (by its paid stops) is also paid its richest paid stop's value again, its row's multiplier applied
   (18Neb's east-west route: lib/engine/game/g_18_neb/game.rb#east_west_bonus, ``stops.map { |stop|
   stop.route_revenue(route.phase, route.train) }.max``, with stops labelled E and W, #east_west_route?).
+  With ``holds``, only for a company the engine assigned that (18Neb's cattle token, #cattle_bonus).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
   paid once for the company, on its route that earns it most: ``amount`` when the route visits a
   stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
@@ -65,6 +67,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   green and brown, g_18_norway/game.rb#routes_revenue).
 - ``tokened_cities_only``: ``true`` where a city pays nothing to a route of a company without a
   token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
+- ``shared_locations``: ``{name: [H, ...]}``: the stops of these hexes are one place, so a route
+  visits one of them at most (18Neb's North and South Chicago: g_18_neb/game.rb#check_other, "Cannot
+  include both North and South Chicago", CHICAGO_HEXES L4 and L6).
 - ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
   lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
   keeps the group's location, which a route reaches once already). It is also the engine's "Route
@@ -260,6 +265,9 @@ class DeclaredRules(Rules):
     def location(self, hx, node) -> str:
         if self.is_mine(hx, node):
             return "mines"  # a route reaches one mine at most
+        for name, hexes in (self.declared.get("shared_locations") or {}).items():
+            if hx.id in hexes:
+                return "shared:" + name  # one of them a route
         rule = self.declared.get("one_stop_per_hex")
         only = rule.get("hexes") if isinstance(rule, dict) else None
         if rule and not node.groups and not self.exempt_from_one_stop(rule, hx) and (only is None or hx.id in only):
@@ -587,6 +595,7 @@ class DeclaredRules(Rules):
                     ("group" in spec and spec["group"] in node.groups)
                     or ("label" in spec and spec["label"] in hx.tile.labels)
                     or ("hexes" in spec and hx.id in spec["hexes"])
+                    or ("assignment" in spec and hx.assignments.get(spec["assignment"]))
                 ):
                     out.append((hx.node_id(node.index), hx))
         return out
@@ -647,7 +656,8 @@ class DeclaredRules(Rules):
         bonuses.pairs += self.once_per_route()
         bonuses.hex_bonuses = self.track_hex_bonuses()
         for rule in self.declared.get("set_pairs", ()):
-            if rule.get("company") in (None, self.company.id):
+            held = "holds" not in rule or self.company.assignments.get(rule["holds"])
+            if rule.get("company") in (None, self.company.id) and held:
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
                 bonuses.set_pairs.append(

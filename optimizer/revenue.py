@@ -129,6 +129,8 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
             met |= int(problem.sets_by_stop[s]) >> (2 * k) & 3
         if met == 3:  # a stop of each set, however many: once
             extra += int(amount)
+            if k < len(problem.largest_by_set_pair) and problem.largest_by_set_pair[k]:
+                extra += max([int(values[s]) for s in paid], default=0)
     for trigger, exclude in zip(problem.trigger_by_largest, problem.excluded_by_largest_stop):
         if trigger in on:
             others = [int(values[s]) for s in paid if s != trigger and not exclude[s]]

@@ -368,6 +368,7 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
 
 cdef int borrow_bonuses(Input* g, p, list keep) except -1:
     cdef int n = g.n_stops, i
+    cdef cnp.ndarray none
     g.stop_a_by_pair = <const int32_t*>take(p, "stop_a_by_pair", I32, keep, g.n_pairs)
     in_range(g.stop_a_by_pair, g.n_pairs, 0, n, "stop_a_by_pair")
     g.stop_b_by_pair = <const int32_t*>take(p, "stop_b_by_pair", I32, keep, g.n_pairs)
@@ -383,6 +384,12 @@ cdef int borrow_bonuses(Input* g, p, list keep) except -1:
             _refuse("sets_by_stop", f"entry {i} names a set beyond the {g.n_set_pairs} set pairs there are")
     g.amount_by_set_pair = <const int32_t*>take(p, "amount_by_set_pair", I32, keep, g.n_set_pairs)
     g.visited_by_set_pair = <const uint8_t*>take(p, "visited_by_set_pair", U8, keep, g.n_set_pairs)
+    if isinstance(p.largest_by_set_pair, np.ndarray) and p.largest_by_set_pair.size == 0:
+        none = <cnp.ndarray>padding((g.n_set_pairs,), U8)  # none pays its richest stop again
+        keep.append(none)
+        g.largest_by_set_pair = <const uint8_t*>cnp.PyArray_DATA(none)
+    else:
+        g.largest_by_set_pair = <const uint8_t*>take(p, "largest_by_set_pair", U8, keep, g.n_set_pairs)
     borrow_best_route(g, p, keep)
     return 0
 

@@ -63,6 +63,12 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
             met = ((on_route if g.visited_by_set_pair[k] else on_paid) >> (2 * k)) & 3
             if met == 3:  # a stop of each set, however many: once
                 extra += g.amount_by_set_pair[k]
+                if g.largest_by_set_pair[k]:  # and the richest paid stop again (18Neb's east-west)
+                    top = 0
+                    for i in range(n_paid):
+                        if values[paid[i]] > top:
+                            top = values[paid[i]]
+                    extra += top
     for i in range(n_visited):
         mark[visited[i]] = 2  # on the route
     for i in range(n_paid):
@@ -216,31 +222,41 @@ cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
     return E.n_large <= caps[3] and E.n_small <= caps[4] and E.n_large + E.n_small <= caps[5]
 
 
-cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best) noexcept nogil:
+cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best, int n_lp=0,
+                          int64_t head_top=0) noexcept nogil:
     """The best greedy rest within the pay caps: kl large and ks small stops, richest first,
     positive only (on a tie, a large stop rather than none: the city a Pullman would double);
-    returns their value."""
+    returns their value. Where ``n_lp`` set pairs the head meets pay the richest paid stop again
+    (its value ``head_top`` among the head's), the rest is chosen for its value times the train's
+    multiplier plus that (richest first per class gives, for each kl and ks, both the largest sum
+    and the richest stop, so the choice stays exact)."""
     cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
     cdef const int32_t* caps = c.inp.caps_by_train + t * 6
     cdef int pay_large = caps[3] - E.n_large, pay_small = caps[4] - E.n_small
     cdef int pay_total = caps[5] - E.n_large - E.n_small
     cdef int kl = 0, ks, k, i = 0, room
-    cdef int64_t v = -1, sum_big = 0, sum_small
+    cdef int64_t v = -1, sum_big = 0, sum_small, top_big = 0, top, score, best_score = -1
+    cdef int64_t mult = c.inp.multiplier_by_train[t]
     kl_best[0] = 0
     ks_best[0] = 0
     while True:
         room = pay_total - kl
         ks = 0
         sum_small = 0
+        top = head_top if head_top > top_big else top_big
         k = 0
         while k < E.ns and ks < pay_small and ks < room:
             if not express_skip(E, E.nb + k):
                 if values[E.small[k]] <= 0:
                     break
+                if ks == 0 and values[E.small[k]] > top:
+                    top = values[E.small[k]]
                 sum_small += values[E.small[k]]
                 ks += 1
             k += 1
-        if sum_big + sum_small > v or (sum_big + sum_small == v and kl == 1):  # ties: a city for a Pullman
+        score = (sum_big + sum_small) * mult + n_lp * top if n_lp else sum_big + sum_small
+        if score > best_score or (score == best_score and kl == 1):  # ties: a city for a Pullman
+            best_score = score
             v = sum_big + sum_small
             kl_best[0] = kl
             ks_best[0] = ks
@@ -249,6 +265,8 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best)
             i += 1
         if i >= E.nb or values[E.big[i]] <= 0 or kl + 1 > pay_large or kl + 1 > pay_total:
             break
+        if kl == 0:
+            top_big = values[E.big[i]]
         sum_big += values[E.big[i]]
         kl += 1
         i += 1
@@ -278,11 +296,23 @@ cdef void express_try(Ctx* c, int t, const int32_t* visited, int nv, Express* E,
                       int* best_large, int32_t* out_paid, int32_t* n_out) noexcept nogil:
     """Price one paid subset: the head for ``mask`` (with E's forced stops), then the greedy rest;
     keep it in ``best`` if it pays more (ties: the richer city for a Pullman to double)."""
-    cdef int k, kl_best, ks_best, bl
-    cdef int64_t v
+    cdef int k, kl_best, ks_best, bl, n_lp = 0
+    cdef int64_t v, head_top = 0
+    cdef uint32_t on_route = 0, on_head = 0
     if not express_head(c, t, E, mask):
         return
-    v = express_rest(c, t, E, &kl_best, &ks_best)
+    if c.inp.n_set_pairs:  # set pairs the head meets that pay the richest paid stop again
+        for k in range(nv):
+            on_route |= c.inp.sets_by_stop[visited[k]]
+        for k in range(E.n_paid):
+            on_head |= c.inp.sets_by_stop[E.paid[k]]
+            if c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + E.paid[k]] > head_top:
+                head_top = c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + E.paid[k]]
+        for k in range(c.inp.n_set_pairs):
+            if c.inp.largest_by_set_pair[k] and \
+                    ((on_route if c.inp.visited_by_set_pair[k] else on_head) >> (2 * k)) & 3 == 3:
+                n_lp += 1
+    v = express_rest(c, t, E, &kl_best, &ks_best, n_lp, head_top)
     express_take(E, kl_best, ks_best)
     v = (E.head + v) * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, E.paid, E.n_paid)
     if v < best[0]:

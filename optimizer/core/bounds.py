@@ -24,9 +24,14 @@ def max_route_bonus(problem, t: int) -> int:
     values = problem.values_by_train_stop[t]
     top = int(values.max()) if values.size else 0
     pairs = pairs_bound(problem)
-    largest = len(problem.trigger_by_largest) * max(top, 0)
+    largest = (len(problem.trigger_by_largest) + n_set_pair_largest(problem)) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
     return pairs + largest + r2r + track_bonus_bound(problem)
+
+
+def n_set_pair_largest(problem) -> int:
+    """The set pairs that, once met, pay a route's richest paid stop again (each at most the best value)."""
+    return int(np.count_nonzero(problem.largest_by_set_pair[: problem.n_set_pairs]))
 
 
 def track_bonus_bound(problem) -> int:

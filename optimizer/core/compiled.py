@@ -9,7 +9,7 @@ import numpy as np
 
 from ..games.home_route import NO_HOME_RULE, run_visits_home
 from ..revenue import award_best_route, pullman_bonus
-from .bounds import company_cap, pairs_bound, track_bonus_bound
+from .bounds import company_cap, n_set_pair_largest, pairs_bound, track_bonus_bound
 from .contract import REACH_FROM, KernelInput, KernelResult
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
@@ -62,7 +62,10 @@ def packing_declines(problem) -> bool:
     several overlap groups (its listed routes keep one track bitset each, packed as disjoint), or a
     train whose routes must end at token cities (it drops a route that earns no more than the route
     one segment shorter, which such a train may not run); gauge changes counted as cities (1848) or
-    towns at the ends counted against the cities (18MT), which its listing does not count."""
+    towns at the ends counted against the cities (18MT), which its listing does not count; a set pair
+    paying the richest paid stop again (18Neb), which its listing does not price."""
+    if n_set_pair_largest(problem):
+        return True
     if problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any()):
         return True
     if np.any(problem.gauge_halves_by_seg):
@@ -87,7 +90,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
         problem.group_by_train,
         problem.requires_token_by_train,
         fixed_bonus,
-        problem.n_largest,
+        problem.n_largest + n_set_pair_largest(problem),  # each pays at most the best value, as a largest-stop bonus
     )
     # the stops bonuses depend on being paid: ends of pairs that count paid stops, largest-stop triggers
     interesting = np.zeros(n, dtype=np.uint8)

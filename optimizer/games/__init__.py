@@ -112,6 +112,12 @@ DATA_FILES = {
     # a port paid once for each of the company's token cities on the route (port_per_token)
     "1836Jr30": "1836Jr30.json",
     "1836Jr56": "1836Jr56.json",
+    # icon pairs as set pairs, private companies paying their owner, an E train's token cities twice
+    "18SJ": "18SJ.json",
+    # a large company's train paid its best stops only (first_row_pays_total), and a label bonus
+    "18CZ": "18CZ.json",
+    # an east-west route paid its richest stop again (set_pairs with largest: a kernel family)
+    "18Neb": "18Neb.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -5,12 +5,20 @@ is then a data file, and a new game needs code only for a family not seen yet:
 
 - ``train_values``: a train kind paid another entry of the stops' revenue tables
   (``{"D": "diesel"}``: 1889's off-boards pay ``diesel_N`` to D trains).
-- ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?}]``: a route's stop on a hex
+- ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?, owns?}]``: a route's stop on a hex
   holding an assignment the company holds too earns ``amount`` once per route (times the
-  ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown).
+  ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown); with
+  ``owns``, the company need not hold the assignment but own that private company (18SJ's
+  Sveabolaget: g_18_sj/game.rb#sveabolaget_bonus, 30 a port icon for ``sveabolaget.owner``).
 - ``hex_assignment_stop_bonuses``: ``[{assignment, amount}]``: every paid stop on a hex holding the
   assignment, whoever placed it, earns ``amount`` (1817's bridge tokens:
-  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``).
+  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``);
+  with ``owns`` only for the owner of that private company (18SJ's GKB: g_18_sj/game.rb#gkb_bonus).
+- ``first_row_pays_total``: ``{company_types}``: a train of a company of those types is paid its best
+  stops only, as many as its first row pays (18CZ's large companies: g_18_cz/game.rb#revenue_for,
+  ``route.train.distance[0][:pay]`` of the stops' revenues, largest first).
+- ``token_hex_doubles``: ``{trains}``: the trains named are paid a stop's value again where a city of
+  its hex holds the company's token (18SJ's E train: g_18_sj/game.rb#revenue_for, #friendly_city?).
 - ``track_assignment_bonuses``: ``[{assignment, amount, no_ends?}]``: a route whose track crosses a hex
   holding the assignment earns ``amount``, once a hex however often it crosses it (1817's mines and
   ranches, 18Hiawatha's farms: g_1817/game.rb#revenue_for, ``route.all_hexes.count { |hex|
@@ -35,8 +43,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   route on them (18AL Warrior Coal Field, ``hexes_bonus``).
 - ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
   earns ``amount``; sets are ``{"group": G}`` (stops in group G), ``{"label": L}`` (stops on
-  tiles labelled L) or ``{"hexes": [H, ...]}`` (stops on those hexes); ``"icons"`` pays the numbers
-  on both ends' icons (1846 East-West). Paid once per route only where no route can pay two stops
+  tiles labelled L), ``{"hexes": [H, ...]}`` (stops on those hexes) or ``{"assignment": A}`` (stops on
+  hexes holding assignment A, 18Neb's cattle token); ``"icons"`` pays the numbers
+  on both ends' icons (1846 East-West), ``{hex: n}`` the sum of both ends' hexes' entries (1844's
+  bonuses: g_1844/game.rb#east_west_bonus_revenue sums ``hex_bonus_revenue`` of the route's stops,
+  #setup_offboard_bonuses: the ``bonus_N`` icon of the hex or of its group). Paid once per route only where no route can pay two stops
   of one set (1846's E group, 1882's off-boards: a route reaches off-boards only at its ends).
   ``{"label_has": L}`` is the stops on tiles whose label holds the letter L (18 Los Angeles: ``N/E``
   is north and east); a rule with ``unless_paired`` pays no pair of stops an earlier rule pays (18 Los
@@ -54,7 +65,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``visited``: visiting) a stop of set ``a`` and one of set ``b``, however many of each; sets as for
   ``group_pairs``; only for ``company`` where it names one (1888's destinations: a stop of the
   company's home hex and one of its destination hex, lib/engine/game/g_1888/game.rb#revenue_for and
-  ``#destinated?``, paid once a route per destination).
+  ``#destinated?``, paid once a route per destination). With ``largest``, a route meeting both sets
+  (by its paid stops) is also paid its richest paid stop's value again, its row's multiplier applied
+  (18Neb's east-west route: lib/engine/game/g_18_neb/game.rb#east_west_bonus, ``stops.map { |stop|
+  stop.route_revenue(route.phase, route.train) }.max``, with stops labelled E and W, #east_west_route?).
+  With ``holds``, only for a company the engine assigned that (18Neb's cattle token, #cattle_bonus).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
   paid once for the company, on its route that earns it most: ``amount`` when the route visits a
   stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
@@ -64,6 +79,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   green and brown, g_18_norway/game.rb#routes_revenue).
 - ``tokened_cities_only``: ``true`` where a city pays nothing to a route of a company without a
   token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
+- ``shared_locations``: ``{name: [H, ...]}``: the stops of these hexes are one place, so a route
+  visits one of them at most (18Neb's North and South Chicago: g_18_neb/game.rb#check_other, "Cannot
+  include both North and South Chicago", CHICAGO_HEXES L4 and L6).
 - ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
   lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
   keeps the group's location, which a route reaches once already). It is also the engine's "Route
@@ -323,6 +341,9 @@ class DeclaredRules(Rules):
     def location(self, hx, node) -> str:
         if self.mines_mine(hx, node):
             return "mines"  # a route reaches one mine at most
+        for name, hexes in (self.declared.get("shared_locations") or {}).items():
+            if hx.id in hexes:
+                return "shared:" + name  # one of them a route
         rule = self.declared.get("one_stop_per_hex")
         only = rule.get("hexes") if isinstance(rule, dict) else None
         groups = self.node_groups(hx, node)
@@ -465,6 +486,9 @@ class DeclaredRules(Rules):
         e_rule = self.declared.get("e_trains")
         if e_rule and train.name in e_rule["trains"]:
             spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
+        cap = self.declared.get("first_row_pays_total")
+        if cap and self.company.type in cap["company_types"] and isinstance(train.distance, list) and train.distance:
+            spec = replace(spec, pay_total=min(spec.pay_total, int(train.distance[0]["pay"])))
         return spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
@@ -492,7 +516,8 @@ class DeclaredRules(Rules):
         total = 0
         for rule in self.declared.get("assigned_stop_bonuses", ()):
             key = rule["assignment"]
-            if mine.get(key) and hx.assignments.get(key):
+            held = self.owns(rule["owns"]) if "owns" in rule else mine.get(key)
+            if held and hx.assignments.get(key):
                 count = self.icon_names(hx).count(rule["per_icon"]) if rule.get("per_icon") else 1
                 total += rule["amount"] * count
         return total
@@ -541,13 +566,29 @@ class DeclaredRules(Rules):
         rule = self.declared.get("label_count_bonus")
         return int(rule["amount"]) if rule and self.has_label(hx, rule["label"]) else 0
 
+    def owns(self, company: str) -> bool:
+        """The company owns the private company ``company`` (18SJ's GKB and Sveabolaget pay their owner)."""
+        return company in self.company.companies
+
     def hex_assignment_bonus(self, hx) -> int:
-        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges)."""
+        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges),
+        or, with ``owns``, for the owner of that private company only (18SJ's GKB)."""
         return sum(
             int(rule["amount"])
             for rule in self.declared.get("hex_assignment_stop_bonuses", ())
-            if hx.assignments.get(rule["assignment"])
+            if hx.assignments.get(rule["assignment"]) and ("owns" not in rule or self.owns(rule["owns"]))
         )
+
+    def token_hex_double(self, stop, spec: TrainSpec) -> int:
+        """``token_hex_doubles``: a train named there is paid a stop's value again where a city of its
+        hex holds the company's token (18SJ's E train, g_18_sj/game.rb#revenue_for, #friendly_city?)."""
+        rule = self.declared.get("token_hex_doubles")
+        if not rule or spec.name not in rule["trains"]:
+            return 0
+        hx = self.board.hexes[stop.hex]
+        if not any(self.company.id in city.tokens for city in hx.cities.values()):
+            return 0
+        return hx.tile.nodes[stop.node].value(self.board.phase_tiles)
 
     def doubled(self, hx, node) -> int:
         """A stop paid twice: on a hex of one of the company's abilities of a type in
@@ -668,6 +709,7 @@ class DeclaredRules(Rules):
         node = hx.tile.nodes[stop.node]
         table = dict(node.revenue)
         extra = self.train_stop_bonus(stop, spec) if self.declared.get("train_stop_bonuses") else 0
+        extra += self.token_hex_double(stop, spec)
         if key is None or key not in table:
             return super().train_value(stop, spec) + extra
         return spec.value_of(table[key], stop.large, stop.kind) + self.value_bonus(hx, node) + extra
@@ -685,6 +727,7 @@ class DeclaredRules(Rules):
                     or ("label" in spec and spec["label"] in hx.tile.labels)
                     or ("label_has" in spec and any(spec["label_has"] in label for label in hx.tile.labels))
                     or ("hexes" in spec and hx.id in spec["hexes"])
+                    or ("assignment" in spec and hx.assignments.get(spec["assignment"]))
                 ):
                     out.append((hx.node_id(node.index), hx))
         return out
@@ -702,6 +745,8 @@ class DeclaredRules(Rules):
         return out
 
     def pair_amount(self, amount, hx_a, hx_b) -> int:
+        if isinstance(amount, dict):  # a bonus by hex, both ends' summed (1844's east-west and north-south)
+            return int(amount.get(hx_a.id, 0)) + int(amount.get(hx_b.id, 0))
         if amount == "icons":
             return sum(icon_number(n) for n in self.icon_names(hx_a) + self.icon_names(hx_b))
         return int(amount)
@@ -767,10 +812,13 @@ class DeclaredRules(Rules):
             bonuses.pairs += steamboat_pairs(self.board, self.company, self.declared["freight_ports"])
         bonuses.hex_bonuses = self.track_hex_bonuses()
         for rule in self.declared.get("set_pairs", ()):
-            if rule.get("company") in (None, self.company.id):
+            held = "holds" not in rule or self.company.assignments.get(rule["holds"])
+            if rule.get("company") in (None, self.company.id) and held:
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
-                bonuses.set_pairs.append(SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited"))))
+                bonuses.set_pairs.append(
+                    SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited")), bool(rule.get("largest")))
+                )
         rule = self.declared.get("label_count_bonus")
         if rule:  # k stops so labelled earn amount x (k - 1): amount each, less amount once a route
             labelled = tuple(

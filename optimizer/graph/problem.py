@@ -137,6 +137,9 @@ class Problem:
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
     )  # ("seg", i) / ("stop", s) -> name
+    # uint8 per set pair: once met, it also pays the route's richest paid stop's value again (18Neb's
+    # east-west route); empty: none does (a problem built without it)
+    largest_by_set_pair: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
 
     def multiplied(self, k: int) -> bool:
         """Best-route bonus k's amount is times the multiplier of the route's train."""
@@ -413,6 +416,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_cap_by_train=np.array([min(c, HEX_FORBIDDEN - 1) for c in hex_caps], dtype=np.int32),
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
+        largest_by_set_pair=_arr([sp.largest for sp in set_pairs], np.uint8),
     )
 
 

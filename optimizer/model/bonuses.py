@@ -32,6 +32,9 @@ class SetPairBonus:
     b: tuple
     amount: int
     visited: bool = False
+    # once the sets are met, also the value of the route's richest paid stop (its train's row's
+    # multiplier applied): 18Neb's east-west route, lib/engine/game/g_18_neb/game.rb#east_west_bonus
+    largest: bool = False
 
 
 @dataclass(frozen=True)

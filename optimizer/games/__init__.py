@@ -106,6 +106,8 @@ DATA_FILES = {
     "1841": "1841.json",
     # bonuses for a route joining two sets of hexes (set_pairs)
     "1847 AE": "1847AE.json",
+    # a distance bonus between a route's ends (crow_distance_bonus), closed privates' hex bonuses
+    "18GB": "18GB.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -143,7 +143,29 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     ):
         tokens = sum(1 for s in paid if problem.token_by_stop[s])
         extra += problem.r2r_per_token * min(tokens, problem.r2r_max_tokens)
-    return extra
+    return extra + crow_bonus(problem, t, visited)
+
+
+def crow_bonus(problem, t: int, visited: list) -> int:
+    """The crow-distance bonus of train t's route (``Problem.crow_per_hex_by_train``): per hex between
+    the first and the last of its stops that may end the distance (g_18_gb/game.rb#distance_bonus)."""
+    per_hex = int(problem.crow_per_hex_by_train[t]) if len(problem.crow_per_hex_by_train) else 0
+    ends = [s for s in visited if problem.crow_end_by_stop[s]] if per_hex else []
+    if not ends:
+        return 0
+    a, b = ends[0], ends[-1]
+    return per_hex * crow_hexes(
+        int(problem.crow_x_by_stop[a]),
+        int(problem.crow_y_by_stop[a]),
+        int(problem.crow_x_by_stop[b]),
+        int(problem.crow_y_by_stop[b]),
+    )
+
+
+def crow_hexes(x1: int, y1: int, x2: int, y2: int) -> int:
+    """Hexes between two hexes as the crow flies (g_18_gb/game.rb#hex_crow_distance)."""
+    dx, dy = abs(x1 - x2), abs(y1 - y2)
+    return dx + max(0, (dy - dx) // 2)
 
 
 def penalty_value(problem, pen_mask: int) -> int:

@@ -23,5 +23,6 @@ CATALOG_GAMES = {
     *("18CO", "18JP-T", "1850", "1841", "18Ardennes", "18VA", "1848", "18MT: Big Sky Barons", "1847 AE"),
     *("1836Jr30", "1836Jr56"),
     *("18SJ", "18CZ", "18Neb"),
+    "18GB",
 }  # the catalogue's titles with rules as data
 BUILT_IN_TITLES = GAMES | BEYOND_GAMES | CATALOG_GAMES

@@ -391,6 +391,26 @@ cdef int borrow_bonuses(Input* g, p, list keep) except -1:
     else:
         g.largest_by_set_pair = <const uint8_t*>take(p, "largest_by_set_pair", U8, keep, g.n_set_pairs)
     borrow_best_route(g, p, keep)
+    borrow_crow(g, p, keep)
+    return 0
+
+
+cdef int borrow_crow(Input* g, p, list keep) except -1:
+    """The crow-distance bonus (a Problem without one has empty arrays: no train earns it)."""
+    cdef int n = g.n_stops, K = g.n_trains, i
+    g.has_crow = 0
+    if getattr(p, "crow_per_hex_by_train", None) is None or p.crow_per_hex_by_train.size == 0:
+        return 0
+    g.crow_per_hex_by_train = <const int32_t*>take(p, "crow_per_hex_by_train", I32, keep, K)
+    in_range(g.crow_per_hex_by_train, K, 0, 1 << 20, "crow_per_hex_by_train")
+    g.crow_x_by_stop = <const int32_t*>take(p, "crow_x_by_stop", I32, keep, n)
+    in_range(g.crow_x_by_stop, n, -(1 << 20), 1 << 20, "crow_x_by_stop")
+    g.crow_y_by_stop = <const int32_t*>take(p, "crow_y_by_stop", I32, keep, n)
+    in_range(g.crow_y_by_stop, n, -(1 << 20), 1 << 20, "crow_y_by_stop")
+    g.crow_end_by_stop = <const uint8_t*>take(p, "crow_end_by_stop", U8, keep, n)
+    for i in range(K):
+        if g.crow_per_hex_by_train[i]:
+            g.has_crow = 1
     return 0
 
 

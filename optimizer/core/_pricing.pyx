@@ -94,11 +94,34 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
         if tokens > g.r2r_max_tokens:
             tokens = g.r2r_max_tokens
         extra += <int64_t>g.r2r_per_token * tokens
+    if g.has_crow and g.crow_per_hex_by_train[t]:
+        extra += crow_of(g, t, visited, n_visited)
     for i in range(n_visited):
         mark[visited[i]] = 0
     for i in range(n_paid):
         mark[paid[i]] = 0
     return extra
+
+
+cdef int64_t crow_of(const Input* g, int t, const int32_t* visited, int n_visited) noexcept nogil:
+    """The crow-distance bonus: per hex between the first and the last stop of the route (in route
+    order) that may end it (``revenue.crow_bonus`` is the reference)."""
+    cdef int i, a = -1, b = -1, dx, dy
+    for i in range(n_visited):
+        if g.crow_end_by_stop[visited[i]]:
+            if a < 0:
+                a = visited[i]
+            b = visited[i]
+    if a < 0:
+        return 0
+    dx = g.crow_x_by_stop[a] - g.crow_x_by_stop[b]
+    dy = g.crow_y_by_stop[a] - g.crow_y_by_stop[b]
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    dy = (dy - dx) // 2 if dy > dx else 0
+    return <int64_t>g.crow_per_hex_by_train[t] * (dx + dy)
 
 
 cdef inline int64_t penalty_of(Ctx* c, uint32_t mask) noexcept nogil:

@@ -134,6 +134,11 @@ cdef struct Input:
     const int32_t* hex_cap_by_train         # per train: the most hex edges its route may cross (-1: no cap)
     const int32_t* hex_edges_by_train_seg   # [n_trains * n_segs]: the hex edges a segment costs the train
     const uint8_t* largest_by_set_pair      # per set pair: once met, the richest paid stop's value again (18Neb)
+    int has_crow                            # some train earns a crow-distance bonus (crow_distance_bonus)
+    const int32_t* crow_per_hex_by_train    # per train: per hex between its route's ends as the crow flies
+    const int32_t* crow_x_by_stop           # per stop: its hex's x (engine's Hex#x) ...
+    const int32_t* crow_y_by_stop           # ... and y
+    const uint8_t* crow_end_by_stop         # per stop: it may be an end of that distance
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

@@ -118,6 +118,8 @@ DATA_FILES = {
     "18CZ": "18CZ.json",
     # an east-west route paid its richest stop again (set_pairs with largest: a kernel family)
     "18Neb": "18Neb.json",
+    # a distance bonus between a route's ends (crow_distance_bonus), closed privates' hex bonuses
+    "18GB": "18GB.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

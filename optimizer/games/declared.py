@@ -195,6 +195,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
   columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
   ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
   #game_route_revenue, ``REAL_PHASE_TO_REV_PHASE``).
+- ``crow_distance_bonus``: ``{trains, per_hex}``: a train whose whole name matches the pattern ``trains``
+  earns ``per_hex`` for each hex, as the crow flies, between its route's first and last stop on a hex
+  whose tile has a city or an off-board (18GB's X trains: lib/engine/game/g_18_gb/game.rb#distance_bonus,
+  #hex_crow_distance, over the engine's hex x and y, lib/engine/hex.rb ``Hex.init_x_y``).
+- ``closed_private_hex_bonuses``: ``true`` where a private's ``hex_bonus`` (the data file's companies)
+  pays each stop on its hexes for the company whose director owns it, once the private is closed
+  (g_18_gb/game.rb#revenue_bonuses: ``co.value.positive?`` pays nothing, ``#close_company`` sets 0):
+  read as a tile laid on the hex the private blocks (``#close_company_in_hex``); one its owner closed
+  by choice the board document does not show.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -221,7 +230,17 @@ from itertools import combinations
 
 from ..board.tiles import parse_code
 from ..errors import BoardError
-from ..model import MINES_ANY, MINES_NONE, MINES_ONE, BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
+from ..model import (
+    MINES_ANY,
+    MINES_NONE,
+    MINES_ONE,
+    BestRouteBonus,
+    Bonuses,
+    CrowBonus,
+    PairBonus,
+    SetPairBonus,
+    TrainSpec,
+)
 from ..model.trains import UNLIMITED
 from .base import Rules
 from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
@@ -231,6 +250,41 @@ from .narrow_gauge import narrow_gauge_bonus
 from .stop_classes import spec_by_classes
 
 FORBIDDEN = -(1 << 24)  # a visited pair no legal route holds: a route with it earns less than none
+
+
+def engine_xy(hex_id: str, axes: dict | None) -> tuple:
+    """A hex's x and y as the engine's ``Hex.init_x_y`` (lib/engine/hex.rb): its letters' index in
+    ``LETTERS`` (A = 0 .. Z, AA = 26 .. AZ) or less that in ``NEGATIVE_LETTERS`` (a = -1 ..), and its
+    number less one, on the axes the game says."""
+    m = re.fullmatch(r"([A-Za-z]+)(-?\d+)", hex_id)
+    if m is None:
+        raise BoardError(f"hex id {hex_id!r} is not letters and a number", field="hexes")
+    letters, number = m.group(1), int(m.group(2))
+    if letters.islower() and len(letters) == 1:
+        letter = -(ord(letters) - ord("a") + 1)
+    elif len(letters) == 1 and letters.isupper():
+        letter = ord(letters) - ord("A")
+    elif len(letters) == 2 and letters[0] == "A" and letters.isupper():
+        letter = 26 + ord(letters[1]) - ord("A")
+    else:
+        raise BoardError(f"hex id {hex_id!r}: the engine has no x or y for its letters", field="hexes")
+    x_is_letter = (axes or {}).get("x", "letter") == "letter"
+    return (letter, number - 1) if x_is_letter else (number - 1, letter)
+
+
+def closed_private_bonuses(data: dict) -> tuple:
+    """The privates of a data file with a ``hex_bonus`` and the hexes they block (``blocks_hexes``):
+    (company, bonus hexes, amount, blocked hexes, the printed tile of each blocked hex)."""
+    tiles = {h["id"]: h.get("tile") for h in data.get("hexes", ())}
+    out = []
+    for company in data.get("companies", ()):
+        abilities = company.get("abilities") or ()
+        blocked = tuple(h for a in abilities if a.get("type") == "blocks_hexes" for h in a.get("hexes") or ())
+        for a in abilities:
+            if a.get("type") == "hex_bonus" and blocked:
+                printed = {h: tiles.get(h) for h in blocked}
+                out.append((company["id"], tuple(a.get("hexes") or ()), int(a.get("amount") or 0), blocked, printed))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -267,6 +321,8 @@ class DeclaredRules(Rules):
     title = "generic"
     declared: dict = {}
     printed: dict = {}  # hex id -> the printed map's tile code (its sticky icons outlive upgrades)
+    axes: dict = {}  # the data file's axes: whether a hex id's letter is its x or its y
+    closed_private_bonuses: tuple = ()  # (company, bonus hexes, amount, blocked hexes, printed tiles)
 
     @classmethod
     def for_game(cls, title: str, data: dict, declared: dict | None = None) -> type:
@@ -274,7 +330,10 @@ class DeclaredRules(Rules):
         inherited from another game's file) stands in for the file's own ``revenue_rules``."""
         printed = {h["id"]: h["code"] for h in data.get("hexes", ()) if h.get("code")}
         families = data.get("revenue_rules", {}) if declared is None else declared
-        return type(f"Rules{title}", (cls,), {"title": title, "declared": families, "printed": printed})
+        attrs = {"title": title, "declared": families, "printed": printed, "axes": data.get("axes") or {}}
+        if families.get("closed_private_hex_bonuses"):
+            attrs["closed_private_bonuses"] = closed_private_bonuses(data)
+        return type(f"Rules{title}", (cls,), attrs)
 
     def icon_names(self, hx) -> list:
         """The icons on a hex: its tile's, and the printed map's sticky ones once it is upgraded (the
@@ -547,7 +606,20 @@ class DeclaredRules(Rules):
             int(a.get("amount") or 0)
             for a in self.company.abilities
             if a.get("type") in kinds and hx.id in (a.get("hexes") or ())
-        )
+        ) + self.closed_private_bonus(hx)
+
+    def closed_private_bonus(self, hx) -> int:
+        """``closed_private_hex_bonuses``: what the director's closed privates add to a stop on hx,
+        a private being closed once a tile lies on the hex it blocked (the engine's
+        ``#close_company_in_hex``)."""
+        total = 0
+        for company, hexes, amount, blocked, printed in self.closed_private_bonuses:
+            if hx.id not in hexes or company not in self.company.president_companies:
+                continue
+            built = [h for h in blocked if h in self.board.hexes and self.board.hexes[h].tile_name != printed.get(h)]
+            if built:
+                total += amount
+        return total
 
     def has_label(self, hx, label: str) -> bool:
         """The hex's tile is labelled ``label``, or will be (a ``future_label``, as the engine's
@@ -839,7 +911,21 @@ class DeclaredRules(Rules):
         destination = self.destination_bonus(self.declared.get("destination_bonus"))
         if destination is not None:
             bonuses.best_route.append(destination)
+        bonuses.crow = self.crow_bonus(self.declared.get("crow_distance_bonus"))
         return bonuses
+
+    def crow_bonus(self, rule: dict | None) -> CrowBonus | None:
+        """``crow_distance_bonus``: the stops that may end a route's crow distance (those on a hex
+        whose tile has a city or an off-board: g_18_gb/game.rb#distance_bonus), at their hex's x, y."""
+        if not rule:
+            return None
+        xy = {}
+        for hx in self.board.hexes.values():
+            if any(n.kind in ("city", "offboard") for n in hx.tile.nodes):
+                place = engine_xy(hx.id, self.axes)
+                for stop in self.stops_on(hx):
+                    xy[stop] = place
+        return CrowBonus(int(rule["per_hex"]), str(rule["trains"]), xy)
 
     def destination_bonus(self, rule: dict | None) -> BestRouteBonus | None:
         """The company's destination bonus (``destination_bonus``), if it has placed its destination token."""

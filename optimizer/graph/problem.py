@@ -7,6 +7,7 @@ and the bonuses as index arrays. The Python objects stay alongside for explainin
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -133,6 +134,12 @@ class Problem:
     #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
     # ---- a rule on the whole run (home_route: optimizer/games/home_route.py)
     home_stop: int = NO_HOME_RULE  # a stop some route of a run must visit; NO_HOME_STOP: no run but the empty one
+    # ---- a distance bonus between a route's ends (crow_distance_bonus: 18GB's X trains); empty: none
+    crow_per_hex_by_train: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [K]
+    crow_x_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [n]: its hex's x
+    crow_y_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [n]: its hex's y
+    crow_end_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))  # uint8 [n]: it may be
+    #   an end of the distance (a stop on a hex with a city or an off-board; the others are passed over)
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -417,7 +424,21 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
         largest_by_set_pair=_arr([sp.largest for sp in set_pairs], np.uint8),
+        **crow_arrays(bonuses.crow, specs, [s.id for s in stops]),
     )
+
+
+def crow_arrays(crow, specs, stop_ids) -> dict:
+    """The arrays of a crow-distance bonus (:class:`~optimizer.model.CrowBonus`): none (empty) without one."""
+    if crow is None or not any(re.fullmatch(crow.trains, s.name or "") for s in specs):
+        return {}
+    xy = [crow.xy.get(s) for s in stop_ids]
+    return {
+        "crow_per_hex_by_train": _arr([crow.per_hex if re.fullmatch(crow.trains, s.name or "") else 0 for s in specs]),
+        "crow_x_by_stop": _arr([p[0] if p else 0 for p in xy]),
+        "crow_y_by_stop": _arr([p[1] if p else 0 for p in xy]),
+        "crow_end_by_stop": _arr([p is not None for p in xy], np.uint8),
+    }
 
 
 def gauge_ok_mask(sets) -> int:

@@ -68,6 +68,17 @@ class BestRouteBonus:
     #   bonus: the destination city's route_revenue for the train, doubled for an E train)
 
 
+@dataclass(frozen=True)
+class CrowBonus:
+    """``per_hex`` for each hex, as the crow flies, between the first and the last stop of a route
+    that lie on hexes with a city or an off-board, for trains whose name matches ``trains`` (18GB's
+    X trains: lib/engine/game/g_18_gb/game.rb#distance_bonus, #hex_crow_distance)."""
+
+    per_hex: int
+    trains: str  # a regular expression a train's whole name matches
+    xy: dict  # stop id -> the engine's (x, y) of its hex, for the stops that may be those ends
+
+
 @dataclass
 class Bonuses:
     pairs: list = field(default_factory=list)  # PairBonus
@@ -78,3 +89,4 @@ class Bonuses:
     hex_bonuses: dict = field(default_factory=dict)  # hex id -> amount, once a route, for one whose track crosses it
     double_best_large: bool = False  # 18EU Pullman: one city or off-board of one other train counts twice
     best_route: list = field(default_factory=list)  # BestRouteBonus: each paid once, on the company's best route for it
+    crow: CrowBonus | None = None  # a distance bonus between a route's ends (18GB's X trains)

@@ -7,7 +7,7 @@ routes its own, faster way and is tested against this.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from .graph.problem import GAUGES, HEX_FORBIDDEN
@@ -259,3 +259,27 @@ def award_best_route(problem, routes: list) -> int:
         routes[i].revenue += amount
         total += amount
     return total
+
+
+def paid_once_routes(problem, routes: list) -> list:
+    """The routes of a run repriced where a stop already on an earlier route pays nothing
+    (``Problem.paid_once``: lib/engine/game/g_1877_stockholm_tramways/game.rb#revenue_for,
+    #stop_on_other_route?): each route, in the order given, earns its own price less the values of
+    its stops an earlier route visits, and is paid only the others; the routes come back in train
+    order (as answers list them, and the engine prices them). Unchanged without the rule."""
+    if not problem.paid_once:
+        return routes
+    seen: set = set()
+    out = []
+    for r in sorted(routes, key=lambda r: r.train):
+        t = r.train
+        segs = [int(problem.seg_by_dir[d]) for d in r.dsegs]
+        pen = 0
+        for k in segs:
+            pen |= int(problem.penalty_mask_by_seg[k])
+        alone = price_route(problem, t, list(r.stops), pen, segs)
+        values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
+        revenue = alone.revenue - sum(int(values[s]) for s in alone.paid if s in seen) * mult
+        out.append(replace(r, revenue=revenue, paid=[s for s in alone.paid if s not in seen]))
+        seen.update(r.stops)
+    return out

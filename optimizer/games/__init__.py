@@ -106,6 +106,8 @@ DATA_FILES = {
     "1841": "1841.json",
     # bonuses for a route joining two sets of hexes (set_pairs)
     "1847 AE": "1847AE.json",
+    # routes sharing track, a stop paid once a run (routes_share_track, stops_paid_once), hex trains
+    "1877: Stockholm Tramways": "1877StockholmTramways.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

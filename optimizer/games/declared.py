@@ -150,6 +150,16 @@ is then a data file, and a new game needs code only for a family not seen yet:
   columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
   ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
   #game_route_revenue, ``REAL_PHASE_TO_REV_PHASE``).
+- ``routes_share_track``: ``true`` where the company's routes may share track, each train's route
+  still using a piece of track once (lib/engine/game/g_1877_stockholm_tramways/game.rb and
+  g_1862/game.rb: ``#check_overlap`` empty, ``#check_overlap_single`` per route, ``#compute_other_paths``
+  ``[]``): every train runs in an overlap group of its own (``Problem.track_group_by_train``).
+- ``stops_paid_once``: ``true`` where a stop already on an earlier route of the run pays nothing
+  (g_1877_stockholm_tramways/game.rb#revenue_for, #stop_on_other_route?): the run pays each stop it
+  visits once, whichever route visits it, and each route the stops no earlier route (in the order
+  the routes are listed) visits. Every train must pay all its stops (hex trains); the searches price
+  a route by its stops the routes placed before it leave unpaid (a route alone is a bound of that, so
+  the bounds stay admissible; see ``revenue.paid_once_routes``).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -287,6 +297,12 @@ class DeclaredRules(Rules):
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
 
+    def routes_share_track(self) -> bool:
+        return bool(self.declared.get("routes_share_track"))
+
+    def stops_paid_once(self) -> bool:
+        return bool(self.declared.get("stops_paid_once"))
+
     # ---- gauge changes ---------------------------------------------------------------------
     def gauge_halves(self, side_name: str) -> int:
         """``gauge_borders``: a border on a hex side the route crosses is a gauge change, counted as a
@@ -379,6 +395,8 @@ class DeclaredRules(Rules):
         e_rule = self.declared.get("e_trains")
         if e_rule and train.name in e_rule["trains"]:
             spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
+        if self.stops_paid_once() and not spec.pays_all:
+            raise BoardError(f"{where}: stops_paid_once needs train {train.name!r} to pay every stop", field=where)
         return spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:

@@ -7,7 +7,7 @@ and the bonuses as index arrays. The Python objects stay alongside for explainin
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 
 import numpy as np
@@ -133,6 +133,8 @@ class Problem:
     #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
     # ---- a rule on the whole run (home_route: optimizer/games/home_route.py)
     home_stop: int = NO_HOME_RULE  # a stop some route of a run must visit; NO_HOME_STOP: no run but the empty one
+    # ---- a pricing on the whole run (stops_paid_once: optimizer/revenue.py#paid_once_routes)
+    paid_once: int = 0  # 1: a stop already on an earlier route of the run pays nothing (every train pays all)
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -202,6 +204,8 @@ def problem_from_graph(board, rules, graph) -> Problem:
         if spec is None:
             bonus_trains.append(train)
         else:
+            if rules.routes_share_track():  # each train its own overlap group (Problem.track_group_by_train)
+                spec = replace(spec, track_group=len(specs))
             trains.append(train)
             specs.append(spec)
     return flatten(board, rules, graph, trains, specs, bonus_trains, rules.bonuses())
@@ -413,6 +417,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_cap_by_train=np.array([min(c, HEX_FORBIDDEN - 1) for c in hex_caps], dtype=np.int32),
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
+        paid_once=int(rules.stops_paid_once()),
     )
 
 

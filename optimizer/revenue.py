@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
+from .games.freight import freight_price
 from .graph.problem import GAUGES, HEX_FORBIDDEN
 from .model import MINES_NONE, MINES_ONE
 
@@ -182,6 +183,11 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
         return Priced(errors=errors)
     spec = problem.specs[t]
     values = problem.values_by_train_stop[t]
+    if problem.freight_by_train and problem.freight_by_train[t] is not None:  # paid by its ends (1862)
+        if not segs:
+            return Priced(errors=[f"the {spec.name} train is a freight train: its route runs between two stops"])
+        revenue, paid, errors = freight_price(problem, t, stops, segs)
+        return Priced(revenue - penalty_value(problem, pen_mask), paid, errors)
     if spec.pays_all:
         candidates = [list(stops)]
     else:

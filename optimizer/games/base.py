@@ -198,6 +198,11 @@ class Rules:
         """Whether the company's routes may share track (each train its own overlap group)."""
         return False
 
+    def freight_terms(self, spec: TrainSpec) -> tuple | None:
+        """(bonus, port bonus) where the train is a freight train paid by its route's ends and the
+        crow-flight hexes between them (optimizer/games/freight.py); None for every other train."""
+        return None
+
     def stops_paid_once(self) -> bool:
         """Whether a stop already on an earlier route of the run pays nothing (a pricing of the run)."""
         return False

@@ -160,6 +160,14 @@ is then a data file, and a new game needs code only for a family not seen yet:
   the routes are listed) visits. Every train must pay all its stops (hex trains); the searches price
   a route by its stops the routes placed before it leave unpaid (a route alone is a bound of that, so
   the bounds stay admissible; see ``revenue.paid_once_routes``).
+- ``linked_stops``: ``{group, token_hexes}``: the stops of the group are no route's while the company
+  holds no token in a city on one of ``token_hexes`` (g_1862/game.rb#check_london, #london_link?: "Train
+  cannot visit London w/o link", of a route's first and last stops; London's are off-boards, which only
+  end routes, so no route reaches them).
+- ``freight_trains``: ``{pattern, bonus, port_bonus}``: the trains whose name matches ``pattern`` are paid
+  their route's two ends and ``bonus`` (``port_bonus`` where an end is a port) for each hex between the
+  ends as the crow flies (g_1862/game.rb#freight_revenue, #hex_crow_distance); see
+  :mod:`optimizer.games.freight`. Priced by the reference search (the kernels decline it).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -180,6 +188,7 @@ from ..errors import BoardError
 from ..model import MINES_ANY, MINES_NONE, MINES_ONE, BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
 from ..model.trains import UNLIMITED
 from .base import Rules
+from .freight import freight_terms
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
 from .narrow_gauge import narrow_gauge_bonus
@@ -254,6 +263,23 @@ class DeclaredRules(Rules):
         suffix = rule.get("goods_suffix")
         return MINES_ONE if suffix and spec.name.endswith(suffix) else MINES_NONE
 
+    def forbidden(self, hx, node) -> bool:
+        """``linked_stops``: a stop of the group the company holds no token to link (1862's London)."""
+        rule = self.declared.get("linked_stops")
+        if rule and rule["group"] in node.groups and not self._linked(rule):
+            return True
+        return super().forbidden(hx, node)
+
+    def forbidden_reason(self, hx, node) -> str:
+        rule = self.declared.get("linked_stops")
+        if rule and rule["group"] in node.groups and not self._linked(rule):
+            return super().forbidden_reason(hx, node) + f": it holds no token on {' or '.join(rule['token_hexes'])}"
+        return super().forbidden_reason(hx, node)
+
+    def _linked(self, rule: dict) -> bool:
+        hexes = [self.board.hexes[h] for h in rule["token_hexes"] if h in self.board.hexes]
+        return any(self.company.id in city.tokens for hx in hexes for city in hx.cities.values())
+
     def location(self, hx, node) -> str:
         if self.is_mine(hx, node):
             return "mines"  # a route reaches one mine at most
@@ -302,6 +328,9 @@ class DeclaredRules(Rules):
 
     def stops_paid_once(self) -> bool:
         return bool(self.declared.get("stops_paid_once"))
+
+    def freight_terms(self, spec: TrainSpec) -> tuple | None:
+        return freight_terms(self.declared.get("freight_trains"), spec.name)
 
     # ---- gauge changes ---------------------------------------------------------------------
     def gauge_halves(self, side_name: str) -> int:

@@ -135,6 +135,8 @@ class Problem:
     home_stop: int = NO_HOME_RULE  # a stop some route of a run must visit; NO_HOME_STOP: no run but the empty one
     # ---- a pricing on the whole run (stops_paid_once: optimizer/revenue.py#paid_once_routes)
     paid_once: int = 0  # 1: a stop already on an earlier route of the run pays nothing (every train pays all)
+    # ---- freight trains paid by their ends (freight_trains: optimizer/games/freight.py)
+    freight_by_train: tuple = ()  # per train: (bonus, port bonus) a crow-flight hex between its ends; None: no freight
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -418,6 +420,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
         paid_once=int(rules.stops_paid_once()),
+        freight_by_train=tuple(rules.freight_terms(s) for s in specs),
     )
 
 

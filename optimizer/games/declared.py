@@ -159,7 +159,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   visits once, whichever route visits it, and each route the stops no earlier route (in the order
   the routes are listed) visits. Every train must pay all its stops (hex trains); the searches price
   a route by its stops the routes placed before it leave unpaid (a route alone is a bound of that, so
-  the bounds stay admissible; see ``revenue.paid_once_routes``).
+  the bounds stay admissible; see ``revenue.paid_once_routes``). The engine also takes nothing for a
+  stop sharing a group with a stop of an earlier route; Stockholm's map has no groups, so the family
+  reads no groups.
 - ``linked_stops``: ``{group, token_hexes}``: the stops of the group are no route's while the company
   holds no token in a city on one of ``token_hexes`` (g_1862/game.rb#check_london, #london_link?: "Train
   cannot visit London w/o link", of a route's first and last stops; London's are off-boards, which only

@@ -168,6 +168,17 @@ def hex_errors(problem, t: int, segs) -> list:
     return [f"the {problem.specs[t].name} train crosses {edges} hex edges; it may cross {cap}"]
 
 
+def end_colour_errors(problem, stops: list) -> list:
+    """Why the route may not begin and end on hexes of this colour (``Problem.unlike_end_colours``:
+    g_1862/game.rb#check_distance, "Route cannot visit two red offboards or two ports")."""
+    if not problem.unlike_end_colours or len(stops) < 2:
+        return []
+    first, last = (problem.board.hexes[problem.graph.stops[s].hex].color for s in (stops[0], stops[-1]))
+    if first == last and first in problem.unlike_end_colours:
+        return [f"a route may not begin and end on {first} hexes"]
+    return []
+
+
 def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
     """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
     (where given: a train counting hex edges is checked against its cap, and every train
@@ -179,6 +190,7 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     """
     halves = sum(int(problem.gauge_halves_by_seg[j]) for j in segs) if segs is not None else 0
     errors = visit_errors(problem, t, stops, halves) + hex_errors(problem, t, segs) + gauge_errors(problem, t, segs)
+    errors += end_colour_errors(problem, stops)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]
@@ -186,8 +198,8 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     if problem.freight_by_train and problem.freight_by_train[t] is not None:  # paid by its ends (1862)
         if not segs:
             return Priced(errors=[f"the {spec.name} train is a freight train: its route runs between two stops"])
-        revenue, paid, errors = freight_price(problem, t, stops, segs)
-        return Priced(revenue - penalty_value(problem, pen_mask), paid, errors)
+        revenue, paid = freight_price(problem, t, stops, segs)
+        return Priced(revenue - penalty_value(problem, pen_mask), paid, [])
     if spec.pays_all:
         candidates = [list(stops)]
     else:

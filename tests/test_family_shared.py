@@ -258,16 +258,22 @@ def test_a_freight_train_is_paid_its_ends_and_the_crow_flight_hexes():
     assert entry["revenue"] - 60 - 200 == 5 * 20
 
 
-def test_no_freight_route_runs_red_to_red_or_port_to_port():
-    """g_1862/game.rb#check_distance: "Route cannot visit two red offboards or two ports"."""
-    from optimizer.games.freight import FREIGHT_ERROR, freight_price
+def test_no_route_runs_red_to_red_or_port_to_port():
+    """g_1862/game.rb#check_distance: "Route cannot visit two red offboards or two ports", for every
+    train (``unlike_ends``): priced by any train, such ends are refused; a red and a blue end are not."""
+    from optimizer.revenue import end_colour_errors
 
-    problem = build_problem(input_fields(catalog_state("1862/46925@701")), reachable_only=False)
-    t = next(i for i, f in enumerate(problem.freight_by_train) if f is not None)
+    problem = build_problem(input_fields(catalog_state("1862/46925@655")), reachable_only=False)
+    assert problem.unlike_end_colours == ("red", "blue")
+    by_colour = {}
+    for i, s in enumerate(problem.graph.stops):
+        by_colour.setdefault(problem.board.hexes[s.hex].color, []).append(i)
     for colour in ("red", "blue"):
-        two = [i for i, s in enumerate(problem.graph.stops) if problem.board.hexes[s.hex].color == colour][:2]
-        assert len(two) == 2
-        assert freight_price(problem, t, two, [0]) == (0, [], [FREIGHT_ERROR])
+        two = by_colour[colour][:2]
+        assert end_colour_errors(problem, two) == [f"a route may not begin and end on {colour} hexes"]
+        for t in range(problem.n_trains):  # an express and two freight trains
+            assert not price_route(problem, t, two, 0, [0]).legal
+    assert end_colour_errors(problem, [by_colour["red"][0], by_colour["blue"][0]]) == []
 
 
 def test_no_route_reaches_london_without_a_token_on_b15_or_d15():

@@ -258,12 +258,14 @@ def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
     depend on (``MAX_INTERESTING``) than the kernel prices exactly: the public corpus has at most
     1, 2 and 3; or stops paid once a run at values that differ by train (the kernel prices a route by
     the routes of the levels before it, whose order is not the trains'); or a freight train, paid by
-    its ends and the crow-flight hexes between them, which the kernel's bounds do not cover (1862)."""
+    its ends and the crow-flight hexes between them, which the kernel's bounds do not cover, or ends
+    that may not share a colour (1862)."""
     problem = ki.problem
     if problem.paid_once and bool(np.any(problem.values_by_train_stop != problem.values_by_train_stop[:1])):
         return True  # stops paid once, at values that differ by train: the order of the trains matters
-    if any(f is not None for f in problem.freight_by_train):
-        return True  # a freight train paid by its ends and their crow-flight distance (games/freight.py)
+    if any(f is not None for f in problem.freight_by_train) or problem.unlike_end_colours:
+        return True  # a freight train paid by its ends and their crow-flight distance (games/freight.py), or
+        #              ends that may not share a colour: the kernel's listing knows neither
     if problem.n_best_route > kernel.MAX_BEST_ROUTE:
         return True
     if problem.local_cities_once and int(problem.local_by_train[: problem.n_trains].sum()) >= 2:

@@ -203,6 +203,10 @@ class Rules:
         crow-flight hexes between them (optimizer/games/freight.py); None for every other train."""
         return None
 
+    def unlike_end_colours(self) -> tuple:
+        """Hex colours no route may both begin and end on (none)."""
+        return ()
+
     def stops_paid_once(self) -> bool:
         """Whether a stop already on an earlier route of the run pays nothing (a pricing of the run)."""
         return False

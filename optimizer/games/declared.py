@@ -166,6 +166,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   holds no token in a city on one of ``token_hexes`` (g_1862/game.rb#check_london, #london_link?: "Train
   cannot visit London w/o link", of a route's first and last stops; London's are off-boards, which only
   end routes, so no route reaches them).
+- ``unlike_ends``: ``["red", "blue"]``: no route begins and ends on hexes of one of these colours
+  (g_1862/game.rb#check_distance: "Route cannot visit two red offboards or two ports"). Checked where a
+  route is priced; the kernels decline it (the reference answers).
 - ``freight_trains``: ``{pattern, bonus, port_bonus}``: the trains whose name matches ``pattern`` are paid
   their route's two ends and ``bonus`` (``port_bonus`` where an end is a port) for each hex between the
   ends as the crow flies (g_1862/game.rb#freight_revenue, #hex_crow_distance); see
@@ -333,6 +336,9 @@ class DeclaredRules(Rules):
 
     def freight_terms(self, spec: TrainSpec) -> tuple | None:
         return freight_terms(self.declared.get("freight_trains"), spec.name)
+
+    def unlike_end_colours(self) -> tuple:
+        return tuple(self.declared.get("unlike_ends", ()))
 
     # ---- gauge changes ---------------------------------------------------------------------
     def gauge_halves(self, side_name: str) -> int:

@@ -6,8 +6,8 @@ A title declares ``freight_trains`` in its data file's ``revenue_rules``: ``{"pa
 ``bonus`` (``port_bonus`` where an end is on a blue hex: #freight_bonus, FREIGHT_BONUS 20,
 PORT_FREIGHT_BONUS 30) for each hex between its ends as the crow flies (#hex_crow_distance, on the
 double-height coordinates of #doubleheight_coordinates; an off-board end counts from the hex its route
-enters it from, plus one: #adjust_end). A route may not run from red off-board to red off-board, nor
-from port to port (#check_distance: "Route cannot visit two red offboards or two ports").
+enters it from, plus one: #adjust_end). (No route runs from
+red off-board to red off-board, nor port to port: the family ``unlike_ends``.)
 
 The engine pays a *set* of freight trains meeting end to end as one route (#freight_sets,
 #freight_set_ends); this module prices each freight route as its own set, which is the engine's price
@@ -17,8 +17,6 @@ where a run has one freight train (the company's other routes are named unsuppor
 from __future__ import annotations
 
 import re
-
-FREIGHT_ERROR = "a freight train may not run from red off-board to red off-board, nor from port to port"
 
 
 def freight_terms(rule: dict | None, name: str) -> tuple | None:
@@ -57,12 +55,10 @@ def crow_distance(problem, stops: list, segs: list) -> int:
 
 
 def freight_price(problem, t: int, stops: list, segs: list) -> tuple:
-    """(revenue, paid stops, errors) of freight train t's route: its ends' values and the crow-flight bonus."""
+    """(revenue, paid stops) of freight train t's route: its ends' values and the crow-flight bonus."""
     bonus, port_bonus = problem.freight_by_train[t]
     a, b = stops[0], stops[-1]
     colours = [problem.board.hexes[problem.graph.stops[s].hex].color for s in (a, b)]
-    if colours[0] == colours[1] and colours[0] in ("red", "blue"):
-        return 0, [], [FREIGHT_ERROR]
     values = problem.values_by_train_stop[t]
     per_hex = port_bonus if "blue" in colours else bonus
-    return int(values[a]) + int(values[b]) + crow_distance(problem, stops, segs) * per_hex, [a, b], []
+    return int(values[a]) + int(values[b]) + crow_distance(problem, stops, segs) * per_hex, [a, b]

@@ -137,6 +137,7 @@ class Problem:
     paid_once: int = 0  # 1: a stop already on an earlier route of the run pays nothing (every train pays all)
     # ---- freight trains paid by their ends (freight_trains: optimizer/games/freight.py)
     freight_by_train: tuple = ()  # per train: (bonus, port bonus) a crow-flight hex between its ends; None: no freight
+    unlike_end_colours: tuple = ()  # hex colours no route may both begin and end on (1862: red, blue)
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -421,6 +422,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         home_stop=rules.home_stop(graph),
         paid_once=int(rules.stops_paid_once()),
         freight_by_train=tuple(rules.freight_terms(s) for s in specs),
+        unlike_end_colours=rules.unlike_end_colours(),
     )
 
 

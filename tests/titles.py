@@ -24,5 +24,6 @@ CATALOG_GAMES = {
     *("1836Jr30", "1836Jr56"),
     *("18SJ", "18CZ", "18Neb"),
     "18GB",
+    "1877: Stockholm Tramways",
 }  # the catalogue's titles with rules as data
 BUILT_IN_TITLES = GAMES | BEYOND_GAMES | CATALOG_GAMES

@@ -363,6 +363,11 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     in_range(g.hex_cap_by_train, K, -1, 2 ** 30, "hex_cap_by_train")
     g.hex_edges_by_train_seg = <const int32_t*>take(p, "hex_edges_by_train_seg", I32, keep, K, g.n_segs)
     in_range(g.hex_edges_by_train_seg, <int64_t>K * g.n_segs, 0, 2 ** 30, "hex_edges_by_train_seg")
+    g.paid_once = size(p, "paid_once", 1)
+    if g.paid_once:
+        for i in range(K):
+            if not g.pays_all_by_train[i]:
+                _refuse("paid_once", "needs every train to pay all its stops (pays_all_by_train)")
     return 0
 
 

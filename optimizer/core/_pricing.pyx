@@ -454,6 +454,37 @@ cdef int has_mine(Ctx* c, const int32_t* visited, int nv) noexcept nogil:
     return 0
 
 
+cdef int on_route(Level* E, int s) noexcept nogil:
+    """Stop s is on the current route of level E."""
+    cdef int k
+    for k in range(E.half[0].h + 1):
+        if E.half[0].stop[k] == s:
+            return 1
+    if E.phase == 2:
+        for k in range(1, E.half[1].h + 1):
+            if E.half[1].stop[k] == s:
+                return 1
+    return 0
+
+
+cdef int64_t paid_before(Ctx* c, Level* L, int t, const int32_t* visited, int nv) noexcept nogil:
+    """What the route's stops that a route of an earlier level of this solve visits pay train t: the
+    run pays them once, to that route (``Problem.paid_once``, g_1877_stockholm_tramways/game.rb
+    #stop_on_other_route?). Routes alone pay at least as much, so every bound stays admissible."""
+    cdef int li = <int>(L - c.work.levels), j, i
+    cdef int64_t out = 0
+    cdef Level* E
+    for i in range(nv):
+        for j in range(c.run.lo, li):
+            E = &c.work.levels[j]
+            if E.empty or E.phase == 0:
+                continue
+            if on_route(E, visited[i]):
+                out += c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + visited[i]]
+                break
+    return out
+
+
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev. A route its
     rules refuse (an end or count rule, a goods train's without a mine) is worth REFUSED: it is never
@@ -474,6 +505,8 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         price_best_route(c, L, visited, nv)
     if c.inp.pays_all_by_train[t]:
         rev = L.vsum * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, visited, nv)
+        if c.inp.paid_once:
+            rev -= paid_before(c, L, t, visited, nv) * c.inp.multiplier_by_train[t]
         bl = largest_paid(c, t, visited, nv)
     else:
         rev = price_express(c, t, visited, nv, &bl, NULL, NULL)

@@ -139,6 +139,7 @@ cdef struct Input:
     const int32_t* crow_x_by_stop           # per stop: its hex's x (engine's Hex#x) ...
     const int32_t* crow_y_by_stop           # ... and y
     const uint8_t* crow_end_by_stop         # per stop: it may be an end of that distance
+    int paid_once                           # a stop on an earlier level's route pays nothing (every train pays all)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

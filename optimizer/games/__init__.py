@@ -120,6 +120,8 @@ DATA_FILES = {
     "18Neb": "18Neb.json",
     # a distance bonus between a route's ends (crow_distance_bonus), closed privates' hex bonuses
     "18GB": "18GB.json",
+    # routes sharing track, a stop paid once a run (routes_share_track, stops_paid_once), hex trains
+    "1877: Stockholm Tramways": "1877StockholmTramways.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

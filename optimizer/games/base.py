@@ -196,6 +196,23 @@ class Rules:
         all of its track within one of them; None where the train runs any track."""
         return None
 
+    def routes_share_track(self) -> bool:
+        """Whether the company's routes may share track (each train its own overlap group)."""
+        return False
+
+    def freight_terms(self, spec: TrainSpec) -> tuple | None:
+        """(bonus, port bonus) where the train is a freight train paid by its route's ends and the
+        crow-flight hexes between them (optimizer/games/freight.py); None for every other train."""
+        return None
+
+    def unlike_end_colours(self) -> tuple:
+        """Hex colours no route may both begin and end on (none)."""
+        return ()
+
+    def stops_paid_once(self) -> bool:
+        """Whether a stop already on an earlier route of the run pays nothing (a pricing of the run)."""
+        return False
+
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),
         "city" (no city on two local trains' routes) or "hex" (no hex with a city on two)."""

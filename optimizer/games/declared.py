@@ -204,6 +204,29 @@ is then a data file, and a new game needs code only for a family not seen yet:
   (g_18_gb/game.rb#revenue_bonuses: ``co.value.positive?`` pays nothing, ``#close_company`` sets 0):
   read as a tile laid on the hex the private blocks (``#close_company_in_hex``); one its owner closed
   by choice the board document does not show.
+- ``routes_share_track``: ``true`` where the company's routes may share track, each train's route
+  still using a piece of track once (lib/engine/game/g_1877_stockholm_tramways/game.rb and
+  g_1862/game.rb: ``#check_overlap`` empty, ``#check_overlap_single`` per route, ``#compute_other_paths``
+  ``[]``): every train runs in an overlap group of its own (``Problem.track_group_by_train``).
+- ``stops_paid_once``: ``true`` where a stop already on an earlier route of the run pays nothing
+  (g_1877_stockholm_tramways/game.rb#revenue_for, #stop_on_other_route?): the run pays each stop it
+  visits once, whichever route visits it, and each route the stops no earlier route (in the order
+  the routes are listed) visits. Every train must pay all its stops (hex trains); the searches price
+  a route by its stops the routes placed before it leave unpaid (a route alone is a bound of that, so
+  the bounds stay admissible; see ``revenue.paid_once_routes``). The engine also takes nothing for a
+  stop sharing a group with a stop of an earlier route; Stockholm's map has no groups, so the family
+  reads no groups.
+- ``linked_stops``: ``{group, token_hexes}``: the stops of the group are no route's while the company
+  holds no token in a city on one of ``token_hexes`` (g_1862/game.rb#check_london, #london_link?: "Train
+  cannot visit London w/o link", of a route's first and last stops; London's are off-boards, which only
+  end routes, so no route reaches them).
+- ``unlike_ends``: ``["red", "blue"]``: no route begins and ends on hexes of one of these colours
+  (g_1862/game.rb#check_distance: "Route cannot visit two red offboards or two ports"). Checked where a
+  route is priced; the kernels decline it (the reference answers).
+- ``freight_trains``: ``{pattern, bonus, port_bonus}``: the trains whose name matches ``pattern`` are paid
+  their route's two ends and ``bonus`` (``port_bonus`` where an end is a port) for each hex between the
+  ends as the crow flies (g_1862/game.rb#freight_revenue, #hex_crow_distance); see
+  :mod:`optimizer.games.freight`. Priced by the reference search (the kernels decline it).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -243,6 +266,7 @@ from ..model import (
 )
 from ..model.trains import UNLIMITED
 from .base import Rules
+from .freight import freight_terms
 from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
@@ -388,14 +412,28 @@ class DeclaredRules(Rules):
         return MINES_ONE if suffix and spec.name.endswith(suffix) else MINES_NONE
 
     def forbidden(self, hx, node) -> bool:
-        """``freight_ports``: a port whose linked city holds no token of the company."""
+        """``freight_ports``: a port whose linked city holds no token of the company; ``linked_stops``: a stop
+        of the group the company holds no token to link (1862's London)."""
         rule = self.declared.get("freight_ports")
-        return bool(rule) and port_closed(self.board, self.company.id, rule, hx, node)
+        if rule and port_closed(self.board, self.company.id, rule, hx, node):
+            return True
+        rule = self.declared.get("linked_stops")
+        if rule and rule["group"] in node.groups and not self._linked(rule):
+            return True
+        return super().forbidden(hx, node)
 
     def forbidden_reason(self, hx, node) -> str:
-        if self.declared.get("freight_ports"):
+        rule = self.declared.get("freight_ports")
+        if rule and port_closed(self.board, self.company.id, rule, hx, node):
             return f"a train cannot visit the port {hx.id} without the company's token in its linked city"
+        rule = self.declared.get("linked_stops")
+        if rule and rule["group"] in node.groups and not self._linked(rule):
+            return super().forbidden_reason(hx, node) + f": it holds no token on {' or '.join(rule['token_hexes'])}"
         return super().forbidden_reason(hx, node)
+
+    def _linked(self, rule: dict) -> bool:
+        hexes = [self.board.hexes[h] for h in rule["token_hexes"] if h in self.board.hexes]
+        return any(self.company.id in city.tokens for hx in hexes for city in hx.cities.values())
 
     def location(self, hx, node) -> str:
         if self.mines_mine(hx, node):
@@ -448,6 +486,18 @@ class DeclaredRules(Rules):
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
+
+    def routes_share_track(self) -> bool:
+        return bool(self.declared.get("routes_share_track"))
+
+    def stops_paid_once(self) -> bool:
+        return bool(self.declared.get("stops_paid_once"))
+
+    def freight_terms(self, spec: TrainSpec) -> tuple | None:
+        return freight_terms(self.declared.get("freight_trains"), spec.name)
+
+    def unlike_end_colours(self) -> tuple:
+        return tuple(self.declared.get("unlike_ends", ()))
 
     # ---- gauge changes ---------------------------------------------------------------------
     def gauge_halves(self, side_name: str) -> int:
@@ -548,6 +598,8 @@ class DeclaredRules(Rules):
         cap = self.declared.get("first_row_pays_total")
         if cap and self.company.type in cap["company_types"] and isinstance(train.distance, list) and train.distance:
             spec = replace(spec, pay_total=min(spec.pay_total, int(train.distance[0]["pay"])))
+        if self.stops_paid_once() and not spec.pays_all:
+            raise BoardError(f"{where}: stops_paid_once needs train {train.name!r} to pay every stop", field=where)
         return spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:

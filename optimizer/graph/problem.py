@@ -8,7 +8,7 @@ and the bonuses as index arrays. The Python objects stay alongside for explainin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 
 import numpy as np
@@ -140,6 +140,11 @@ class Problem:
     crow_y_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [n]: its hex's y
     crow_end_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))  # uint8 [n]: it may be
     #   an end of the distance (a stop on a hex with a city or an off-board; the others are passed over)
+    # ---- a pricing on the whole run (stops_paid_once: optimizer/revenue.py#paid_once_routes)
+    paid_once: int = 0  # 1: a stop already on an earlier route of the run pays nothing (every train pays all)
+    # ---- freight trains paid by their ends (freight_trains: optimizer/games/freight.py)
+    freight_by_train: tuple = ()  # per train: (bonus, port bonus) a crow-flight hex between its ends; None: no freight
+    unlike_end_colours: tuple = ()  # hex colours no route may both begin and end on (1862: red, blue)
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -212,6 +217,8 @@ def problem_from_graph(board, rules, graph) -> Problem:
         if spec is None:
             bonus_trains.append(train)
         else:
+            if rules.routes_share_track():  # each train its own overlap group (Problem.track_group_by_train)
+                spec = replace(spec, track_group=len(specs))
             trains.append(train)
             specs.append(spec)
     return flatten(board, rules, graph, trains, specs, bonus_trains, rules.bonuses())
@@ -425,6 +432,9 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         home_stop=rules.home_stop(graph),
         largest_by_set_pair=_arr([sp.largest for sp in set_pairs], np.uint8),
         **crow_arrays(bonuses.crow, specs, [s.id for s in stops]),
+        paid_once=int(rules.stops_paid_once()),
+        freight_by_train=tuple(rules.freight_terms(s) for s in specs),
+        unlike_end_colours=rules.unlike_end_colours(),
     )
 
 

@@ -144,6 +144,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         entry["errors"] = errors
         entry["legal"] = not errors
     _local_cities_once(problem, priced_routes)
+    _paid_once(problem, priced_routes)
     for entry, reading in pullmen:
         _price_pullman(problem, entry, reading, priced_routes)
     if all(entry["legal"] for entry in out_routes):  # each best-route bonus on the route earning it most
@@ -252,6 +253,20 @@ def _local_cities_once(problem, priced_routes) -> None:
                 entry["legal"] = False
                 entry["revenue"] = 0
             seen.setdefault(key, i)
+
+
+def _paid_once(problem, priced_routes) -> None:
+    """Where a stop already on an earlier route pays nothing (``Problem.paid_once``, g_1877_stockholm_tramways
+    /game.rb#stop_on_other_route?), each route, in the order listed, loses what those stops paid it."""
+    if not problem.paid_once:
+        return
+    seen: set = set()
+    for _, priced, t, stops, entry in sorted(priced_routes, key=lambda p: p[0]):
+        again = [s for s in priced.paid if s in seen]
+        values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
+        entry["revenue"] -= sum(int(values[s]) for s in again) * mult
+        entry["paid"] = [problem.stop_id(s) for s in priced.paid if s not in seen]
+        seen.update(stops)
 
 
 def _price_local(problem, entry, reading, t, priced_routes, i):

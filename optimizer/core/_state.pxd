@@ -133,6 +133,10 @@ cdef struct Input:
     int reach_from                          # bound by reachable stops while a train may count this many more (0: never)
     const int32_t* hex_cap_by_train         # per train: the most hex edges its route may cross (-1: no cap)
     const int32_t* hex_edges_by_train_seg   # [n_trains * n_segs]: the hex edges a segment costs the train
+    int not_all_trains                      # 1: a run of every train is refused (18TN's Civil War: the lowest
+    #                                         route earns nothing then, so a run of one train fewer earns as much)
+    const uint8_t* uncounted_by_best_route_stop  # [n_best_route * n_stops]: 1 where per_stop does not count the
+    #                                         stop (18Tokaido's Sleeper Train counts cities; zeros: every stop)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

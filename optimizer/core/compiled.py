@@ -62,8 +62,11 @@ def packing_declines(problem) -> bool:
     several overlap groups (its listed routes keep one track bitset each, packed as disjoint), or a
     train whose routes must end at token cities (it drops a route that earns no more than the route
     one segment shorter, which such a train may not run); gauge changes counted as cities (1848) or
-    towns at the ends counted against the cities (18MT), which its listing does not count."""
+    towns at the ends counted against the cities (18MT), which its listing does not count; a run that
+    may not use every train (civil_war), a rule on the whole run its packing does not keep."""
     if problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any()):
+        return True
+    if problem.not_all_trains:
         return True
     if np.any(problem.gauge_halves_by_seg):
         return True

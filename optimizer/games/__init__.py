@@ -106,6 +106,8 @@ DATA_FILES = {
     "1841": "1841.json",
     # bonuses for a route joining two sets of hexes (set_pairs)
     "1847 AE": "1847AE.json",
+    # a run of every train pays its lowest route nothing (civil_war: a rule on the whole run)
+    "18TN": "18TN.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -133,6 +133,10 @@ class Problem:
     #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
     # ---- a rule on the whole run (home_route: optimizer/games/home_route.py)
     home_stop: int = NO_HOME_RULE  # a stop some route of a run must visit; NO_HOME_STOP: no run but the empty one
+    not_all_trains: int = 0  # 1: no run of every train (civil_war: 18TN's lowest route earns nothing then)
+    uncounted_by_best_route_stop: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, 0), dtype=np.uint8)
+    )  # uint8 [n_best_route, n_stops]: 1 for a stop a best-route bonus's per_stop does not count (empty: none)
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -413,7 +417,24 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_cap_by_train=np.array([min(c, HEX_FORBIDDEN - 1) for c in hex_caps], dtype=np.int32),
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
+        not_all_trains=int(rules.not_all_trains()),
+        uncounted_by_best_route_stop=uncounted_mask(best_route, index, n),
     )
+
+
+def uncounted_mask(best_route: list, index: dict, n: int) -> np.ndarray:
+    """Per best-route bonus and stop, 1 where its ``per_stop`` does not count the stop (those
+    ``BestRouteBonus.counted`` leaves out, where it names any); empty where every bonus counts every stop."""
+    if not any(b.counted is not None for b in best_route):
+        return np.zeros((0, 0), dtype=np.uint8)
+    mask = np.zeros((len(best_route), n), dtype=np.uint8)
+    for k, b in enumerate(best_route):
+        if b.counted is not None:
+            mask[k] = 1
+            for x in b.counted:
+                if x in index:
+                    mask[k, index[x]] = 0
+    return mask
 
 
 def gauge_ok_mask(sets) -> int:

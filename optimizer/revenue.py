@@ -278,7 +278,9 @@ def best_route_value(problem, k: int, visited: list, t: int | None = None) -> in
     amount = int(problem.amount_by_best_route[k])
     if t is not None and problem.multiplied(k):
         amount *= int(problem.multiplier_by_train[t])
-    return (amount if met & full == full else 0) + int(problem.per_stop_by_best_route[k]) * len(visited)
+    uncounted = problem.uncounted_by_best_route_stop
+    n = len(visited) - (sum(int(uncounted[k][s]) for s in visited) if len(uncounted) else 0)
+    return (amount if met & full == full else 0) + int(problem.per_stop_by_best_route[k]) * n
 
 
 def best_route_awards(problem, visited_lists: list, trains: list | None = None) -> list:

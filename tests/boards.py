@@ -298,6 +298,10 @@ def bonuses(draw, problem):
         problem.full_by_best_route = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
         problem.multiplied_by_best_route = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_best_route = k
+        if draw(st.integers(0, 2)) == 0:  # per_stop counts some stops only (18Tokaido's Sleeper Train: cities)
+            problem.uncounted_by_best_route_stop = np.array(
+                [[draw(st.integers(0, 1)) for _ in range(n)] for _ in range(k)], dtype=np.uint8
+            )
     return problem
 
 

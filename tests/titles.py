@@ -25,5 +25,6 @@ CATALOG_GAMES = {
     *("18SJ", "18CZ", "18Neb"),
     "18GB",
     "1877: Stockholm Tramways",
+    "18TN",
 }  # the catalogue's titles with rules as data
 BUILT_IN_TITLES = GAMES | BEYOND_GAMES | CATALOG_GAMES

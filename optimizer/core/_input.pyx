@@ -264,6 +264,7 @@ cdef int borrow_sizes(Input* g, p, ki) except -1:
     g.has_pullman = size(p, "has_pullman", 1)
     g.pullman_cap = size(ki, "pullman_cap")
     g.reach_from = size(ki, "reach_from")
+    g.not_all_trains = size(p, "not_all_trains", 1)
     return 0
 
 
@@ -433,6 +434,13 @@ cdef int borrow_best_route(Input* g, p, list keep) except -1:
     else:
         g.multiplied_by_best_route = <const uint8_t*>take(p, "multiplied_by_best_route", U8, keep, B)
     g.groups_by_best_route_stop = <const uint32_t*>take(p, "groups_by_best_route_stop", U32, keep, B, n)
+    uncounted = getattr(p, "uncounted_by_best_route_stop", None)
+    if isinstance(uncounted, np.ndarray) and uncounted.size == 0:
+        none = <cnp.ndarray>padding((B, n), U8)  # every stop counts
+        keep.append(none)
+        g.uncounted_by_best_route_stop = <const uint8_t*>cnp.PyArray_DATA(none)
+    else:
+        g.uncounted_by_best_route_stop = <const uint8_t*>take(p, "uncounted_by_best_route_stop", U8, keep, B, n)
     g.full_by_best_route = <const uint32_t*>take(p, "full_by_best_route", U32, keep, B)
     for k in range(B):
         for i in range(n):

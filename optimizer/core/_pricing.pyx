@@ -422,19 +422,23 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
 cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
     """What each best-route bonus would pay on this route (L.br_rev)."""
     cdef const Input* g = &c.inp
-    cdef int k, i
+    cdef int k, i, counted
     cdef uint32_t met
     cdef int64_t amount
     cdef const uint32_t* groups
+    cdef const uint8_t* uncounted
     for k in range(g.n_best_route):
         groups = g.groups_by_best_route_stop + <int64_t>k * g.n_stops
+        uncounted = g.uncounted_by_best_route_stop + <int64_t>k * g.n_stops
         met = 0
+        counted = nv
         for i in range(nv):
             met |= groups[visited[i]]
+            counted -= uncounted[visited[i]]
         amount = g.amount_by_best_route[k]
         if g.multiplied_by_best_route[k]:
             amount *= g.multiplier_by_train[L.t]
-        L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * nv \
+        L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * counted \
             + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
 
 

@@ -140,6 +140,10 @@ cdef struct Input:
     const int32_t* crow_y_by_stop           # ... and y
     const uint8_t* crow_end_by_stop         # per stop: it may be an end of that distance
     int paid_once                           # a stop on an earlier level's route pays nothing (every train pays all)
+    int not_all_trains                      # 1: a run of every train is refused (18TN's Civil War: the lowest
+    #                                         route earns nothing then, so a run of one train fewer earns as much)
+    const uint8_t* uncounted_by_best_route_stop  # [n_best_route * n_stops]: 1 where per_stop does not count the
+    #                                         stop (18Tokaido's Sleeper Train counts cities; zeros: every stop)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

@@ -64,12 +64,15 @@ def packing_declines(problem) -> bool:
     one segment shorter, which such a train may not run); gauge changes counted as cities (1848) or
     towns at the ends counted against the cities (18MT), which its listing does not count; a set pair
     paying the richest paid stop again (18Neb), which its listing does not price; stops paid once a run
-    (``Problem.paid_once``)."""
+    (``Problem.paid_once``); a run that may not use every train (civil_war), a rule on the whole run its
+    packing does not keep."""
     if n_set_pair_largest(problem):
         return True
     if problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any()):
         return True
     if problem.paid_once:  # a route's price depends on the routes placed before it (its listing prices each alone)
+        return True
+    if problem.not_all_trains:
         return True
     if np.any(problem.gauge_halves_by_seg):
         return True

@@ -150,6 +150,8 @@ def search(
             found = [c[2] for c in chosen]
             if not run_visits_home(problem.home_stop, [f.stops for f in found]):
                 return  # a rule on the whole run: some route must visit the home token
+            if problem.not_all_trains and len(found) == problem.n_trains:
+                return  # a rule on the whole run: not every train runs (civil_war)
             bonus = pullman_bonus(problem, found) + sum(
                 a for _, a in best_route_awards(problem, [f.stops for f in found], [f.train for f in found])
             )

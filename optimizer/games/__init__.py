@@ -122,6 +122,8 @@ DATA_FILES = {
     "18GB": "18GB.json",
     # routes sharing track, a stop paid once a run (routes_share_track, stops_paid_once), hex trains
     "1877: Stockholm Tramways": "1877StockholmTramways.json",
+    # a run of every train pays its lowest route nothing (civil_war: a rule on the whole run)
+    "18TN": "18TN.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -187,6 +187,10 @@ class Rules:
         but the company holds no token in its home hex, so only the empty run is legal)."""
         return -1
 
+    def not_all_trains(self) -> bool:
+        """Whether a run of every train of the company is refused (``civil_war``: 18TN)."""
+        return False
+
     def mine_rule(self, spec: TrainSpec) -> int:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
         return MINES_ANY

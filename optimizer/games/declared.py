@@ -77,6 +77,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``ability``. ``per_phase_colour`` (``{"yellow": 10, ...}``) adds to ``amount`` for each of the
   phase's tile colours it names (18Norway's mail contract: no ``hexes``, 10 per colour of yellow,
   green and brown, g_18_norway/game.rb#routes_revenue).
+  ``per_stop_kinds`` (``["city"]``) counts only the stops of those kinds (18Tokaido's Sleeper Train: 10 a
+  city the route visits, lib/engine/game/g_18_tokaido/game.rb#sleeper_bonus, ``visited_stops.count { |s|
+  s.is_a?(Engine::Part::City) }``, on ``#best_sleeper_route``).
 - ``tokened_cities_only``: ``true`` where a city pays nothing to a route of a company without a
   token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
 - ``shared_locations``: ``{name: [H, ...]}``: the stops of these hexes are one place, so a route
@@ -227,6 +230,12 @@ is then a data file, and a new game needs code only for a family not seen yet:
   their route's two ends and ``bonus`` (``port_bonus`` where an end is a port) for each hex between the
   ends as the crow flies (g_1862/game.rb#freight_revenue, #hex_crow_distance); see
   :mod:`optimizer.games.freight`. Priced by the reference search (the kernels decline it).
+- ``civil_war``: ``{"ability": T}``: while the company holds an ability of type T, a run of every one
+  of its trains pays its lowest-earning route nothing (lib/engine/game/g_18_tn/game.rb#routes_revenue:
+  ``total_revenue - routes.map(&:revenue).min`` unless ``routes.size < corporation.trains.size``). Such
+  a run earns what the run without that route earns, so the searches keep the runs that leave a
+  train idle (``Problem.not_all_trains``: a rule on the whole run, kept at the leaf; the packing
+  kernel declines it), and the checker prices a run of every train as the engine does.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -563,6 +572,10 @@ class DeclaredRules(Rules):
         if self.declared["stop_classes"].get("large_visit_from_name") and digits:
             spec = replace(spec, visit_large=min(spec.visit_large, int(digits.group())))
         return spec
+
+    def not_all_trains(self) -> bool:
+        rule = self.declared.get("civil_war")
+        return bool(rule) and any(a.get("type") == rule["ability"] for a in self.company.abilities)
 
     def home_stop(self, graph) -> int:
         rule = self.declared.get("home_route")
@@ -915,7 +928,16 @@ class DeclaredRules(Rules):
                 hexes = list(a.get("hexes") or hexes)
                 amount = int(a.get("amount") or amount)
         groups = tuple(tuple(self.stop_ids_on(h)) for h in hexes)
-        return BestRouteBonus(amount=amount, per_stop=int(rule.get("per_stop") or 0), require=groups)
+        kinds = rule.get("per_stop_kinds")
+        counted = None
+        if kinds is not None:
+            counted = tuple(
+                hx.node_id(n.index)
+                for hx in self.board.hexes.values()
+                for n in hx.tile.nodes
+                if n.is_stop and n.kind in kinds
+            )
+        return BestRouteBonus(amount=amount, per_stop=int(rule.get("per_stop") or 0), require=groups, counted=counted)
 
     def bonuses(self) -> Bonuses:
         bonuses = Bonuses()

@@ -145,6 +145,10 @@ class Problem:
     # ---- freight trains paid by their ends (freight_trains: optimizer/games/freight.py)
     freight_by_train: tuple = ()  # per train: (bonus, port bonus) a crow-flight hex between its ends; None: no freight
     unlike_end_colours: tuple = ()  # hex colours no route may both begin and end on (1862: red, blue)
+    not_all_trains: int = 0  # 1: no run of every train (civil_war: 18TN's lowest route earns nothing then)
+    uncounted_by_best_route_stop: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, 0), dtype=np.uint8)
+    )  # uint8 [n_best_route, n_stops]: 1 for a stop a best-route bonus's per_stop does not count (empty: none)
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -435,6 +439,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         paid_once=int(rules.stops_paid_once()),
         freight_by_train=tuple(rules.freight_terms(s) for s in specs),
         unlike_end_colours=rules.unlike_end_colours(),
+        not_all_trains=int(rules.not_all_trains()),
+        uncounted_by_best_route_stop=uncounted_mask(best_route, index, n),
     )
 
 
@@ -449,6 +455,21 @@ def crow_arrays(crow, specs, stop_ids) -> dict:
         "crow_y_by_stop": _arr([p[1] if p else 0 for p in xy]),
         "crow_end_by_stop": _arr([p is not None for p in xy], np.uint8),
     }
+
+
+def uncounted_mask(best_route: list, index: dict, n: int) -> np.ndarray:
+    """Per best-route bonus and stop, 1 where its ``per_stop`` does not count the stop (those
+    ``BestRouteBonus.counted`` leaves out, where it names any); empty where every bonus counts every stop."""
+    if not any(b.counted is not None for b in best_route):
+        return np.zeros((0, 0), dtype=np.uint8)
+    mask = np.zeros((len(best_route), n), dtype=np.uint8)
+    for k, b in enumerate(best_route):
+        if b.counted is not None:
+            mask[k] = 1
+            for x in b.counted:
+                if x in index:
+                    mask[k, index[x]] = 0
+    return mask
 
 
 def gauge_ok_mask(sets) -> int:

@@ -66,6 +66,8 @@ class BestRouteBonus:
     require: tuple = ()  # tuples of stop ids
     multiplied: bool = False  # ``amount`` times the multiplier of the route's train (1822's destination
     #   bonus: the destination city's route_revenue for the train, doubled for an E train)
+    counted: tuple | None = None  # the stops ``per_stop`` counts (stop ids), None: every stop (18Tokaido's
+    #   Sleeper Train counts the route's cities)
 
 
 @dataclass(frozen=True)

@@ -152,6 +152,9 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
             priced_routes[k][4]["revenue"] += amount
     legal = all(r["legal"] for r in out_routes)
     out = {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
+    running = [p[4]["revenue"] for p in priced_routes]
+    if legal and problem.not_all_trains and running and len(running) == problem.n_trains:
+        out["revenue"] -= min(running)  # civil_war: every train runs, so the lowest route earns nothing
     if not run_visits_home(problem.home_stop, [p[3] for p in priced_routes]):  # a rule on the whole run
         out.update(legal=False, revenue=0, errors=[home_error(problem)])
     return out

@@ -363,7 +363,20 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     in_range(g.hex_cap_by_train, K, -1, 2 ** 30, "hex_cap_by_train")
     g.hex_edges_by_train_seg = <const int32_t*>take(p, "hex_edges_by_train_seg", I32, keep, K, g.n_segs)
     in_range(g.hex_edges_by_train_seg, <int64_t>K * g.n_segs, 0, 2 ** 30, "hex_edges_by_train_seg")
+    g.skip_penalty_by_train = <const uint32_t*>take_or_zeros(p, "skip_penalty_by_train", U32, keep, K)
+    g.tokens_only_by_train = <const uint8_t*>take_or_zeros(p, "tokens_only_by_train", U8, keep, K)
     return 0
+
+
+cdef const void* take_or_zeros(src, str name, int typenum, list keep, Py_ssize_t d0) except NULL:
+    """As ``take``, but an empty array (a problem built without this optional field) lends zeros of
+    length ``d0``."""
+    a = getattr(src, name, None)
+    if isinstance(a, np.ndarray) and a.size == 0:
+        none = padding((d0,), typenum)
+        keep.append(none)
+        return cnp.PyArray_DATA(<cnp.ndarray>none)
+    return take(src, name, typenum, keep, d0)
 
 
 cdef int borrow_bonuses(Input* g, p, list keep) except -1:
@@ -402,6 +415,8 @@ cdef int borrow_best_route(Input* g, p, list keep) except -1:
         g.multiplied_by_best_route = <const uint8_t*>take(p, "multiplied_by_best_route", U8, keep, B)
     g.groups_by_best_route_stop = <const uint32_t*>take(p, "groups_by_best_route_stop", U32, keep, B, n)
     g.full_by_best_route = <const uint32_t*>take(p, "full_by_best_route", U32, keep, B)
+    g.per_hex_by_best_route = <const int32_t*>take_or_zeros(p, "per_hex_by_best_route", I32, keep, B)
+    g.hexes_by_best_route = <const uint32_t*>take_or_zeros(p, "hexes_by_best_route", U32, keep, B)
     for k in range(B):
         for i in range(n):
             j = <int64_t>k * n + i

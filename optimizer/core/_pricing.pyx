@@ -366,10 +366,21 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
     return best
 
 
-cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
-    """What each best-route bonus would pay on this route (L.br_rev)."""
+cdef inline int bits_set(uint32_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv, uint32_t pen) noexcept nogil:
+    """What each best-route bonus would pay on this route (L.br_rev), whose track crosses the
+    penalty hexes ``pen`` (those its train earns): a train paid only by token cities meets a group
+    only at one (``revenue.best_route_value``)."""
     cdef const Input* g = &c.inp
     cdef int k, i
+    cdef int tokens_only = g.tokens_only_by_train[L.t]
     cdef uint32_t met
     cdef int64_t amount
     cdef const uint32_t* groups
@@ -377,12 +388,14 @@ cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noe
         groups = g.groups_by_best_route_stop + <int64_t>k * g.n_stops
         met = 0
         for i in range(nv):
-            met |= groups[visited[i]]
+            if not tokens_only or g.token_by_stop[visited[i]]:
+                met |= groups[visited[i]]
         amount = g.amount_by_best_route[k]
         if g.multiplied_by_best_route[k]:
             amount *= g.multiplier_by_train[L.t]
         L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * nv \
-            + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
+            + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0) \
+            + <int64_t>g.per_hex_by_best_route[k] * bits_set(pen & g.hexes_by_best_route[k])
 
 
 cdef inline int route_refused(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
@@ -409,6 +422,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     cdef int32_t* visited = c.work.stops
     cdef int nv = route_stops(c, L, visited)
     cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
+    pen &= ~c.inp.skip_penalty_by_train[t]  # the hexes this train neither earns nor pays
     cdef int bl = 0, k
     cdef int64_t rev
     if route_refused(c, L, visited, nv) or (c.inp.mine_rule_by_train[t] == MINES_ONE and not has_mine(c, visited, nv)):
@@ -418,7 +432,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         L.best_large = 0
         return L.rev
     if c.inp.n_best_route:
-        price_best_route(c, L, visited, nv)
+        price_best_route(c, L, visited, nv, pen)
     if c.inp.pays_all_by_train[t]:
         rev = L.vsum * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, visited, nv)
         bl = largest_paid(c, t, visited, nv)

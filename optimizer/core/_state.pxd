@@ -133,6 +133,10 @@ cdef struct Input:
     int reach_from                          # bound by reachable stops while a train may count this many more (0: never)
     const int32_t* hex_cap_by_train         # per train: the most hex edges its route may cross (-1: no cap)
     const int32_t* hex_edges_by_train_seg   # [n_trains * n_segs]: the hex edges a segment costs the train
+    const uint32_t* skip_penalty_by_train   # per train: penalty bits its routes neither earn nor pay (1822PNW's E)
+    const uint8_t* tokens_only_by_train     # per train: paid only by token cities, which alone meet best-route groups
+    const int32_t* per_hex_by_best_route    # per best_route: paid for each of its hexes the route crosses ...
+    const uint32_t* hexes_by_best_route     # ... its hexes, as penalty bits (less the train's skip_penalty_by_train)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

@@ -16,7 +16,13 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ranches, 18Hiawatha's farms: g_1817/game.rb#revenue_for, ``route.all_hexes.count { |hex|
   hex.assigned?(mine) }``; ``Route#all_hexes`` is the uniq hexes of the route's paths). With
   ``no_ends`` a route may not start or end at such a hex ("Route cannot start or end with a mine"):
-  the markers lie on plain track, so no route has a node there; a stop on one is refused.
+  the markers lie on plain track, so no route has a node there; a stop on one is refused. With
+  ``except_trains`` (train names) those trains' routes earn nothing there (1822PNW's forests, 10 a hex,
+  and Ski Haus, 30: none for an E train, g_1822_pnw/game.rb#forest_revenue, #ski_haus_revenue): the
+  problem's ``skip_penalty_by_train``.
+- ``track_tile_penalties``: ``[{tiles, amount, except_company?}]``: a route whose track crosses a hex
+  whose tile is one named loses ``amount``, once a hex, unless the company owns ``except_company``
+  (1822PNW's Portage: g_1822_pnw/game.rb#portage_penalty, PNW1/PNW2, none with P16).
 - ``track_label_bonuses``: ``[{label, amount, tiles?, phase?}]``: a route whose track crosses a hex
   whose (not white) tile's label holds ``label`` earns ``amount``, or ``tiles[name]`` for the tiles
   named there, or ``phase[colour]`` once the phase has that tile colour; once a hex, summed over
@@ -49,7 +55,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
   18AL named routes); it applies when the company owns ``company`` or holds an ability of type
   ``ability``. ``per_phase_colour`` (``{"yellow": 10, ...}``) adds to ``amount`` for each of the
   phase's tile colours it names (18Norway's mail contract: no ``hexes``, 10 per colour of yellow,
-  green and brown, g_18_norway/game.rb#routes_revenue).
+  green and brown, g_18_norway/game.rb#routes_revenue). ``every_company``: it applies to every company;
+  ``assignment``: its hexes are those holding the assignment, whoever placed it (none yet: never paid);
+  ``phase_amounts`` (``{"5": 30}``): the amount once the phase's number is at least a key's;
+  ``multiplied``: the amount times the route's train's multiplier (1822PNW's mill, g_1822_pnw/game.rb
+  #mill_bonus, #calculate_mill_bonus, #mill_bonus_amount: an E train's twice, and only where the mill's
+  city holds the company's token, as a train paid only by token cities meets a group only at those);
+  ``per_hex``: ``{assignment, amount, except_trains?}``: ``amount`` for each hex holding the assignment
+  that the route's track crosses, none for the trains named (1822PNW's lumber baron, P14: the best
+  route's forests paid once more, #lumber_baron_bonus, #forest_revenue).
 - ``tokened_cities_only``: ``true`` where a city pays nothing to a route of a company without a
   token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
 - ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
@@ -496,6 +510,8 @@ class DeclaredRules(Rules):
                 if amount:
                     out[hx.id] = amount
         for rule in self.declared.get("track_assignment_bonuses", ()):
+            if rule.get("except_trains"):
+                continue  # not every train earns it: train_track_bonuses
             key = rule["assignment"]
             for hx in self.board.hexes.values():
                 if not hx.assignments.get(key):
@@ -507,6 +523,34 @@ class DeclaredRules(Rules):
                         field="hexes",
                     )
                 out[hx.id] = out.get(hx.id, 0) + int(rule["amount"])
+        return out
+
+    def train_track_bonuses(self) -> list:
+        """(hex id, amount, train names) of the ``track_assignment_bonuses`` that name ``except_trains``:
+        a route of those trains earns nothing there (1822PNW's forests and Ski Haus, none for an E train:
+        lib/engine/game/g_1822_pnw/game.rb#forest_revenue, #ski_haus_revenue)."""
+        out = []
+        for rule in self.declared.get("track_assignment_bonuses", ()):
+            names = tuple(rule.get("except_trains") or ())
+            if names:
+                out += [
+                    (hx.id, int(rule["amount"]), names)
+                    for hx in self.board.hexes.values()
+                    if hx.assignments.get(rule["assignment"])
+                ]
+        return out
+
+    def track_tile_penalties(self) -> dict:
+        """Hex id -> what a route crossing it loses, once a route, by ``track_tile_penalties``: the hexes
+        whose tile is one named, unless the company owns ``except_company`` (1822PNW's Portage,
+        g_1822_pnw/game.rb#portage_penalty: 10 a PNW1/PNW2 hex of ``Route#all_hexes``, none with P16)."""
+        out: dict = {}
+        for rule in self.declared.get("track_tile_penalties", ()):
+            if rule.get("except_company") in self.company.companies:
+                continue
+            for hx in self.board.hexes.values():
+                if hx.tile_name in rule["tiles"]:
+                    out[hx.id] = out.get(hx.id, 0) + int(rule["amount"])
         return out
 
     def value(self, hx, node) -> int:
@@ -585,20 +629,45 @@ class DeclaredRules(Rules):
         return pairs
 
     def holds(self, rule: dict) -> bool:
+        if rule.get("every_company"):
+            return True
         owned = rule.get("company") and rule["company"] in self.company.companies
         ability = rule.get("ability") and any(a.get("type") == rule["ability"] for a in self.company.abilities)
         return bool(owned or ability)
 
+    def assigned_hexes(self, key: str) -> list:
+        return [hx.id for hx in self.board.hexes.values() if hx.assignments.get(key)]
+
+    def phase_amount(self, rule: dict, amount: int) -> int:
+        """``phase_amounts`` (``{"5": 30}``): the amount once the phase's number (its name's leading
+        digits, as the engine's ``@phase.name.to_i``) is at least a key's."""
+        number = icon_number(str(self.board.phase_name or ""))
+        for start, later in sorted((int(k), int(v)) for k, v in (rule.get("phase_amounts") or {}).items()):
+            if number >= start:
+                amount = later
+        return amount
+
     def best_route_bonus(self, rule: dict) -> BestRouteBonus:
         hexes = list(rule.get("hexes") or ())
-        amount = int(rule.get("amount") or 0)
+        if rule.get("assignment"):  # the hexes holding it, whoever placed it (1822PNW's mill)
+            hexes = self.assigned_hexes(rule["assignment"])
+        amount = self.phase_amount(rule, int(rule.get("amount") or 0))
         amount += sum(int(rule.get("per_phase_colour", {}).get(colour, 0)) for colour in self.board.phase_tiles)
         for a in self.company.abilities:  # the ability's own hexes and amount, where it gives them
             if rule.get("ability") and a.get("type") == rule["ability"]:
                 hexes = list(a.get("hexes") or hexes)
                 amount = int(a.get("amount") or amount)
         groups = tuple(tuple(self.stop_ids_on(h)) for h in hexes)
-        return BestRouteBonus(amount=amount, per_stop=int(rule.get("per_stop") or 0), require=groups)
+        per_hex = rule.get("per_hex") or {}
+        return BestRouteBonus(
+            amount=0 if rule.get("assignment") and not hexes else amount,  # no hex holds it yet: never met
+            per_stop=int(rule.get("per_stop") or 0),
+            require=groups,
+            multiplied=bool(rule.get("multiplied")),
+            per_hex=int(per_hex.get("amount") or 0),
+            hexes=tuple(self.assigned_hexes(per_hex["assignment"])) if per_hex else (),
+            hexes_except=tuple(per_hex.get("except_trains") or ()),
+        )
 
     def bonuses(self) -> Bonuses:
         bonuses = Bonuses()
@@ -610,6 +679,9 @@ class DeclaredRules(Rules):
                         bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
         bonuses.pairs += self.once_per_route()
         bonuses.hex_bonuses = self.track_hex_bonuses()
+        bonuses.train_hex_bonuses = self.train_track_bonuses()
+        for h, amount in self.track_tile_penalties().items():
+            bonuses.hex_penalties[h] = bonuses.hex_penalties.get(h, 0) + amount
         for rule in self.declared.get("set_pairs", ()):
             if rule.get("company") in (None, self.company.id):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))

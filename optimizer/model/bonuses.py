@@ -63,6 +63,10 @@ class BestRouteBonus:
     require: tuple = ()  # tuples of stop ids
     multiplied: bool = False  # ``amount`` times the multiplier of the route's train (1822's destination
     #   bonus: the destination city's route_revenue for the train, doubled for an E train)
+    per_hex: int = 0  # paid for each hex of ``hexes`` the route's track crosses (once a hex) ...
+    hexes: tuple = ()  # hex ids
+    hexes_except: tuple = ()  # ... but to no train of these names (1822PNW's lumber baron: 10 a forest, none
+    #   for an E train, lib/engine/game/g_1822_pnw/game.rb#calculate_lumber_baron_bonus, #forest_revenue)
 
 
 @dataclass
@@ -75,3 +79,5 @@ class Bonuses:
     hex_bonuses: dict = field(default_factory=dict)  # hex id -> amount, once a route, for one whose track crosses it
     double_best_large: bool = False  # 18EU Pullman: one city or off-board of one other train counts twice
     best_route: list = field(default_factory=list)  # BestRouteBonus: each paid once, on the company's best route for it
+    train_hex_bonuses: list = field(default_factory=list)  # (hex id, amount, train names): as hex_bonuses, but
+    #   no train of those names earns it (1822PNW's forests and Ski Haus: none for an E train)

@@ -144,6 +144,15 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     return extra
 
 
+def halve_to_ten(revenue: int) -> int:
+    """Half a revenue, rounded to 10 as the engine does it: Ruby's ``(revenue / 2).round(-1)``, an
+    integer division (floor) and then half away from zero (lib/engine/game/g_1822_mx/game.rb#revenue_for).
+    Never above the revenue where it is 10 or more, and it grows with the revenue: the bounds of the
+    unhalved revenue stay bounds."""
+    half = revenue // 2
+    return (half + 5) // 10 * 10 if half >= 0 else -((-half + 5) // 10 * 10)
+
+
 def penalty_value(problem, pen_mask: int) -> int:
     return sum(int(a) for b, a in enumerate(problem.amount_by_penalty) if pen_mask >> b & 1)
 
@@ -204,6 +213,8 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
             best, best_key = Priced(revenue, paid, []), key
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
+    if problem.halved(t):
+        best.revenue = halve_to_ten(best.revenue)
     best.revenue -= penalty_value(problem, pen_mask & ~problem.skip_penalties(t))
     return best
 

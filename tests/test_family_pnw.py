@@ -189,6 +189,7 @@ def test_the_kernel_refuses_mis_sized_track_arrays_by_name():
         "tokens_only_by_train": dict(tokens_only_by_train=np.zeros(problem.n_trains + 2, np.uint8)),
         "per_hex_by_best_route": dict(per_hex_by_best_route=np.zeros(problem.n_best_route + 1, np.int32)),
         "hexes_by_best_route": dict(hexes_by_best_route=np.zeros(problem.n_best_route, np.int64)),
+        "halved_by_train": dict(halved_by_train=np.zeros(problem.n_trains + 1, np.uint8)),
     }
     for name, change in bad.items():
         with pytest.raises(ValueError, match=f"kernel input {name}:"):
@@ -282,3 +283,31 @@ def test_the_mill_pays_by_the_phase_number():
         f9 = problem.graph.stop_index()["F9._0"]
         [mill] = [k for k in range(problem.n_best_route) if problem.groups_by_best_route_stop[k][f9]]
         assert problem.amount_by_best_route[mill] == amount, name
+
+
+# ---- 1822MX's 3/2P: half the revenue, rounded to 10 --------------------------------------------
+
+
+def test_halving_rounds_as_ruby():
+    """``(revenue / 2).round(-1)``: Ruby's integer division floors, ``round(-1)`` goes half away from zero."""
+    from optimizer.revenue import halve_to_ten
+
+    cases = {0: 0, 10: 10, 20: 10, 30: 20, 40: 20, 50: 30, 80: 40, 130: 70, 9: 0, 19: 10, -30: -20, -10: -10}
+    assert {r: halve_to_ten(r) for r in cases} == cases
+
+
+@pytest.mark.corpus
+def test_the_3_2p_train_is_paid_half():
+    """1822MX @171: a minor's L and 3/2P trains; the engine paid 60 for main's 80 (the 3/2P's route
+    halved); now we answer the engine's (and its router's) 60, and the checker prices the players'
+    routes at the engine's recheck."""
+    doc = catalog_state("1822MX/123055@171")
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == 60 == doc["expected"]["router"]["revenue"]
+    for core in ("python", "compiled"):
+        assert api.solve(doc, core=core)["revenue"] == 60
+    problem = build_problem(doc)
+    assert [problem.halved(t) for t in range(problem.n_trains)] == [s.name == "3/2P" for s in problem.specs]
+    routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["human"]["routes"]]
+    checked = api.check(doc, routes)
+    assert checked["legal"] and checked["revenue"] == doc["expected"]["human_recheck"]

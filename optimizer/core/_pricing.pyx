@@ -366,6 +366,15 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
     return best
 
 
+cdef inline int64_t halve_to_ten(int64_t rev) noexcept nogil:
+    """Ruby's ``(rev / 2).round(-1)``: floor division, then half away from zero (revenue.halve_to_ten).
+    Never above rev where rev >= 10, and monotone: the bounds of the unhalved revenue still hold."""
+    cdef int64_t half = rev // 2 if rev >= 0 else -((-rev + 1) // 2)
+    if half >= 0:
+        return (half + 5) // 10 * 10
+    return -((-half + 5) // 10 * 10)
+
+
 cdef inline int bits_set(uint32_t x) noexcept nogil:
     cdef int n = 0
     while x:
@@ -438,6 +447,8 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         bl = largest_paid(c, t, visited, nv)
     else:
         rev = price_express(c, t, visited, nv, &bl, NULL, NULL)
+    if c.inp.halved_by_train[t]:
+        rev = halve_to_ten(rev)
     rev -= penalty_of(c, pen)
     L.rev = rev
     L.best_large = bl if c.inp.has_pullman else 0

@@ -137,6 +137,7 @@ cdef struct Input:
     const uint8_t* tokens_only_by_train     # per train: paid only by token cities, which alone meet best-route groups
     const int32_t* per_hex_by_best_route    # per best_route: paid for each of its hexes the route crosses ...
     const uint32_t* hexes_by_best_route     # ... its hexes, as penalty bits (less the train's skip_penalty_by_train)
+    const uint8_t* halved_by_train          # per train: paid half its route's revenue, rounded to 10 (1822MX's 3/2P)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

@@ -164,6 +164,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
   ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
   #game_route_revenue, ``REAL_PHASE_TO_REV_PHASE``).
+- ``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
+  revenue (its stops and bonuses), rounded to 10 as Ruby's ``round(-1)`` (half away from zero), before
+  its track penalties: 1822MX's 3/2P, g_1822_mx/game.rb#revenue_for; the problem's ``halved_by_train``.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -325,6 +328,13 @@ class DeclaredRules(Rules):
         if not rule or not isinstance(rule, dict) or "free_in_name" not in rule:
             return 0
         return int(rule["free_in_name"] in spec.name)
+
+    def halves(self, spec: TrainSpec) -> bool:
+        """``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
+        revenue, rounded to 10 (lib/engine/game/g_1822_mx/game.rb#revenue_for: ``(revenue / 2).round(-1)``
+        for ``3/2P``)."""
+        rule = self.declared.get("halved_trains")
+        return bool(rule) and str(spec.name).startswith(rule["prefix"])
 
     def end_cap(self, spec: TrainSpec) -> int:
         """``end_towns_count``: towns at a route's ends count against the cities a train with rows pays

@@ -143,6 +143,8 @@ class Problem:
     #   skip_penalty_by_train): 1822PNW's lumber baron, 10 a forest
     hexes_by_best_route: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bits of
     #   amount_by_penalty (penalty_mask_by_seg)
+    halved_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: the train is paid
+    #   half its route's revenue, rounded to 10 (revenue.halve_to_ten: 1822MX's 3/2P); empty: none is
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -161,6 +163,10 @@ class Problem:
         if k < len(self.per_hex_by_best_route) and k < len(self.hexes_by_best_route):
             return int(self.per_hex_by_best_route[k]), int(self.hexes_by_best_route[k])
         return 0, 0
+
+    def halved(self, t: int) -> bool:
+        """Train t is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
+        return t < len(self.halved_by_train) and bool(self.halved_by_train[t])
 
     def multiplied(self, k: int) -> bool:
         """Best-route bonus k's amount is times the multiplier of the route's train."""
@@ -468,6 +474,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         tokens_only_by_train=_arr([s.tokens_only for s in specs], np.uint8),
         per_hex_by_best_route=_arr([b.per_hex for b in best_route]),
         hexes_by_best_route=_arr([per_hex_bits(b, pen_hexes) for b in best_route], np.uint32),
+        halved_by_train=_arr([rules.halves(s) for s in specs], np.uint8),
     )
 
 

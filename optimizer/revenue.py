@@ -123,7 +123,10 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
         where = on_route if visit else on
         if a in where and b in where:
             extra += int(amount)
+    skip = problem.skip_set_pairs(t)
     for k, (amount, visit) in enumerate(zip(problem.amount_by_set_pair, problem.visited_by_set_pair)):
+        if skip >> k & 1:
+            continue  # not for this train
         met = 0
         for s in visited if visit else paid:
             met |= int(problem.sets_by_stop[s]) >> (2 * k) & 3

@@ -454,4 +454,8 @@ def track_bonuses_by_train(draw, problem):
     if K and draw(st.integers(0, 2)) == 0:  # trains paid half, rounded to 10 (1822MX's 3/2P)
         halved = {g: draw(st.booleans()) for g in groups}
         problem.halved_by_train = np.array([halved[int(g)] for g in problem.group_by_train], dtype=np.uint8)
+    if K and problem.n_set_pairs and draw(st.booleans()):  # set pairs some trains are not paid (1822CA's ports)
+        every = (1 << problem.n_set_pairs) - 1
+        skip = {g: draw(st.integers(0, every)) for g in groups}
+        problem.skip_set_pairs_by_train = np.array([skip[int(g)] for g in problem.group_by_train], dtype=np.uint32)
     return problem

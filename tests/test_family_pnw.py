@@ -190,6 +190,7 @@ def test_the_kernel_refuses_mis_sized_track_arrays_by_name():
         "per_hex_by_best_route": dict(per_hex_by_best_route=np.zeros(problem.n_best_route + 1, np.int32)),
         "hexes_by_best_route": dict(hexes_by_best_route=np.zeros(problem.n_best_route, np.int64)),
         "halved_by_train": dict(halved_by_train=np.zeros(problem.n_trains + 1, np.uint8)),
+        "skip_set_pairs_by_train": dict(skip_set_pairs_by_train=np.zeros(problem.n_trains, np.uint8)),
     }
     for name, change in bad.items():
         with pytest.raises(ValueError, match=f"kernel input {name}:"):
@@ -311,3 +312,51 @@ def test_the_3_2p_train_is_paid_half():
     routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["human"]["routes"]]
     checked = api.check(doc, routes)
     assert checked["legal"] and checked["revenue"] == doc["expected"]["human_recheck"]
+
+
+# ---- 1822CA's grain elevators and ports -----------------------------------------------------------
+
+WRS = "1822CAWRS/1822CAWRS_game_end_bank"
+
+
+@pytest.mark.corpus
+def test_a_grain_elevator_and_a_port_pay_a_majors_train():
+    """1822CA WRS @1124: the router's route for CPR's 6 train, T12 .. K13 (a grain elevator) .. R16 (an
+    east port) .. T14, earns 10 for the elevator and 10 for the port: 370, the engine's price of our
+    answer (main answered 360); a minor's train earns neither; the players' routes check at the engine's
+    recheck (360)."""
+    doc = catalog_state(f"{WRS}@1124")
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == 370 == doc["expected"]["router"]["revenue"]
+    [route] = answer["routes"]
+    assert {"K13._0", "R16._0"} <= set(route["stops"])
+    minor = copy.deepcopy(doc)
+    minor["corporation"]["type"] = "minor"
+    major_problem, minor_problem = build_problem(doc), build_problem(minor)
+    k13 = major_problem.graph.stop_index()["K13._0"]
+    assert major_problem.n_set_pairs == 4 and minor_problem.n_set_pairs == 0
+    k13_minor = minor_problem.graph.stop_index()["K13._0"]
+    assert major_problem.values_by_train_stop[0][k13] == minor_problem.values_by_train_stop[0][k13_minor] + 10
+    routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["human"]["routes"]]
+    checked = api.check(doc, routes)
+    assert checked["legal"] and checked["revenue"] == doc["expected"]["human_recheck"] == 360
+
+
+@pytest.mark.corpus
+def test_the_grain_train_earns_20_a_port_and_nothing_an_elevator():
+    """1822CA WRS @971: the 5G train (the grain train attached to a 5, step/route.rb#attach_grain_train)
+    earns 20 for a port side and nothing for its elevators; an E train no bonus (@1058). The engine paid
+    our answers 300 and 900 in this branch's judge run (main answered 290 at @971, the grain train's port
+    unpaid)."""
+    doc = catalog_state(f"{WRS}@971")
+    problem = build_problem(doc)
+    names = [s.name for s in problem.specs]
+    grain = names.index("5G")
+    pays = [k for k in range(problem.n_set_pairs) if not problem.skip_set_pairs(grain) >> k & 1]
+    assert sorted(int(problem.amount_by_set_pair[k]) for k in pays) == [20, 20]
+    assert api.solve(doc)["revenue"] == 300
+    doc = catalog_state(f"{WRS}@1058")
+    problem = build_problem(doc)
+    e = [s.name for s in problem.specs].index("E")
+    assert problem.skip_set_pairs(e) == (1 << problem.n_set_pairs) - 1
+    assert api.solve(doc)["revenue"] == 900

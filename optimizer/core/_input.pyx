@@ -366,6 +366,7 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     g.skip_penalty_by_train = <const uint32_t*>take_or_zeros(p, "skip_penalty_by_train", U32, keep, K)
     g.tokens_only_by_train = <const uint8_t*>take_or_zeros(p, "tokens_only_by_train", U8, keep, K)
     g.halved_by_train = <const uint8_t*>take_or_zeros(p, "halved_by_train", U8, keep, K)
+    g.skip_set_pairs_by_train = <const uint32_t*>take_or_zeros(p, "skip_set_pairs_by_train", U32, keep, K)
     return 0
 
 

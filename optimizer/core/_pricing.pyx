@@ -60,6 +60,8 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
         for i in range(n_paid):
             on_paid |= g.sets_by_stop[paid[i]]
         for k in range(g.n_set_pairs):
+            if g.skip_set_pairs_by_train[t] >> k & 1:
+                continue  # not for this train
             met = ((on_route if g.visited_by_set_pair[k] else on_paid) >> (2 * k)) & 3
             if met == 3:  # a stop of each set, however many: once
                 extra += g.amount_by_set_pair[k]

@@ -32,7 +32,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``train_stop_bonuses``: ``[{train, amount, except_tiles?}]``: a train whose name matches the
   pattern ``train`` earns ``amount`` more for every paid stop, but for those on the tiles named
   (18USA's Pullman upgrade, a train named ``5P``: ``20 * stops.count { |s| !RURAL_TILES.include?
-  (s.tile.name) }``).
+  (s.tile.name) }``). ``hexes``: only the stops on these hexes; ``company_types``: only for companies of
+  these types (1822CA's grain elevators: 10 a paid stop on one, for a major's train neither E, nor the
+  grain train, nor the Pullman's: lib/engine/game/g_1822_ca/game.rb#grain_and_port_bonus).
 - ``untokened_tile_penalties``: ``[{tiles, amount}]``: a route paying a stop on one of these tiles
   whose city holds no token of the company loses ``amount``, once a route (18USA's company towns:
   g_18_usa/game.rb#revenue_for, ``revenue -= 10 if company_tile && !company_tile.cities.first
@@ -48,7 +50,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``visited``: visiting) a stop of set ``a`` and one of set ``b``, however many of each; sets as for
   ``group_pairs``; only for ``company`` where it names one (1888's destinations: a stop of the
   company's home hex and one of its destination hex, lib/engine/game/g_1888/game.rb#revenue_for and
-  ``#destinated?``, paid once a route per destination).
+  ``#destinated?``, paid once a route per destination). ``trains``: only for trains whose names match
+  the pattern (the problem's ``skip_set_pairs_by_train``); ``company_types``: only for companies of those
+  types (1822CA's ports: a route paying a grain elevator and an east (west) port earns 10, the grain
+  train 20, g_1822_ca/game.rb#grain_and_port_bonus).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
   paid once for the company, on its route that earns it most: ``amount`` when the route visits a
   stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
@@ -484,12 +489,20 @@ class DeclaredRules(Rules):
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
         return self.assigned_bonus(hx) + self.ability_bonus(hx) + own + narrow
 
+    def for_company_type(self, rule: dict) -> bool:
+        """The rule names no ``company_types``, or the company's type is one of them."""
+        return "company_types" not in rule or self.company.type in rule["company_types"]
+
     def train_stop_bonus(self, stop, spec: TrainSpec) -> int:
-        """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman)."""
+        """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman; 1822CA's grain
+        elevators, only ``hexes``, only for ``company_types``)."""
         total = 0
         for rule in self.declared.get("train_stop_bonuses", ()):
-            if re.fullmatch(rule["train"], spec.name or "") and (
-                self.board.hexes[stop.hex].tile_name not in rule.get("except_tiles", ())
+            if (
+                re.fullmatch(rule["train"], spec.name or "")
+                and self.board.hexes[stop.hex].tile_name not in rule.get("except_tiles", ())
+                and ("hexes" not in rule or stop.hex in rule["hexes"])
+                and self.for_company_type(rule)
             ):
                 total += int(rule["amount"])
         return total
@@ -693,10 +706,11 @@ class DeclaredRules(Rules):
         for h, amount in self.track_tile_penalties().items():
             bonuses.hex_penalties[h] = bonuses.hex_penalties.get(h, 0) + amount
         for rule in self.declared.get("set_pairs", ()):
-            if rule.get("company") in (None, self.company.id):
+            if rule.get("company") in (None, self.company.id) and self.for_company_type(rule):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
-                bonuses.set_pairs.append(SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited"))))
+                amount, visited = int(rule["amount"]), bool(rule.get("visited"))
+                bonuses.set_pairs.append(SetPairBonus(a, b, amount, visited, rule.get("trains")))
         rule = self.declared.get("label_count_bonus")
         if rule:  # k stops so labelled earn amount x (k - 1): amount each, less amount once a route
             labelled = tuple(

@@ -7,6 +7,7 @@ and the bonuses as index arrays. The Python objects stay alongside for explainin
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -145,6 +146,8 @@ class Problem:
     #   amount_by_penalty (penalty_mask_by_seg)
     halved_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: the train is paid
     #   half its route's revenue, rounded to 10 (revenue.halve_to_ten: 1822MX's 3/2P); empty: none is
+    skip_set_pairs_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bit k set
+    #   where set pair k does not pay the train (SetPairBonus.trains: 1822CA's ports); empty: every one pays
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -163,6 +166,10 @@ class Problem:
         if k < len(self.per_hex_by_best_route) and k < len(self.hexes_by_best_route):
             return int(self.per_hex_by_best_route[k]), int(self.hexes_by_best_route[k])
         return 0, 0
+
+    def skip_set_pairs(self, t: int) -> int:
+        """The set pairs (bit k) that do not pay train t."""
+        return int(self.skip_set_pairs_by_train[t]) if t < len(self.skip_set_pairs_by_train) else 0
 
     def halved(self, t: int) -> bool:
         """Train t is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
@@ -475,6 +482,13 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         per_hex_by_best_route=_arr([b.per_hex for b in best_route]),
         hexes_by_best_route=_arr([per_hex_bits(b, pen_hexes) for b in best_route], np.uint32),
         halved_by_train=_arr([rules.halves(s) for s in specs], np.uint8),
+        skip_set_pairs_by_train=_arr(
+            [
+                sum(1 << k for k, sp in enumerate(set_pairs) if sp.trains and not re.fullmatch(sp.trains, s.name or ""))
+                for s in specs
+            ],
+            np.uint32,
+        ),
     )
 
 

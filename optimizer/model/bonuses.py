@@ -32,6 +32,8 @@ class SetPairBonus:
     b: tuple
     amount: int
     visited: bool = False
+    trains: str | None = None  # only for trains whose names match this pattern (1822CA's ports: 10 for
+    #   a normal train, 20 for the grain train, none for an E train)
 
 
 @dataclass(frozen=True)

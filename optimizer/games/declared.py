@@ -338,8 +338,8 @@ class DeclaredRules(Rules):
         """``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
         revenue, rounded to 10 (lib/engine/game/g_1822_mx/game.rb#revenue_for: ``(revenue / 2).round(-1)``
         for ``3/2P``)."""
-        rule = self.declared.get("halved_trains")
-        return bool(rule) and str(spec.name).startswith(rule["prefix"])
+        rule = self.declared.get("halved_trains") or {}
+        return "prefix" in rule and str(spec.name).startswith(rule["prefix"])
 
     def end_cap(self, spec: TrainSpec) -> int:
         """``end_towns_count``: towns at a route's ends count against the cities a train with rows pays

@@ -369,7 +369,22 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
         for i in range(K):
             if not g.pays_all_by_train[i]:
                 _refuse("paid_once", "needs every train to pay all its stops (pays_all_by_train)")
+    g.skip_penalty_by_train = <const uint32_t*>take_or_zeros(p, "skip_penalty_by_train", U32, keep, K)
+    g.tokens_only_by_train = <const uint8_t*>take_or_zeros(p, "tokens_only_by_train", U8, keep, K)
+    g.halved_by_train = <const uint8_t*>take_or_zeros(p, "halved_by_train", U8, keep, K)
+    g.skip_set_pairs_by_train = <const uint32_t*>take_or_zeros(p, "skip_set_pairs_by_train", U32, keep, K)
     return 0
+
+
+cdef const void* take_or_zeros(src, str name, int typenum, list keep, Py_ssize_t d0) except NULL:
+    """As ``take``, but an empty array (a problem built without this optional field) lends zeros of
+    length ``d0``."""
+    a = getattr(src, name, None)
+    if isinstance(a, np.ndarray) and a.size == 0:
+        none = padding((d0,), typenum)
+        keep.append(none)
+        return cnp.PyArray_DATA(<cnp.ndarray>none)
+    return take(src, name, typenum, keep, d0)
 
 
 cdef int borrow_bonuses(Input* g, p, list keep) except -1:
@@ -442,6 +457,8 @@ cdef int borrow_best_route(Input* g, p, list keep) except -1:
     else:
         g.uncounted_by_best_route_stop = <const uint8_t*>take(p, "uncounted_by_best_route_stop", U8, keep, B, n)
     g.full_by_best_route = <const uint32_t*>take(p, "full_by_best_route", U32, keep, B)
+    g.per_hex_by_best_route = <const int32_t*>take_or_zeros(p, "per_hex_by_best_route", I32, keep, B)
+    g.hexes_by_best_route = <const uint32_t*>take_or_zeros(p, "hexes_by_best_route", U32, keep, B)
     for k in range(B):
         for i in range(n):
             j = <int64_t>k * n + i

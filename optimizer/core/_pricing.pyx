@@ -60,6 +60,8 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
         for i in range(n_paid):
             on_paid |= g.sets_by_stop[paid[i]]
         for k in range(g.n_set_pairs):
+            if g.skip_set_pairs_by_train[t] >> k & 1:
+                continue  # not for this train
             met = ((on_route if g.visited_by_set_pair[k] else on_paid) >> (2 * k)) & 3
             if met == 3:  # a stop of each set, however many: once
                 extra += g.amount_by_set_pair[k]
@@ -419,10 +421,30 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
     return best
 
 
-cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
-    """What each best-route bonus would pay on this route (L.br_rev)."""
+cdef inline int64_t halve_to_ten(int64_t rev) noexcept nogil:
+    """Ruby's ``(rev / 2).round(-1)``: floor division, then half away from zero (revenue.halve_to_ten).
+    Never above rev where rev >= 10, and monotone: the bounds of the unhalved revenue still hold."""
+    cdef int64_t half = rev // 2 if rev >= 0 else -((-rev + 1) // 2)
+    if half >= 0:
+        return (half + 5) // 10 * 10
+    return -((-half + 5) // 10 * 10)
+
+
+cdef inline int bits_set(uint32_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv, uint32_t pen) noexcept nogil:
+    """What each best-route bonus would pay on this route (L.br_rev), whose track crosses the
+    penalty hexes ``pen`` (those its train earns): a train paid only by token cities meets a group
+    only at one (``revenue.best_route_value``)."""
     cdef const Input* g = &c.inp
     cdef int k, i, counted
+    cdef int tokens_only = g.tokens_only_by_train[L.t]
     cdef uint32_t met
     cdef int64_t amount
     cdef const uint32_t* groups
@@ -433,13 +455,15 @@ cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noe
         met = 0
         counted = nv
         for i in range(nv):
-            met |= groups[visited[i]]
+            if not tokens_only or g.token_by_stop[visited[i]]:
+                met |= groups[visited[i]]
             counted -= uncounted[visited[i]]
         amount = g.amount_by_best_route[k]
         if g.multiplied_by_best_route[k]:
             amount *= g.multiplier_by_train[L.t]
         L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * counted \
-            + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
+            + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0) \
+            + <int64_t>g.per_hex_by_best_route[k] * bits_set(pen & g.hexes_by_best_route[k])
 
 
 cdef inline int route_refused(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
@@ -497,6 +521,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     cdef int32_t* visited = c.work.stops
     cdef int nv = route_stops(c, L, visited)
     cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
+    pen &= ~c.inp.skip_penalty_by_train[t]  # the hexes this train neither earns nor pays
     cdef int bl = 0, k
     cdef int64_t rev
     if route_refused(c, L, visited, nv) or (c.inp.mine_rule_by_train[t] == MINES_ONE and not has_mine(c, visited, nv)):
@@ -506,7 +531,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         L.best_large = 0
         return L.rev
     if c.inp.n_best_route:
-        price_best_route(c, L, visited, nv)
+        price_best_route(c, L, visited, nv, pen)
     if c.inp.pays_all_by_train[t]:
         rev = L.vsum * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, visited, nv)
         if c.inp.paid_once:
@@ -514,6 +539,8 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         bl = largest_paid(c, t, visited, nv)
     else:
         rev = price_express(c, t, visited, nv, &bl, NULL, NULL)
+    if c.inp.halved_by_train[t]:
+        rev = halve_to_ten(rev)
     rev -= penalty_of(c, pen)
     L.rev = rev
     L.best_large = bl if c.inp.has_pullman else 0

@@ -144,6 +144,12 @@ cdef struct Input:
     #                                         route earns nothing then, so a run of one train fewer earns as much)
     const uint8_t* uncounted_by_best_route_stop  # [n_best_route * n_stops]: 1 where per_stop does not count the
     #                                         stop (18Tokaido's Sleeper Train counts cities; zeros: every stop)
+    const uint32_t* skip_penalty_by_train   # per train: penalty bits its routes neither earn nor pay (1822PNW's E)
+    const uint8_t* tokens_only_by_train     # per train: paid only by token cities, which alone meet best-route groups
+    const int32_t* per_hex_by_best_route    # per best_route: paid for each of its hexes the route crosses ...
+    const uint32_t* hexes_by_best_route     # ... its hexes, as penalty bits (less the train's skip_penalty_by_train)
+    const uint8_t* halved_by_train          # per train: paid half its route's revenue, rounded to 10 (1822MX's 3/2P)
+    const uint32_t* skip_set_pairs_by_train  # per train: bit k set where set pair k does not pay it (1822CA's ports)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

@@ -87,13 +87,15 @@ def pullman_cap(problem) -> int:
 
 def best_route_cap(problem) -> int:
     """The most the best-route bonuses can add: each its amount plus its per-stop pay on the
-    longest route any train may run."""
+    longest route any train may run, plus its per-hex pay on every one of its hexes."""
     if not len(problem.amount_by_best_route):
         return 0
     longest = max([min(int(c[2]), problem.n_stops) for c in problem.caps_by_train], default=0)
     most = max([int(m) for m in problem.multiplier_by_train[: problem.n_trains]], default=1)
     return sum(
-        max(int(a), 0) * (max(most, 0) if problem.multiplied(k) else 1) + max(int(p), 0) * longest
+        max(int(a), 0) * (max(most, 0) if problem.multiplied(k) else 1)
+        + max(int(p), 0) * longest
+        + max(problem.per_hex(k)[0], 0) * bin(problem.per_hex(k)[1]).count("1")
         for k, (a, p) in enumerate(zip(problem.amount_by_best_route, problem.per_stop_by_best_route))
     )
 

@@ -12,7 +12,15 @@ import time
 
 from ..games.home_route import run_visits_home
 from ..model import MINES_NONE
-from ..revenue import award_best_route, best_route_awards, gauge_cities, paid_once_routes, price_route, pullman_bonus
+from ..revenue import (
+    award_best_route,
+    best_route_awards,
+    gauge_cities,
+    paid_once_routes,
+    price_route,
+    pullman_bonus,
+    route_pen_mask,
+)
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
@@ -153,7 +161,13 @@ def search(
             if problem.not_all_trains and len(found) == problem.n_trains:
                 return  # a rule on the whole run: not every train runs (civil_war)
             bonus = pullman_bonus(problem, found) + sum(
-                a for _, a in best_route_awards(problem, [f.stops for f in found], [f.train for f in found])
+                a
+                for _, a in best_route_awards(
+                    problem,
+                    [f.stops for f in found],
+                    [f.train for f in found],
+                    [route_pen_mask(problem, f.dsegs) for f in found],
+                )
             )
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]

@@ -171,6 +171,10 @@ class Rules:
         """Gauge changes a train runs without counting them as stops."""
         return 0
 
+    def halves(self, spec: TrainSpec) -> bool:
+        """The train is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
+        return False
+
     def end_cap(self, spec: TrainSpec) -> int:
         """The most large stops plus towns at the route's ends a train may count (UNLIMITED: no such rule)."""
         return UNLIMITED

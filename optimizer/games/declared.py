@@ -24,7 +24,13 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ranches, 18Hiawatha's farms: g_1817/game.rb#revenue_for, ``route.all_hexes.count { |hex|
   hex.assigned?(mine) }``; ``Route#all_hexes`` is the uniq hexes of the route's paths). With
   ``no_ends`` a route may not start or end at such a hex ("Route cannot start or end with a mine"):
-  the markers lie on plain track, so no route has a node there; a stop on one is refused.
+  the markers lie on plain track, so no route has a node there; a stop on one is refused. With
+  ``except_trains`` (train names) those trains' routes earn nothing there (1822PNW's forests, 10 a hex,
+  and Ski Haus, 30: none for an E train, g_1822_pnw/game.rb#forest_revenue, #ski_haus_revenue): the
+  problem's ``skip_penalty_by_train``.
+- ``track_tile_penalties``: ``[{tiles, amount, except_company?}]``: a route whose track crosses a hex
+  whose tile is one named loses ``amount``, once a hex, unless the company owns ``except_company``
+  (1822PNW's Portage: g_1822_pnw/game.rb#portage_penalty, PNW1/PNW2, none with P16).
 - ``track_label_bonuses``: ``[{label, amount, tiles?, phase?}]``: a route whose track crosses a hex
   whose (not white) tile's label holds ``label`` earns ``amount``, or ``tiles[name]`` for the tiles
   named there, or ``phase[colour]`` once the phase has that tile colour; once a hex, summed over
@@ -34,7 +40,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``train_stop_bonuses``: ``[{train, amount, except_tiles?}]``: a train whose name matches the
   pattern ``train`` earns ``amount`` more for every paid stop, but for those on the tiles named
   (18USA's Pullman upgrade, a train named ``5P``: ``20 * stops.count { |s| !RURAL_TILES.include?
-  (s.tile.name) }``).
+  (s.tile.name) }``). ``hexes``: only the stops on these hexes; ``company_types``: only for companies of
+  these types (1822CA's grain elevators: 10 a paid stop on one, for a major's train neither E, nor the
+  grain train, nor the Pullman's: lib/engine/game/g_1822_ca/game.rb#grain_and_port_bonus).
 - ``untokened_tile_penalties``: ``[{tiles, amount}]``: a route paying a stop on one of these tiles
   whose city holds no token of the company loses ``amount``, once a route (18USA's company towns:
   g_18_usa/game.rb#revenue_for, ``revenue -= 10 if company_tile && !company_tile.cities.first
@@ -70,6 +78,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   (18Neb's east-west route: lib/engine/game/g_18_neb/game.rb#east_west_bonus, ``stops.map { |stop|
   stop.route_revenue(route.phase, route.train) }.max``, with stops labelled E and W, #east_west_route?).
   With ``holds``, only for a company the engine assigned that (18Neb's cattle token, #cattle_bonus).
+  ``trains``: only for trains whose names match
+  the pattern (the problem's ``skip_set_pairs_by_train``); ``company_types``: only for companies of those
+  types (1822CA's ports: a route paying a grain elevator and an east (west) port earns 10, the grain
+  train 20, g_1822_ca/game.rb#grain_and_port_bonus).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
   paid once for the company, on its route that earns it most: ``amount`` when the route visits a
   stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
@@ -80,6 +92,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``per_stop_kinds`` (``["city"]``) counts only the stops of those kinds (18Tokaido's Sleeper Train: 10 a
   city the route visits, lib/engine/game/g_18_tokaido/game.rb#sleeper_bonus, ``visited_stops.count { |s|
   s.is_a?(Engine::Part::City) }``, on ``#best_sleeper_route``).
+  ``every_company``: it applies to every company;
+  ``assignment``: its hexes are those holding the assignment, whoever placed it (none yet: never paid);
+  ``phase_amounts`` (``{"5": 30}``): the amount once the phase's number is at least a key's;
+  ``multiplied``: the amount times the route's train's multiplier (1822PNW's mill, g_1822_pnw/game.rb
+  #mill_bonus, #calculate_mill_bonus, #mill_bonus_amount: an E train's twice, and only where the mill's
+  city holds the company's token, as a train paid only by token cities meets a group only at those);
+  ``per_hex``: ``{assignment, amount, except_trains?}``: ``amount`` for each hex holding the assignment
+  that the route's track crosses, none for the trains named (1822PNW's lumber baron, P14: the best
+  route's forests paid once more, #lumber_baron_bonus, #forest_revenue).
 - ``tokened_cities_only``: ``true`` where a city pays nothing to a route of a company without a
   token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
 - ``shared_locations``: ``{name: [H, ...]}``: the stops of these hexes are one place, so a route
@@ -236,6 +257,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   a run earns what the run without that route earns, so the searches keep the runs that leave a
   train idle (``Problem.not_all_trains``: a rule on the whole run, kept at the leaf; the packing
   kernel declines it), and the checker prices a run of every train as the engine does.
+- ``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
+  revenue (its stops and bonuses), rounded to 10 as Ruby's ``round(-1)`` (half away from zero), before
+  its track penalties: 1822MX's 3/2P, g_1822_mx/game.rb#revenue_for; the problem's ``halved_by_train``.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -533,6 +557,13 @@ class DeclaredRules(Rules):
             return 0
         return int(rule["free_in_name"] in spec.name)
 
+    def halves(self, spec: TrainSpec) -> bool:
+        """``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
+        revenue, rounded to 10 (lib/engine/game/g_1822_mx/game.rb#revenue_for: ``(revenue / 2).round(-1)``
+        for ``3/2P``)."""
+        rule = self.declared.get("halved_trains") or {}
+        return "prefix" in rule and str(spec.name).startswith(rule["prefix"])
+
     def end_cap(self, spec: TrainSpec) -> int:
         """``end_towns_count``: towns at a route's ends count against the cities a train with rows pays
         (lib/engine/game/g_18_mt/game.rb #check_distance: the pay of the row listing cities)."""
@@ -745,12 +776,20 @@ class DeclaredRules(Rules):
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
         return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow
 
+    def for_company_type(self, rule: dict) -> bool:
+        """The rule names no ``company_types``, or the company's type is one of them."""
+        return "company_types" not in rule or self.company.type in rule["company_types"]
+
     def train_stop_bonus(self, stop, spec: TrainSpec) -> int:
-        """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman)."""
+        """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman; 1822CA's grain
+        elevators, only ``hexes``, only for ``company_types``)."""
         total = 0
         for rule in self.declared.get("train_stop_bonuses", ()):
-            if re.fullmatch(rule["train"], spec.name or "") and (
-                self.board.hexes[stop.hex].tile_name not in rule.get("except_tiles", ())
+            if (
+                re.fullmatch(rule["train"], spec.name or "")
+                and self.board.hexes[stop.hex].tile_name not in rule.get("except_tiles", ())
+                and ("hexes" not in rule or stop.hex in rule["hexes"])
+                and self.for_company_type(rule)
             ):
                 total += int(rule["amount"])
         return total
@@ -781,6 +820,8 @@ class DeclaredRules(Rules):
                 if amount:
                     out[hx.id] = amount
         for rule in self.declared.get("track_assignment_bonuses", ()):
+            if rule.get("except_trains"):
+                continue  # not every train earns it: train_track_bonuses
             key = rule["assignment"]
             for hx in self.board.hexes.values():
                 if not hx.assignments.get(key):
@@ -792,6 +833,34 @@ class DeclaredRules(Rules):
                         field="hexes",
                     )
                 out[hx.id] = out.get(hx.id, 0) + int(rule["amount"])
+        return out
+
+    def train_track_bonuses(self) -> list:
+        """(hex id, amount, train names) of the ``track_assignment_bonuses`` that name ``except_trains``:
+        a route of those trains earns nothing there (1822PNW's forests and Ski Haus, none for an E train:
+        lib/engine/game/g_1822_pnw/game.rb#forest_revenue, #ski_haus_revenue)."""
+        out = []
+        for rule in self.declared.get("track_assignment_bonuses", ()):
+            names = tuple(rule.get("except_trains") or ())
+            if names:
+                out += [
+                    (hx.id, int(rule["amount"]), names)
+                    for hx in self.board.hexes.values()
+                    if hx.assignments.get(rule["assignment"])
+                ]
+        return out
+
+    def track_tile_penalties(self) -> dict:
+        """Hex id -> what a route crossing it loses, once a route, by ``track_tile_penalties``: the hexes
+        whose tile is one named, unless the company owns ``except_company`` (1822PNW's Portage,
+        g_1822_pnw/game.rb#portage_penalty: 10 a PNW1/PNW2 hex of ``Route#all_hexes``, none with P16)."""
+        out: dict = {}
+        for rule in self.declared.get("track_tile_penalties", ()):
+            if rule.get("except_company") in self.company.companies:
+                continue
+            for hx in self.board.hexes.values():
+                if hx.tile_name in rule["tiles"]:
+                    out[hx.id] = out.get(hx.id, 0) + int(rule["amount"])
         return out
 
     def value(self, hx, node) -> int:
@@ -915,13 +984,29 @@ class DeclaredRules(Rules):
         ]
 
     def holds(self, rule: dict) -> bool:
+        if rule.get("every_company"):
+            return True
         owned = rule.get("company") and rule["company"] in self.company.companies
         ability = rule.get("ability") and any(a.get("type") == rule["ability"] for a in self.company.abilities)
         return bool(owned or ability)
 
+    def assigned_hexes(self, key: str) -> list:
+        return [hx.id for hx in self.board.hexes.values() if hx.assignments.get(key)]
+
+    def phase_amount(self, rule: dict, amount: int) -> int:
+        """``phase_amounts`` (``{"5": 30}``): the amount once the phase's number (its name's leading
+        digits, as the engine's ``@phase.name.to_i``) is at least a key's."""
+        number = icon_number(str(self.board.phase_name or ""))
+        for start, later in sorted((int(k), int(v)) for k, v in (rule.get("phase_amounts") or {}).items()):
+            if number >= start:
+                amount = later
+        return amount
+
     def best_route_bonus(self, rule: dict) -> BestRouteBonus:
         hexes = list(rule.get("hexes") or ())
-        amount = int(rule.get("amount") or 0)
+        if rule.get("assignment"):  # the hexes holding it, whoever placed it (1822PNW's mill)
+            hexes = self.assigned_hexes(rule["assignment"])
+        amount = self.phase_amount(rule, int(rule.get("amount") or 0))
         amount += sum(int(rule.get("per_phase_colour", {}).get(colour, 0)) for colour in self.board.phase_tiles)
         for a in self.company.abilities:  # the ability's own hexes and amount, where it gives them
             if rule.get("ability") and a.get("type") == rule["ability"]:
@@ -937,7 +1022,17 @@ class DeclaredRules(Rules):
                 for n in hx.tile.nodes
                 if n.is_stop and n.kind in kinds
             )
-        return BestRouteBonus(amount=amount, per_stop=int(rule.get("per_stop") or 0), require=groups, counted=counted)
+        per_hex = rule.get("per_hex") or {}
+        return BestRouteBonus(
+            amount=0 if rule.get("assignment") and not hexes else amount,  # no hex holds it yet: never met
+            per_stop=int(rule.get("per_stop") or 0),
+            require=groups,
+            counted=counted,
+            multiplied=bool(rule.get("multiplied")),
+            per_hex=int(per_hex.get("amount") or 0),
+            hexes=tuple(self.assigned_hexes(per_hex["assignment"])) if per_hex else (),
+            hexes_except=tuple(per_hex.get("except_trains") or ()),
+        )
 
     def bonuses(self) -> Bonuses:
         bonuses = Bonuses()
@@ -957,13 +1052,17 @@ class DeclaredRules(Rules):
         if self.declared.get("freight_ports"):
             bonuses.pairs += steamboat_pairs(self.board, self.company, self.declared["freight_ports"])
         bonuses.hex_bonuses = self.track_hex_bonuses()
+        bonuses.train_hex_bonuses = self.train_track_bonuses()
+        for h, amount in self.track_tile_penalties().items():
+            bonuses.hex_penalties[h] = bonuses.hex_penalties.get(h, 0) + amount
         for rule in self.declared.get("set_pairs", ()):
             held = "holds" not in rule or self.company.assignments.get(rule["holds"])
-            if rule.get("company") in (None, self.company.id) and held:
+            if rule.get("company") in (None, self.company.id) and held and self.for_company_type(rule):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
+                amount, visited = int(rule["amount"]), bool(rule.get("visited"))
                 bonuses.set_pairs.append(
-                    SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited")), bool(rule.get("largest")))
+                    SetPairBonus(a, b, amount, visited, largest=bool(rule.get("largest")), trains=rule.get("trains"))
                 )
         rule = self.declared.get("label_count_bonus")
         if rule:  # k stops so labelled earn amount x (k - 1): amount each, less amount once a route

@@ -149,6 +149,20 @@ class Problem:
     uncounted_by_best_route_stop: np.ndarray = field(
         default_factory=lambda: np.zeros((0, 0), dtype=np.uint8)
     )  # uint8 [n_best_route, n_stops]: 1 for a stop a best-route bonus's per_stop does not count (empty: none)
+    # ---- track bonuses a train does not earn, best-route bonuses by the hexes crossed (1822PNW); empty: none
+    skip_penalty_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: the bits of
+    #   amount_by_penalty the train's routes neither earn nor pay (1822PNW's E train earns no forest, no Ski Haus)
+    tokens_only_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: paid only by
+    #   cities holding the company's token (1822's E train): only such stops meet a best-route bonus's groups
+    per_hex_by_best_route: np.ndarray = field(default_factory=lambda: _empty(np.int32))  # int32: best-route
+    #   bonus k pays this for each bit of hexes_by_best_route the route's track crosses (less the train's
+    #   skip_penalty_by_train): 1822PNW's lumber baron, 10 a forest
+    hexes_by_best_route: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bits of
+    #   amount_by_penalty (penalty_mask_by_seg)
+    halved_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: the train is paid
+    #   half its route's revenue, rounded to 10 (revenue.halve_to_ten: 1822MX's 3/2P); empty: none is
+    skip_set_pairs_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bit k set
+    #   where set pair k does not pay the train (SetPairBonus.trains: 1822CA's ports); empty: every one pays
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -156,6 +170,28 @@ class Problem:
     # uint8 per set pair: once met, it also pays the route's richest paid stop's value again (18Neb's
     # east-west route); empty: none does (a problem built without it)
     largest_by_set_pair: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
+
+    def skip_penalties(self, t: int) -> int:
+        """The bits of ``amount_by_penalty`` train t's routes neither earn nor pay."""
+        return int(self.skip_penalty_by_train[t]) if t < len(self.skip_penalty_by_train) else 0
+
+    def tokens_only(self, t: int) -> bool:
+        """Train t is paid only by cities holding the company's token (1822's E train)."""
+        return t < len(self.tokens_only_by_train) and bool(self.tokens_only_by_train[t])
+
+    def per_hex(self, k: int) -> tuple:
+        """Best-route bonus k's pay per hex crossed, and the bits of those hexes: (0, 0) for none."""
+        if k < len(self.per_hex_by_best_route) and k < len(self.hexes_by_best_route):
+            return int(self.per_hex_by_best_route[k]), int(self.hexes_by_best_route[k])
+        return 0, 0
+
+    def skip_set_pairs(self, t: int) -> int:
+        """The set pairs (bit k) that do not pay train t."""
+        return int(self.skip_set_pairs_by_train[t]) if t < len(self.skip_set_pairs_by_train) else 0
+
+    def halved(self, t: int) -> bool:
+        """Train t is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
+        return t < len(self.halved_by_train) and bool(self.halved_by_train[t])
 
     def multiplied(self, k: int) -> bool:
         """Best-route bonus k's amount is times the multiplier of the route's train."""
@@ -253,6 +289,31 @@ def track_hex_amounts(bonuses: Bonuses) -> dict:
     return {h: a for h, a in amounts.items() if a}
 
 
+def track_hex_entries(bonuses: Bonuses) -> dict:
+    """Each bit of a route's track mask: (hex id, train names it does not bind) -> what crossing the hex
+    costs (negative: pays), once a route. The plain penalties and bonuses bind every train
+    (:func:`track_hex_amounts`); ``train_hex_bonuses`` not the trains they name; a best-route bonus paid
+    per hex crossed needs a bit on each of its hexes, though it cost nothing."""
+    entries: dict = {(h, ()): a for h, a in track_hex_amounts(bonuses).items()}
+    for h, a, names in bonuses.train_hex_bonuses:
+        key = (h, tuple(sorted(names)))
+        entries[key] = entries.get(key, 0) - int(a)
+    kept = {key: a for key, a in entries.items() if a}
+    for b in bonuses.best_route:
+        for h in b.hexes if b.per_hex else ():
+            key = (h, tuple(sorted(b.hexes_except)))
+            kept[key] = kept.get(key, 0)
+    return kept
+
+
+def per_hex_bits(bonus, pen_hexes: list) -> int:
+    """The bits of the track entries (:func:`track_hex_entries`) a best-route bonus pays per hex crossed."""
+    if not bonus.per_hex:
+        return 0
+    keys = {(h, tuple(sorted(bonus.hexes_except))) for h in bonus.hexes}
+    return sum(1 << b for b, key in enumerate(pen_hexes) if key in keys)
+
+
 def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Problem:
     stops = graph.stops
     segments = graph.segments
@@ -275,8 +336,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
 
     n_res = len(graph.side_names) + len(graph.inner_names)
     n_words = max(1, (n_res + 63) // 64)
-    pen_amounts = track_hex_amounts(bonuses)
-    pen_hexes = list(pen_amounts)
+    pen_amounts = track_hex_entries(bonuses)
+    pen_hexes = list(pen_amounts)  # (hex id, train names it does not bind): one bit each
     if len(pen_hexes) > MAX_GROUPS:
         raise BoardError(f"at most {MAX_GROUPS} penalty or bonus hexes are supported", field="game")
     # The track of each segment as one Python integer, cut into 64-bit words (no numpy scalars).
@@ -293,7 +354,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         pens = []
         for seg in segments:
             on = {h for h, _ in seg.paths}
-            pens.append(sum(1 << b for b, h in enumerate(pen_hexes) if h in on))
+            pens.append(sum(1 << b for b, (h, _) in enumerate(pen_hexes) if h in on))
         seg_pen = np.array(pens, dtype=np.uint32)
     else:
         seg_pen = np.zeros(len(segments), dtype=np.uint32)
@@ -441,6 +502,20 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         unlike_end_colours=rules.unlike_end_colours(),
         not_all_trains=int(rules.not_all_trains()),
         uncounted_by_best_route_stop=uncounted_mask(best_route, index, n),
+        skip_penalty_by_train=_arr(
+            [sum(1 << b for b, (_, names) in enumerate(pen_hexes) if s.name in names) for s in specs], np.uint32
+        ),
+        tokens_only_by_train=_arr([s.tokens_only for s in specs], np.uint8),
+        per_hex_by_best_route=_arr([b.per_hex for b in best_route]),
+        hexes_by_best_route=_arr([per_hex_bits(b, pen_hexes) for b in best_route], np.uint32),
+        halved_by_train=_arr([rules.halves(s) for s in specs], np.uint8),
+        skip_set_pairs_by_train=_arr(
+            [
+                sum(1 << k for k, sp in enumerate(set_pairs) if sp.trains and not re.fullmatch(sp.trains, s.name or ""))
+                for s in specs
+            ],
+            np.uint32,
+        ),
     )
 
 

@@ -94,6 +94,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     out_routes = []
     used: dict = {}  # (overlap group, resource) -> route number that used it
     priced_routes: list = []  # (route number, Priced, train, stops, entry) of each priced route
+    pen_of: dict = {}  # route number -> the penalty (or bonus) hexes its track crosses
     pullmen = []
     for (i, train, _), reading in zip(parsed, combo):
         entry = {"train": train, "legal": True, "revenue": 0, "stops": [], "paid": [], "hexes": [], "errors": []}
@@ -117,6 +118,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
             _price_local(problem, entry, reading, t, priced_routes, i)
             continue
         stops, resources, errors, pen = _walk(problem, reading)
+        pen_of[i] = pen
         entry["stops"] = [problem.stop_id(s) for s in stops]
         entry["hexes"] = [
             list(graph.segments[j].hexes if fwd else reversed(graph.segments[j].hexes)) for j, fwd in reading
@@ -148,7 +150,8 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     for entry, reading in pullmen:
         _price_pullman(problem, entry, reading, priced_routes)
     if all(entry["legal"] for entry in out_routes):  # each best-route bonus on the route earning it most
-        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes]):
+        pens = [pen_of.get(p[0], 0) for p in priced_routes]
+        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes], pens):
             priced_routes[k][4]["revenue"] += amount
     legal = all(r["legal"] for r in out_routes)
     out = {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}

@@ -117,6 +117,14 @@ is then a data file, and a new game needs code only for a family not seen yet:
   pass through one (lib/engine/game/g_steam_over_holland/game.rb, g_18_rhl/game.rb and
   g_1862/game.rb ``#check_distance``: "Route cannot begin/end in a town"). The converse of an
   off-board's end-only: both searches refuse such a route, and its extensions are still grown.
+- ``route_termini``: ``{framed_end_only?, factories, mines}``: a route begins and ends at a terminus
+  only: a city holding the company's token, a town on a factory hex, or a city not blocked on a factory
+  or mine hex (lib/engine/game/g_1873/game.rb#check_distance: "Route must begin and end with token or
+  non-tokened out open mine or factory", #terminus?, ``FACTORY_INFO``, the mines' ``coordinates`` in
+  #game_minors). Whether a mine is open is the engine's (``@minor_info[mine][:open]``), not the board
+  document's: every mine hex is taken as open, so a closed mine's city may end a route here (named in
+  coverage.json). With ``framed_end_only`` a stop on a framed tile is never passed through ("Route
+  cannot pass through a town", ``node.tile.frame``), so one that is no terminus is out of reach.
 - ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
   its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
   free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
@@ -188,6 +196,12 @@ def icons_of(code: str) -> tuple:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def framed(code: str) -> bool:
+    """A tile code with a ``frame=`` part (1873's framed "towns")."""
+    return any(part.partition("=")[0] == "frame" for part in parse_code(code).cosmetic)
+
+
 def icon_number(name: str) -> int:
     """What an icon says as a number (``20``), 0 for a picture (``port``), as the engine's ``to_i``."""
     digits = ""
@@ -217,7 +231,8 @@ class DeclaredRules(Rules):
         inherited from another game's file) stands in for the file's own ``revenue_rules``."""
         printed = {h["id"]: h["code"] for h in data.get("hexes", ()) if h.get("code")}
         families = data.get("revenue_rules", {}) if declared is None else declared
-        return type(f"Rules{title}", (cls,), {"title": title, "declared": families, "printed": printed})
+        base = TerminiRules if "route_termini" in families else cls  # (others keep the generic stop hooks)
+        return type(f"Rules{title}", (base,), {"title": title, "declared": families, "printed": printed})
 
     def icon_names(self, hx) -> list:
         """The icons on a hex: its tile's, and the printed map's sticky ones once it is upgraded (the
@@ -262,7 +277,20 @@ class DeclaredRules(Rules):
         return hx.id in rule.get("except_hexes", ()) or bool(rule.get("except_towns") and has_town)
 
     def no_end(self, hx, node) -> bool:
+        if self.declared.get("route_termini") and not self.terminus(hx, node):
+            return True
         return bool(self.declared.get("no_town_ends")) and node.kind == "town"
+
+    def terminus(self, hx, node) -> bool:
+        """``route_termini``: a stop a route may begin or end at (g_1873/game.rb#terminus?)."""
+        rule = self.declared["route_termini"]
+        if node.kind == "town":
+            return hx.id in rule.get("factories", ())
+        if node.kind != "city":
+            return False
+        if self.has_token(hx, node):
+            return True
+        return not self.blocks(hx, node) and (hx.id in rule.get("factories", ()) or hx.id in rule.get("mines", ()))
 
     def is_large(self, hx, node) -> bool:
         """Under ``counted_stops`` an off-board paying nothing in yellow is not counted
@@ -663,3 +691,25 @@ class DeclaredRules(Rules):
         stop, hx, city = destination[0]
         amount = hx.tile.nodes[city.node].value(self.board.phase_tiles)
         return BestRouteBonus(amount=amount, require=(tuple(home), (stop,)), multiplied=True)
+
+
+class TerminiRules(DeclaredRules):
+    """``route_termini`` with ``framed_end_only``: framed stops are route ends, or out of reach where
+    they are no terminus (their own class, so that other titles keep the generic walk hooks)."""
+
+    def framed_stop(self, hx) -> bool:
+        """``route_termini.framed_end_only``: the hex's tile is framed (a "town" of 1873, passed through by no route)."""
+        rule = self.declared.get("route_termini")
+        return bool(rule and rule.get("framed_end_only")) and framed(hx.tile.code)
+
+    def end_only(self, hx, node) -> bool:
+        return super().end_only(hx, node) or self.framed_stop(hx)
+
+    def forbidden(self, hx, node) -> bool:
+        return super().forbidden(hx, node) or (self.framed_stop(hx) and not self.terminus(hx, node))
+
+    def forbidden_reason(self, hx, node) -> str:
+        if self.framed_stop(hx) and not self.terminus(hx, node):
+            name = hx.location_name or hx.id
+            return f"{name} ({hx.id}) is a framed town no route passes through, and no terminus of the company"
+        return super().forbidden_reason(hx, node)

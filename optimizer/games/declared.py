@@ -125,6 +125,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   document's: every mine hex is taken as open, so a closed mine's city may end a route here (named in
   coverage.json). With ``framed_end_only`` a stop on a framed tile is never passed through ("Route
   cannot pass through a town", ``node.tile.frame``), so one that is no terminus is out of reach.
+- ``no_distance_limit``: ``true`` where a train's number is no cap on the stops it visits: every
+  route runs any number of stops, paid for each (lib/engine/game/g_1873/game.rb#check_distance: "no
+  real 'distance' for 1873 routes", it checks only the ends and the towns passed; an NT train is N
+  such routes, #add_subtrains!, which the board document lists as N trains).
 - ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
   its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
   free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
@@ -407,6 +411,10 @@ class DeclaredRules(Rules):
         e_rule = self.declared.get("e_trains")
         if e_rule and train.name in e_rule["trains"]:
             spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
+        if self.declared.get("no_distance_limit"):
+            free = UNLIMITED
+            spec = replace(spec, visit_large=free, visit_small=free, visit_total=free)
+            spec = replace(spec, pay_large=free, pay_small=free, pay_total=free)
         return spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:

@@ -78,6 +78,10 @@ class Rules:
         """A stop a route may pass through but neither begin nor end at (none, generically)."""
         return False
 
+    def no_end_reason(self) -> str:
+        """Why a route may not begin or end at a stop :meth:`no_end` names, in a player's words."""
+        return "a town"
+
     # hex id -> the off-board area it belongs to, where the map data does not say so itself
     areas: dict[str, str] = {}
 

@@ -285,6 +285,11 @@ class DeclaredRules(Rules):
             return True
         return bool(self.declared.get("no_town_ends")) and node.kind == "town"
 
+    def no_end_reason(self) -> str:
+        if self.declared.get("route_termini"):
+            return "no terminus: neither a city with the company's token nor a factory or mine not tokened out"
+        return super().no_end_reason()
+
     def terminus(self, hx, node) -> bool:
         """``route_termini``: a stop a route may begin or end at (g_1873/game.rb#terminus?)."""
         rule = self.declared["route_termini"]

@@ -254,6 +254,8 @@ def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
     depend on (``MAX_INTERESTING``) than the kernel prices exactly: the public corpus has at most
     1, 2 and 3."""
     problem = ki.problem
+    if problem.run_rule is not None:
+        return True  # a run priced and checked as a whole (Harzbahn 1873's mining_runs): the reference's
     if problem.n_best_route > kernel.MAX_BEST_ROUTE:
         return True
     if problem.local_cities_once and int(problem.local_by_train[: problem.n_trains].sum()) >= 2:

@@ -189,6 +189,11 @@ class Rules:
         but the company holds no token in its home hex, so only the empty run is legal)."""
         return -1
 
+    def run_rule(self, graph, trains, specs):
+        """A rule pricing and checking the run as a whole (Harzbahn 1873's ``mining_runs``), None: the
+        run is the sum of its routes."""
+        return None
+
     def mine_rule(self, spec: TrainSpec) -> int:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
         return MINES_ANY

@@ -129,6 +129,14 @@ is then a data file, and a new game needs code only for a family not seen yet:
   route runs any number of stops, paid for each (lib/engine/game/g_1873/game.rb#check_distance: "no
   real 'distance' for 1873 routes", it checks only the ends and the towns passed; an NT train is N
   such routes, #add_subtrains!, which the board document lists as N trains).
+- ``mining_runs``: ``{diesel, stop_revenue, diesel_stop_revenue, factories, mines, concessions}``:
+  Harzbahn 1873's run, priced and checked as a whole (see :mod:`optimizer.games.mining_runs`): a stop
+  pays once (by hex, to the first route of its kind), a city ``stop_revenue`` where it holds no token
+  of the company, a factory ``factories[hex]``, a mine ``mines[hex]`` times the distance of the longest
+  non-diesel train there; the ``diesel`` trains (a track of their own, token ends) are paid
+  ``diesel_stop_revenue`` a city; the subtrains of one NT train meet; the company's ``concessions``
+  (hex lists) are run (lib/engine/game/g_1873/game.rb#revenue_for, #check_route_combination). The
+  compiled kernel declines such a problem: the reference search answers it.
 - ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
   its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
   free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
@@ -184,6 +192,7 @@ from ..model.trains import UNLIMITED
 from .base import Rules
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
+from .mining_runs import MiningRuns, groups_of
 from .narrow_gauge import narrow_gauge_bonus
 from .stop_classes import spec_by_classes
 
@@ -204,6 +213,12 @@ def icons_of(code: str) -> tuple:
 def framed(code: str) -> bool:
     """A tile code with a ``frame=`` part (1873's framed "towns")."""
     return any(part.partition("=")[0] == "frame" for part in parse_code(code).cosmetic)
+
+
+def mining_distance(spec) -> int:
+    """The N of an NT train (its name's number: 1873's trains run any number of stops)."""
+    digits = re.match(r"\d+", spec.name)
+    return int(digits.group()) if digits else 0
 
 
 def icon_number(name: str) -> int:
@@ -284,6 +299,52 @@ class DeclaredRules(Rules):
         if self.declared.get("route_termini") and not self.terminus(hx, node):
             return True
         return bool(self.declared.get("no_town_ends")) and node.kind == "town"
+
+    def mining_value(self, stop, spec) -> int:
+        """``mining_runs``: what the stop pays the train's route alone (g_1873/game.rb#revenue_for,
+        #diesel_revenue); a run pays each stop once (:meth:`run_rule`)."""
+        runs = self.declared["mining_runs"]
+        hx = self.board.hexes[stop.hex]
+        if stop.kind == "city" and self.blocks(hx, hx.tile.nodes[stop.node]):
+            return 0
+        if spec.name == runs["diesel"]:
+            return int(runs["diesel_stop_revenue"]) if stop.kind == "city" else 0
+        return self.mining_base(stop) + int(runs["mines"].get(stop.hex, 0)) * mining_distance(spec)
+
+    def mining_base(self, stop) -> int:
+        """What a stop pays the mining routes once, its mine aside: the city and the factory."""
+        runs = self.declared["mining_runs"]
+        hx = self.board.hexes[stop.hex]
+        if stop.kind == "city" and self.blocks(hx, hx.tile.nodes[stop.node]):
+            return 0
+        city = (stop.value if stop.token else int(runs["stop_revenue"])) if stop.kind == "city" else 0
+        return city + int(runs["factories"].get(stop.hex, 0))
+
+    def run_rule(self, graph, trains, specs):
+        runs = self.declared.get("mining_runs")
+        if not runs:
+            return super().run_rule(graph, trains, specs)
+        stops = graph.stops
+        blocked = tuple(
+            s.kind == "city" and self.blocks(self.board.hexes[s.hex], self.board.hexes[s.hex].tile.nodes[s.node])
+            for s in stops
+        )
+        groups, names = groups_of(trains, runs["diesel"])
+        return MiningRuns(
+            diesel_by_train=tuple(spec.name == runs["diesel"] for spec in specs),
+            distance_by_train=tuple(mining_distance(spec) for spec in specs),
+            group_by_train=groups,
+            name_by_group=names,
+            base_by_stop=tuple(self.mining_base(s) for s in stops),
+            mine_by_stop=tuple(0 if b else int(runs["mines"].get(s.hex, 0)) for s, b in zip(stops, blocked)),
+            diesel_by_stop=tuple(
+                int(runs["diesel_stop_revenue"]) if s.kind == "city" and not b else 0 for s, b in zip(stops, blocked)
+            ),
+            blocked_by_stop=blocked,
+            hex_by_stop=tuple(s.hex for s in stops),
+            hexes_by_seg=tuple(frozenset(seg.hexes) for seg in graph.segments),
+            concessions=tuple(frozenset(c) for c in runs["concessions"].get(self.company.id, ())),
+        )
 
     def no_end_reason(self) -> str:
         if self.declared.get("route_termini"):
@@ -416,6 +477,9 @@ class DeclaredRules(Rules):
         e_rule = self.declared.get("e_trains")
         if e_rule and train.name in e_rule["trains"]:
             spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
+        runs = self.declared.get("mining_runs")
+        if runs and train.name == runs["diesel"]:
+            spec = replace(spec, token_ends=True, track_group=1)  # g_1873 #d_terminus?, #check_overlap by kind
         if self.declared.get("no_distance_limit"):
             free = UNLIMITED
             spec = replace(spec, visit_large=free, visit_small=free, visit_total=free)
@@ -568,6 +632,8 @@ class DeclaredRules(Rules):
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        if self.declared.get("mining_runs"):
+            return self.mining_value(stop, spec)
         paid_only = self.declared.get("paid_only_tokened_or_red")
         if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
             return 0

@@ -133,6 +133,8 @@ class Problem:
     #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
     # ---- a rule on the whole run (home_route: optimizer/games/home_route.py)
     home_stop: int = NO_HOME_RULE  # a stop some route of a run must visit; NO_HOME_STOP: no run but the empty one
+    # ---- a rule pricing and checking the run as a whole (mining_runs: optimizer/games/mining_runs.py)
+    run_rule: object = None  # None: the run earns the sum of its routes
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -413,6 +415,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_cap_by_train=np.array([min(c, HEX_FORBIDDEN - 1) for c in hex_caps], dtype=np.int32),
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
+        run_rule=rules.run_rule(graph, trains, specs),
     )
 
 

@@ -79,11 +79,33 @@ def _priced(problem, rule, found) -> list:
 
 
 def _best_run(problem, rule, trains, per_train, limits) -> tuple:
-    """The best legal run of ``trains`` (value, FoundRoutes), by branch and bound over their routes."""
+    """The best legal run of ``trains`` (value, FoundRoutes), by branch and bound over their routes.
+
+    A node adds one route to the run: what it adds is what it pays for hexes no route before it
+    visited, and for mines it reaches with a longer train than any before (the rule's price, built
+    up route by route). The rules on the whole run (meeting, concessions) are checked where a run
+    would be the best so far."""
     if not trains:
         return 0, []
+    trains = sorted(trains, key=lambda t: (-rule.distance_by_train[t], rule.group_by_train[t], t))  # longest first
+    diesel = bool(rule.diesel_by_train[trains[0]])
     seg_of = [int(k) for k in problem.seg_by_dir]
-    lists = [[(rev, bits, f, [seg_of[d] for d in f.dsegs]) for rev, bits, f, _ in per_train[t]] for t in trains]
+    lists = []
+    for t in trains:
+        d = rule.distance_by_train[t]
+        lst = []
+        for rev, bits, f, _ in per_train[t]:
+            pays = tuple(
+                (rule.hex_by_stop[s], rule.diesel_by_stop[s] if diesel else rule.base_by_stop[s]) for s in f.stops
+            )
+            mines = (
+                ()
+                if diesel
+                else tuple((rule.hex_by_stop[s], rule.mine_by_stop[s]) for s in f.stops if rule.mine_by_stop[s])
+            )
+            hexes = frozenset(h for h, _ in pays)
+            lst.append((rev, bits, f, [seg_of[x] for x in f.dsegs], pays, mines, hexes, d))
+        lists.append(lst)
     alone = [lst[0][0] if lst else 0 for lst in lists]
     rest = [sum(alone[i:]) for i in range(len(trains) + 1)]
     alike = [
@@ -92,37 +114,86 @@ def _best_run(problem, rule, trains, per_train, limits) -> tuple:
         and rule.group_by_train[trains[i]] == rule.group_by_train[trains[i - 1]]
         for i in range(len(trains))
     ]
-    best = [0, []]
-    potential = _Potential(rule, trains)
-
-    def combine(i, used, chosen, floor):
-        limits.tick()
-        if chosen:
-            value, _, _, errors = rule.price([(trains[j], r[2].stops, r[3]) for j, r in chosen])
-        else:
-            value, errors = 0, []
-        if not errors and value > best[0]:
-            best[:] = [value, list(chosen)]
-        if i == len(trains) or value + min(rest[i], potential.left(chosen, i)) <= best[0]:
-            return
-        start = floor if alike[i] else 0
-        lst = lists[i]
-        for k in range(start, len(lst)):
-            rev, bits, _, _ = lst[k]
-            if value + rev + rest[i + 1] <= best[0]:
-                break  # richest first: no later route of this train does better
-            if bits & used:
-                continue
-            chosen.append((i, lst[k]))
-            combine(i + 1, used | bits, chosen, k)
-            chosen.pop()
+    skip = []  # the next train not alike train i (train i running nothing, those alike after it run nothing)
+    for i in range(len(trains)):
         j = i + 1
         while j < len(trains) and alike[j]:
             j += 1
-        combine(j, used, chosen, 0)  # train i runs nothing, nor then the trains alike after it
+        skip.append(j)
+    best = [0, []]
+    pot = _Potential(rule, trains)
+    # a run with a route must run every concession: the concession routes still to be had, per level
+    needed = frozenset(range(len(rule.concessions)))
+    conc = [[rule.concessions_run(route[3]) for route in lst] for lst in lists]
+    offers = [
+        [(c, route[1]) for j in range(i, len(trains)) for route, cs in zip(lists[j], conc[j]) for c in cs]
+        for i in range(len(trains) + 1)
+    ]
 
-    combine(0, 0, [], 0)
-    return best[0], [r[2] for _, r in best[1]]
+    def can_complete(i, used, chosen) -> bool:
+        if not needed or not chosen:
+            return True
+        have: set = set()
+        for j, _, k in chosen:
+            have |= conc[j][k]
+        return all(any(c == m and not bits & used for c, bits in offers[i]) for m in needed - have)
+
+    def gain(route, seen, reached) -> int:
+        _, _, _, _, pays, mines, _, d = route
+        out = 0
+        for h, v in pays:
+            if v and h not in seen:
+                out += v
+        for h, m in mines:
+            r = reached.get(h, 0)
+            if d > r:
+                out += m * (d - r)
+        return out
+
+    def combine(i, used, chosen, value, seen, reached, left_base):
+        limits.tick()
+        if not can_complete(i, used, chosen):
+            return  # no run from here runs the concession routes (#concession_route_run?)
+        if value > best[0] and not rule.run_errors([(trains[j], r[2].stops, r[3]) for j, r, _ in chosen]):
+            best[:] = [value, list(chosen)]
+        if i == len(trains):
+            return
+        left = left_base + pot.mines_left(reached, i)
+        if value + min(rest[i], left) <= best[0]:
+            return
+        floor = chosen[-1][2] if alike[i] and chosen and chosen[-1][0] == i - 1 else 0
+        lst = lists[i]
+        for k in range(floor, len(lst)):
+            route = lst[k]
+            if value + route[0] + rest[i + 1] <= best[0]:
+                break  # richest first: no later route of this train does better
+            if route[1] & used:
+                continue
+            g = gain(route, seen, reached)
+            if value + g + min(rest[i + 1], left - g) <= best[0]:
+                continue
+            new_seen = seen | route[6]
+            new_reached = reached
+            if route[5]:
+                new_reached = dict(reached)
+                for h, _ in route[5]:
+                    if route[7] > new_reached.get(h, 0):
+                        new_reached[h] = route[7]
+            chosen.append((i, route, k))
+            combine(
+                i + 1,
+                used | route[1],
+                chosen,
+                value + g,
+                new_seen,
+                new_reached,
+                left_base - sum(pot.by_hex[h] for h in route[6] - seen),
+            )
+            chosen.pop()
+        combine(skip[i], used, chosen, value, seen, reached, left_base)
+
+    combine(0, 0, [], 0, frozenset(), {}, pot.total)
+    return best[0], [r[2] for _, r, _ in best[1]]
 
 
 class _Potential:
@@ -132,7 +203,6 @@ class _Potential:
 
     def __init__(self, rule, trains):
         diesel = bool(trains) and bool(rule.diesel_by_train[trains[0]])
-        self.rule = rule
         self.by_hex: dict = {}
         self.mines: dict = {}
         for s, h in enumerate(rule.hex_by_stop):
@@ -144,19 +214,7 @@ class _Potential:
                     self.mines[h] = max(self.mines.get(h, 0), rule.mine_by_stop[s])
         self.total = sum(self.by_hex.values())
         self.longest = [max((rule.distance_by_train[t] for t in trains[i:]), default=0) for i in range(len(trains) + 1)]
-        self.trains = trains
 
-    def left(self, chosen, i) -> int:
-        rule = self.rule
-        seen: set = set()
-        reached: dict = {}
-        for j, r in chosen:
-            d = rule.distance_by_train[self.trains[j]]
-            for s in r[2].stops:
-                h = rule.hex_by_stop[s]
-                seen.add(h)
-                if h in self.mines and d > reached.get(h, 0):
-                    reached[h] = d
-        out = self.total - sum(self.by_hex[h] for h in seen)
+    def mines_left(self, reached, i) -> int:
         longest = self.longest[i]
-        return out + sum(m * max(0, longest - reached.get(h, 0)) for h, m in self.mines.items())
+        return sum(m * (longest - reached.get(h, 0)) for h, m in self.mines.items() if longest > reached.get(h, 0))

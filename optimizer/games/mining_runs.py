@@ -22,7 +22,7 @@ train have consecutive numbers, N of them (``#create_duplicate_train!`` numbers 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 TRAIN_ID = re.compile(r"^(?P<name>.+)-(?P<index>\d+)$")
 
@@ -42,6 +42,7 @@ class MiningRuns:
     hex_by_stop: tuple
     hexes_by_seg: tuple  # frozenset of the hexes of each segment
     concessions: tuple  # frozensets of hexes: routes the company must run
+    _hexes: dict = field(default_factory=dict, compare=False, repr=False)  # segments -> their hexes
 
     def route_errors(self, t: int, stops) -> list:
         """Why one route of train t is illegal on its own (#check_hex_reentry), [] where it is not."""
@@ -105,8 +106,8 @@ class MiningRuns:
                 mine = [i for i, (t, _, _) in enumerate(routes) if bool(self.diesel_by_train[t]) == diesel]
                 if not mine:
                     continue
-                for hexes in self.concessions:
-                    if not any(self._route_hexes(routes[i][2]) == hexes for i in mine):
+                for c, hexes in enumerate(self.concessions):
+                    if not any(c in self.concessions_run(routes[i][2]) for i in mine):
                         errors.append(
                             (mine[0], f"the concession route {'-'.join(sorted(hexes))} is run by no {kind} route")
                         )
@@ -123,11 +124,16 @@ class MiningRuns:
                     frontier.append(b)
         return len(reached) == len(members)
 
-    def _route_hexes(self, segs) -> frozenset:
-        out: set = set()
-        for k in segs:
-            out |= self.hexes_by_seg[k]
-        return frozenset(out)
+    def concessions_run(self, segs) -> frozenset:
+        """The concession routes (their numbers) a route on these segments runs: its hexes are theirs."""
+        key = tuple(segs)
+        out = self._hexes.get(key)
+        if out is None:
+            hexes: set = set()
+            for k in segs:
+                hexes |= self.hexes_by_seg[k]
+            out = self._hexes[key] = frozenset(c for c, con in enumerate(self.concessions) if con == hexes)
+        return out
 
 
 def groups_of(trains, diesel: str) -> tuple:

@@ -102,7 +102,7 @@ class MiningRuns:
                     )
                 )
         if self.concessions:
-            for diesel, kind in ((False, "a non-diesel"), (True, "a diesel")):
+            for diesel, kind in ((False, "non-diesel"), (True, "diesel")):
                 mine = [i for i, (t, _, _) in enumerate(routes) if bool(self.diesel_by_train[t]) == diesel]
                 if not mine:
                     continue

@@ -26,5 +26,6 @@ CATALOG_GAMES = {
     "18GB",
     "1877: Stockholm Tramways",
     "18TN",
+    "Harzbahn 1873",
 }  # the catalogue's titles with rules as data
 BUILT_IN_TITLES = GAMES | BEYOND_GAMES | CATALOG_GAMES

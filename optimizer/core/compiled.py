@@ -273,6 +273,8 @@ def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
     if any(f is not None for f in problem.freight_by_train) or problem.unlike_end_colours:
         return True  # a freight train paid by its ends and their crow-flight distance (games/freight.py), or
         #              ends that may not share a colour: the kernel's listing knows neither
+    if problem.run_rule is not None:
+        return True  # a run priced and checked as a whole (Harzbahn 1873's mining_runs): the reference's
     if problem.n_best_route > kernel.MAX_BEST_ROUTE:
         return True
     if problem.local_cities_once and int(problem.local_by_train[: problem.n_trains].sum()) >= 2:

@@ -146,6 +146,12 @@ def search(
     The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
     what ``on_improve`` raises stops the search and is raised.
     """
+    if problem.run_rule is not None:  # a run priced and checked as a whole (Harzbahn 1873)
+        from .runs import search_runs
+
+        return search_runs(
+            problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, on_improve=on_improve
+        )
     start = time.monotonic()
     limits = _Limits(start, deadline_ms, node_budget, cancel)
     cap = company_cap(problem)  # the Pullman and the best-route bonuses

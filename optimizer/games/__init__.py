@@ -87,6 +87,8 @@ DATA_FILES = {
     "18ZOO - Map D": "18ZOOMapD.json",
     "18ZOO - Map E": "18ZOOMapE.json",
     "18ZOO - Map F": "18ZOOMapF.json",
+    # routes begin and end at termini, framed towns never passed through (route_termini)
+    "Harzbahn 1873": "1873.json",
     # no route begins or ends at a town (no_town_ends)
     "Steam Over Holland": "SteamOverHolland.json",
     "18Rhl": "18Rhl.json",

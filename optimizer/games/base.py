@@ -78,6 +78,10 @@ class Rules:
         """A stop a route may pass through but neither begin nor end at (none, generically)."""
         return False
 
+    def no_end_reason(self) -> str:
+        """Why a route may not begin or end at a stop :meth:`no_end` names, in a player's words."""
+        return "a town"
+
     # hex id -> the off-board area it belongs to, where the map data does not say so itself
     areas: dict[str, str] = {}
 
@@ -194,6 +198,11 @@ class Rules:
     def not_all_trains(self) -> bool:
         """Whether a run of every train of the company is refused (``civil_war``: 18TN)."""
         return False
+
+    def run_rule(self, graph, trains, specs):
+        """A rule pricing and checking the run as a whole (Harzbahn 1873's ``mining_runs``), None: the
+        run is the sum of its routes."""
+        return None
 
     def mine_rule(self, spec: TrainSpec) -> int:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""

@@ -176,6 +176,26 @@ is then a data file, and a new game needs code only for a family not seen yet:
   pass through one (lib/engine/game/g_steam_over_holland/game.rb, g_18_rhl/game.rb and
   g_1862/game.rb ``#check_distance``: "Route cannot begin/end in a town"). The converse of an
   off-board's end-only: both searches refuse such a route, and its extensions are still grown.
+- ``route_termini``: ``{framed_end_only?, factories, mines}``: a route begins and ends at a terminus
+  only: a city holding the company's token, a town on a factory hex, or a city not blocked on a factory
+  or mine hex (lib/engine/game/g_1873/game.rb#check_distance: "Route must begin and end with token or
+  non-tokened out open mine or factory", #terminus?, ``FACTORY_INFO``, the mines' ``coordinates`` in
+  #game_minors). Whether a mine is open is the engine's (``@minor_info[mine][:open]``), not the board
+  document's: every mine hex is taken as open, so a closed mine's city may end a route here (named in
+  coverage.json). With ``framed_end_only`` a stop on a framed tile is never passed through ("Route
+  cannot pass through a town", ``node.tile.frame``), so one that is no terminus is out of reach.
+- ``no_distance_limit``: ``true`` where a train's number is no cap on the stops it visits: every
+  route runs any number of stops, paid for each (lib/engine/game/g_1873/game.rb#check_distance: "no
+  real 'distance' for 1873 routes", it checks only the ends and the towns passed; an NT train is N
+  such routes, #add_subtrains!, which the board document lists as N trains).
+- ``mining_runs``: ``{diesel, stop_revenue, diesel_stop_revenue, factories, mines, concessions}``:
+  Harzbahn 1873's run, priced and checked as a whole (see :mod:`optimizer.games.mining_runs`): a stop
+  pays once (by hex, to the first route of its kind), a city ``stop_revenue`` where it holds no token
+  of the company, a factory ``factories[hex]``, a mine ``mines[hex]`` times the distance of the longest
+  non-diesel train there; the ``diesel`` trains (a track of their own, token ends) are paid
+  ``diesel_stop_revenue`` a city; the subtrains of one NT train meet; the company's ``concessions``
+  (hex lists) are run (lib/engine/game/g_1873/game.rb#revenue_for, #check_route_combination). The
+  compiled kernel declines such a problem: the reference search answers it.
 - ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
   its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
   free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
@@ -303,6 +323,7 @@ from .freight import freight_terms
 from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
+from .mining_runs import MiningRuns, groups_of
 from .narrow_gauge import narrow_gauge_bonus
 from .stop_classes import spec_by_classes
 
@@ -356,6 +377,18 @@ def icons_of(code: str) -> tuple:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def framed(code: str) -> bool:
+    """A tile code with a ``frame=`` part (1873's framed "towns")."""
+    return any(part.partition("=")[0] == "frame" for part in parse_code(code).cosmetic)
+
+
+def mining_distance(spec) -> int:
+    """The N of an NT train (its name's number: 1873's trains run any number of stops)."""
+    digits = re.match(r"\d+", spec.name)
+    return int(digits.group()) if digits else 0
+
+
 def icon_number(name: str) -> int:
     """What an icon says as a number (``20``), 0 for a picture (``port``), as the engine's ``to_i``."""
     digits = ""
@@ -390,7 +423,8 @@ class DeclaredRules(Rules):
         attrs = {"title": title, "declared": families, "printed": printed, "axes": data.get("axes") or {}}
         if families.get("closed_private_hex_bonuses"):
             attrs["closed_private_bonuses"] = closed_private_bonuses(data)
-        return type(f"Rules{title}", (cls,), attrs)
+        base = TerminiRules if "route_termini" in families else cls  # (others keep the generic stop hooks)
+        return type(f"Rules{title}", (base,), attrs)
 
     def icon_names(self, hx) -> list:
         """The icons on a hex: its tile's, and the printed map's sticky ones once it is upgraded (the
@@ -492,7 +526,71 @@ class DeclaredRules(Rules):
         return hx.id in rule.get("except_hexes", ()) or bool(rule.get("except_towns") and has_town)
 
     def no_end(self, hx, node) -> bool:
+        if self.declared.get("route_termini") and not self.terminus(hx, node):
+            return True
         return bool(self.declared.get("no_town_ends")) and node.kind == "town"
+
+    def mining_value(self, stop, spec) -> int:
+        """``mining_runs``: what the stop pays the train's route alone (g_1873/game.rb#revenue_for,
+        #diesel_revenue); a run pays each stop once (:meth:`run_rule`)."""
+        runs = self.declared["mining_runs"]
+        hx = self.board.hexes[stop.hex]
+        if stop.kind == "city" and self.blocks(hx, hx.tile.nodes[stop.node]):
+            return 0
+        if spec.name == runs["diesel"]:
+            return int(runs["diesel_stop_revenue"]) if stop.kind == "city" else 0
+        return self.mining_base(stop) + int(runs["mines"].get(stop.hex, 0)) * mining_distance(spec)
+
+    def mining_base(self, stop) -> int:
+        """What a stop pays the mining routes once, its mine aside: the city and the factory."""
+        runs = self.declared["mining_runs"]
+        hx = self.board.hexes[stop.hex]
+        if stop.kind == "city" and self.blocks(hx, hx.tile.nodes[stop.node]):
+            return 0
+        city = (stop.value if stop.token else int(runs["stop_revenue"])) if stop.kind == "city" else 0
+        return city + int(runs["factories"].get(stop.hex, 0))
+
+    def run_rule(self, graph, trains, specs):
+        runs = self.declared.get("mining_runs")
+        if not runs:
+            return super().run_rule(graph, trains, specs)
+        stops = graph.stops
+        blocked = tuple(
+            s.kind == "city" and self.blocks(self.board.hexes[s.hex], self.board.hexes[s.hex].tile.nodes[s.node])
+            for s in stops
+        )
+        groups, names = groups_of(trains, runs["diesel"])
+        return MiningRuns(
+            diesel_by_train=tuple(spec.name == runs["diesel"] for spec in specs),
+            distance_by_train=tuple(mining_distance(spec) for spec in specs),
+            group_by_train=groups,
+            name_by_group=names,
+            base_by_stop=tuple(self.mining_base(s) for s in stops),
+            mine_by_stop=tuple(0 if b else int(runs["mines"].get(s.hex, 0)) for s, b in zip(stops, blocked)),
+            diesel_by_stop=tuple(
+                int(runs["diesel_stop_revenue"]) if s.kind == "city" and not b else 0 for s, b in zip(stops, blocked)
+            ),
+            blocked_by_stop=blocked,
+            hex_by_stop=tuple(s.hex for s in stops),
+            hexes_by_seg=tuple(frozenset(seg.hexes) for seg in graph.segments),
+            concessions=tuple(frozenset(c) for c in runs["concessions"].get(self.company.id, ())),
+        )
+
+    def no_end_reason(self) -> str:
+        if self.declared.get("route_termini"):
+            return "no terminus: neither a city with the company's token nor a factory or mine not tokened out"
+        return super().no_end_reason()
+
+    def terminus(self, hx, node) -> bool:
+        """``route_termini``: a stop a route may begin or end at (g_1873/game.rb#terminus?)."""
+        rule = self.declared["route_termini"]
+        if node.kind == "town":
+            return hx.id in rule.get("factories", ())
+        if node.kind != "city":
+            return False
+        if self.has_token(hx, node):
+            return True
+        return not self.blocks(hx, node) and (hx.id in rule.get("factories", ()) or hx.id in rule.get("mines", ()))
 
     def is_large(self, hx, node) -> bool:
         """Under ``counted_stops`` an off-board paying nothing in yellow is not counted
@@ -644,6 +742,13 @@ class DeclaredRules(Rules):
             spec = replace(spec, pay_total=min(spec.pay_total, int(train.distance[0]["pay"])))
         if self.stops_paid_once() and not spec.pays_all:
             raise BoardError(f"{where}: stops_paid_once needs train {train.name!r} to pay every stop", field=where)
+        runs = self.declared.get("mining_runs")
+        if runs and train.name == runs["diesel"]:
+            spec = replace(spec, token_ends=True, track_group=1)  # g_1873 #d_terminus?, #check_overlap by kind
+        if self.declared.get("no_distance_limit"):
+            free = UNLIMITED
+            spec = replace(spec, visit_large=free, visit_small=free, visit_total=free)
+            spec = replace(spec, pay_large=free, pay_small=free, pay_total=free)
         return spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
@@ -905,6 +1010,8 @@ class DeclaredRules(Rules):
             return value_for(
                 self.board, self.company, freight, stop, spec, self.board.hexes[stop.hex].tile.nodes[stop.node]
             )
+        if self.declared.get("mining_runs"):
+            return self.mining_value(stop, spec)
         paid_only = self.declared.get("paid_only_tokened_or_red")
         if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
             return 0
@@ -1126,3 +1233,25 @@ class DeclaredRules(Rules):
         stop, hx, city = destination[0]
         amount = hx.tile.nodes[city.node].value(self.board.phase_tiles)
         return BestRouteBonus(amount=amount, require=(tuple(home), (stop,)), multiplied=True)
+
+
+class TerminiRules(DeclaredRules):
+    """``route_termini`` with ``framed_end_only``: framed stops are route ends, or out of reach where
+    they are no terminus (their own class, so that other titles keep the generic walk hooks)."""
+
+    def framed_stop(self, hx) -> bool:
+        """``route_termini.framed_end_only``: the hex's tile is framed (a "town" of 1873, passed through by no route)."""
+        rule = self.declared.get("route_termini")
+        return bool(rule and rule.get("framed_end_only")) and framed(hx.tile.code)
+
+    def end_only(self, hx, node) -> bool:
+        return super().end_only(hx, node) or self.framed_stop(hx)
+
+    def forbidden(self, hx, node) -> bool:
+        return super().forbidden(hx, node) or (self.framed_stop(hx) and not self.terminus(hx, node))
+
+    def forbidden_reason(self, hx, node) -> str:
+        if self.framed_stop(hx) and not self.terminus(hx, node):
+            name = hx.location_name or hx.id
+            return f"{name} ({hx.id}) is a framed town no route passes through, and no terminus of the company"
+        return super().forbidden_reason(hx, node)

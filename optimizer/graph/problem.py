@@ -163,6 +163,8 @@ class Problem:
     #   half its route's revenue, rounded to 10 (revenue.halve_to_ten: 1822MX's 3/2P); empty: none is
     skip_set_pairs_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bit k set
     #   where set pair k does not pay the train (SetPairBonus.trains: 1822CA's ports); empty: every one pays
+    # ---- a rule pricing and checking the run as a whole (mining_runs: optimizer/games/mining_runs.py)
+    run_rule: object = None  # None: the run earns the sum of its routes
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -516,6 +518,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
             ],
             np.uint32,
         ),
+        run_rule=rules.run_rule(graph, trains, specs),
     )
 
 

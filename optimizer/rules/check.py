@@ -95,6 +95,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     used: dict = {}  # (overlap group, resource) -> route number that used it
     priced_routes: list = []  # (route number, Priced, train, stops, entry) of each priced route
     pen_of: dict = {}  # route number -> the penalty (or bonus) hexes its track crosses
+    segs_of: dict = {}  # route number -> its segments
     pullmen = []
     for (i, train, _), reading in zip(parsed, combo):
         entry = {"train": train, "legal": True, "revenue": 0, "stops": [], "paid": [], "hexes": [], "errors": []}
@@ -138,7 +139,8 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         )
         if not errors:
             priced = price_route(problem, t, stops, pen, segs)
-            errors = priced.errors
+            errors = priced.errors + (problem.run_rule.route_errors(t, stops) if problem.run_rule else [])
+            segs_of[i] = segs
             if priced.legal:
                 entry["revenue"] = priced.revenue
                 entry["paid"] = [problem.stop_id(s) for s in priced.paid]
@@ -153,6 +155,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         pens = [pen_of.get(p[0], 0) for p in priced_routes]
         for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes], pens):
             priced_routes[k][4]["revenue"] += amount
+    run_errors = _price_run(problem, priced_routes, segs_of)
     legal = all(r["legal"] for r in out_routes)
     out = {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
     running = [p[4]["revenue"] for p in priced_routes]
@@ -160,7 +163,23 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         out["revenue"] -= min(running)  # civil_war: every train runs, so the lowest route earns nothing
     if not run_visits_home(problem.home_stop, [p[3] for p in priced_routes]):  # a rule on the whole run
         out.update(legal=False, revenue=0, errors=[home_error(problem)])
+    if run_errors:
+        out.update(legal=False, revenue=0, errors=run_errors)
     return out
+
+
+def _price_run(problem, priced_routes, segs_of) -> list:
+    """A run priced and checked as a whole (``Problem.run_rule``: Harzbahn 1873): each route's revenue
+    and paid stops within the run, and the run's errors (the routes of one train meeting, the
+    concession routes)."""
+    rule = problem.run_rule
+    if rule is None or not priced_routes:
+        return []
+    _, revenues, paid, errors = rule.price([(p[2], p[3], segs_of[p[0]]) for p in priced_routes])
+    for p, revenue, stops in zip(priced_routes, revenues, paid):
+        p[4]["revenue"] = revenue
+        p[4]["paid"] = [problem.stop_id(s) for s in stops]
+    return list(dict.fromkeys(f"route {priced_routes[k][0] + 1}: {msg}" for k, msg in errors))
 
 
 def _walk(problem, reading):

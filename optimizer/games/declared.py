@@ -424,6 +424,8 @@ class DeclaredRules(Rules):
         if families.get("closed_private_hex_bonuses"):
             attrs["closed_private_bonuses"] = closed_private_bonuses(data)
         base = TerminiRules if "route_termini" in families else cls  # (others keep the generic stop hooks)
+        if base is cls and not ("freight_ports" in families or "linked_stops" in families):
+            attrs["forbidden"] = Rules.forbidden  # no stop closed to the company: graph/walks.py skips the hook
         return type(f"Rules{title}", (base,), attrs)
 
     def icon_names(self, hx) -> list:

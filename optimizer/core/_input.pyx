@@ -384,6 +384,19 @@ cdef int borrow_bonuses(Input* g, p, list keep) except -1:
     g.amount_by_set_pair = <const int32_t*>take(p, "amount_by_set_pair", I32, keep, g.n_set_pairs)
     g.visited_by_set_pair = <const uint8_t*>take(p, "visited_by_set_pair", U8, keep, g.n_set_pairs)
     borrow_best_route(g, p, keep)
+    borrow_large_first(g, p, keep)
+    return 0
+
+
+cdef int borrow_large_first(Input* g, p, list keep) except -1:
+    """The trains that pay every large stop they visit; an empty array: none does."""
+    cdef cnp.ndarray none
+    if isinstance(p.large_first_by_train, np.ndarray) and p.large_first_by_train.size == 0:
+        none = <cnp.ndarray>padding((g.n_trains,), U8)
+        keep.append(none)
+        g.large_first_by_train = <const uint8_t*>cnp.PyArray_DATA(none)
+    else:
+        g.large_first_by_train = <const uint8_t*>take(p, "large_first_by_train", U8, keep, g.n_trains)
     return 0
 
 

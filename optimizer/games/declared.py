@@ -162,6 +162,12 @@ is then a data file, and a new game needs code only for a family not seen yet:
   columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
   ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
   #game_route_revenue, ``REAL_PHASE_TO_REV_PHASE``).
+- ``towns_fill``: ``true`` where a train of a city row (pay N) and a town row (pay M, often 0) pays
+  every city and off-board it visits, and its best towns in the pay left: N + M less its cities
+  (1867 and 1861: g_1867/game.rb#compute_stops, a train's pay-0 town row fills the stops its main
+  row lacks; 1852: Missouri, g_18_mo/game.rb#compute_stops, East St. Louis's town paid while the
+  cities are fewer than the pay; 1860, g_1860/game.rb#compute_stops, ``th_allowance``). A train of
+  other rows (1867's 5+5E: off-boards mandatory, cities and towns filling) is left as its rows say.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -225,6 +231,21 @@ def yellow_value(node) -> int:
     """A node's revenue in yellow, as the engine's ``revenue[:yellow]`` (a plain number is every colour's)."""
     table = dict(node.revenue)
     return int(table.get(None, table.get("yellow")) or 0)
+
+
+def towns_fill(train, spec: TrainSpec) -> TrainSpec:
+    """``towns_fill``: a train of a city row and a town row pays all its cities and off-boards and, in
+    the pay they leave, its best towns (see the module's docstring); other trains as they are."""
+    rows = train.distance if isinstance(train.distance, list) else []
+    if len(rows) != 2:
+        return spec
+    large, small = rows
+    if not ({"city"} <= set(large["nodes"]) <= {"city", "offboard"} and set(small["nodes"]) <= {"town", "halt"}):
+        return spec
+    pay = min(int(large["pay"]) + int(small["pay"]), UNLIMITED)
+    if spec.visit_large > spec.pay_large or pay <= 0:
+        return spec
+    return replace(spec, pay_small=pay, pay_total=pay, large_first=True)
 
 
 class DeclaredRules(Rules):
@@ -418,6 +439,8 @@ class DeclaredRules(Rules):
         rule = self.declared.get("hex_distance")
         if rule:
             spec = hex_spec(rule, train, spec)
+        if self.declared.get("towns_fill"):
+            spec = towns_fill(train, spec)
         for rule in self.declared.get("train_track_groups", ()):
             if rule["name_has"] in train.name:
                 spec = replace(spec, track_group=int(rule["group"]))

@@ -60,6 +60,7 @@ RIGHT_NOW = {
     "1861/bank_breaks_then_final_phase@779": 690,  # a town in a city's place
     "1860/1860_game_end_stock_market@502": 230,  # the unused city allowance carries towns
     "1860/1860_game_end_stock_market@608": 300,
+    "1860/1860_game_end_stock_market@79": 70,  # no route ends at a halt
 }
 
 
@@ -332,3 +333,21 @@ def test_twins_agree_on_towns_fill(data):
             assert price_route(problem, route.train, route.stops).legal
             if problem.large_first_by_train[route.train]:
                 assert {s for s in route.stops if problem.large_by_stop[s]} <= set(route.paid), route
+
+
+def test_no_1860_route_ends_at_a_halt():
+    """1860 @79 (C&N, two 2+1): our answer on main ran G5-G3, ending at Springfield's halt, which the engine
+    refuses (g_1860/game.rb#check_distance: "Route cannot begin/end in a halt"); now no route ends at a
+    halt, towns still may, and the answer earns 70, above the router's 60 (the engine's 70 in this branch's run)."""
+    state = catalog_state("1860/1860_game_end_stock_market@79")
+    board = read_board(input_fields(state))
+    rules = rules_class(board.game)(board)
+    g3 = board.hexes["G3"]
+    assert [n.name for n in g3.tile.nodes if n.is_stop] == ["halt"] and rules.no_end(g3, g3.tile.nodes[0])
+    towns = [(hx, n) for hx in board.hexes.values() for n in hx.tile.nodes if n.name == "town"]
+    assert towns and not any(rules.no_end(hx, n) for hx, n in towns)
+    answer = _solve(state)
+    assert answer["optimal"] and answer["revenue"] == 70
+    halt = {"train": state["trains"][0]["id"], "hexes": [["G5", "G3"]]}
+    checked = api.check(json.dumps(input_fields(state)), json.dumps([halt]))
+    assert not checked["legal"] and "may not begin or end at G3" in " ".join(checked["routes"][0]["errors"])

@@ -129,6 +129,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   pass through one (lib/engine/game/g_steam_over_holland/game.rb, g_18_rhl/game.rb and
   g_1862/game.rb ``#check_distance``: "Route cannot begin/end in a town"). The converse of an
   off-board's end-only: both searches refuse such a route, and its extensions are still grown.
+  ``{"parts": ["halt"]}`` keeps it to the nodes the tile code names so (1860's halts:
+  g_1860/game.rb#check_distance, "Route cannot begin/end in a halt").
 - ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
   its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
   free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
@@ -325,7 +327,10 @@ class DeclaredRules(Rules):
         return hx.id in rule.get("except_hexes", ()) or bool(rule.get("except_towns") and has_town)
 
     def no_end(self, hx, node) -> bool:
-        return bool(self.declared.get("no_town_ends")) and node.kind == "town"
+        rule = self.declared.get("no_town_ends")
+        if isinstance(rule, dict):
+            return node.name in rule.get("parts", ())
+        return bool(rule) and node.kind == "town"
 
     def is_large(self, hx, node) -> bool:
         """Under ``counted_stops`` an off-board paying nothing in yellow is not counted

@@ -61,6 +61,7 @@ RIGHT_NOW = {
     "1860/1860_game_end_stock_market@502": 230,  # the unused city allowance carries towns
     "1860/1860_game_end_stock_market@608": 300,
     "1860/1860_game_end_stock_market@79": 70,  # no route ends at a halt
+    "1860/1860_game_end_stock_market@660": 140,  # FYN's leased 9+5: 40 + 20 a stop, five stops, halts unpaid
 }
 
 
@@ -351,3 +352,35 @@ def test_no_1860_route_ends_at_a_halt():
     halt = {"train": state["trains"][0]["id"], "hexes": [["G5", "G3"]]}
     checked = api.check(json.dumps(input_fields(state)), json.dumps([halt]))
     assert not checked["legal"] and "may not begin or end at G3" in " ".join(checked["routes"][0]["errors"])
+
+
+def test_a_leased_train_pays_forty_and_twenty_a_stop():
+    """1860 @660: FYN runs a 9+5 leased from the bank (owner ``depot``): each city and town it pays is worth
+    20, its halts nothing (the Southern has formed: g_1860/game.rb#ignore_halts?), and each route 40 more
+    (#revenue_for under #loaner_new_rules?); its towns fill only what its cities leave of 9. Our answer
+    pays five stops, no halt: 40 + 5 x 20 = 140, the engine's figure."""
+    state = catalog_state("1860/1860_game_end_stock_market@660")
+    board = read_board(input_fields(state))
+    rules = rules_class(board.game)(board)
+    assert rules.leased_only()
+    [train] = board.trains
+    spec = rules.train_spec(train, "trains")
+    assert spec.large_first and spec.pay_small == spec.pay_total == 9 and spec.stop_value == 20
+    problem = build_problem(board)
+    values = {problem.stop_id(s): int(problem.values_by_train_stop[0][s]) for s in range(problem.n_stops)}
+    kinds = {
+        problem.stop_id(s): board.hexes[problem.graph.stops[s].hex].tile.nodes[problem.graph.stops[s].node].name
+        for s in range(problem.n_stops)
+    }
+    assert {values[s] for s in values if kinds[s] == "halt"} == {0}
+    assert {values[s] for s in values if kinds[s] != "halt"} == {20}
+    answer = _solve(state)
+    assert answer["revenue"] == 140 and len(answer["routes"]) == 1
+    route = answer["routes"][0]
+    assert len(route["paid"]) == 5 and all(kinds[s] != "halt" for s in route["paid"])
+    # beside a train of its own, the family does not apply (its +40 a route is for leased trains only)
+    own = dict(
+        state, trains=state["trains"] + [dict(state["trains"][0], id="9+5-own", owner=state["corporation"]["id"])]
+    )
+    board = read_board(input_fields(own))
+    assert not rules_class(board.game)(board).leased_only()

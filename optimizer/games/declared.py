@@ -170,6 +170,14 @@ is then a data file, and a new game needs code only for a family not seen yet:
   row lacks; 1852: Missouri, g_18_mo/game.rb#compute_stops, East St. Louis's town paid while the
   cities are fewer than the pay; 1860, g_1860/game.rb#compute_stops, ``th_allowance``). A train of
   other rows (1867's 5+5E: off-boards mandatory, cities and towns filling) is left as its rows say.
+- ``leased_trains``: ``{owner, stop_value, route_bonus}``: a train of that owner (the bank's ``depot``)
+  pays ``stop_value`` for each stop it pays and ``route_bonus`` once a route, and its towns fill only
+  the pay its cities leave (1860's insolvent company: g_1860/game.rb#revenue_for, ``40 + (20 *
+  stops.size)`` under #loaner_new_rules?, and #compute_stops under #ignore_second_allowance?). The
+  route bonus is a set pair of every stop, so it holds only where every train of the company is
+  leased (an insolvent company runs the one it leases); beside trains of its own it is not applied.
+  Its halts pay nothing, as the engine's once the Southern has formed (#ignore_halts?,
+  ``@sr_after_southern``, a fact the board document does not carry; before, each pays 20).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -420,6 +428,11 @@ class DeclaredRules(Rules):
             spec = replace(spec, visit_large=min(spec.visit_large, int(digits.group())))
         return spec
 
+    def leased_only(self) -> bool:
+        """``leased_trains``: every train of the company is leased from its owner (see the docstring)."""
+        rule = self.declared.get("leased_trains")
+        return bool(rule and self.board.trains and all(t.owner == rule["owner"] for t in self.board.trains))
+
     def home_stop(self, graph) -> int:
         rule = self.declared.get("home_route")
         return home_stop(rule, self.company.id, graph) if rule else super().home_stop(graph)
@@ -446,6 +459,10 @@ class DeclaredRules(Rules):
             spec = hex_spec(rule, train, spec)
         if self.declared.get("towns_fill"):
             spec = towns_fill(train, spec)
+        if self.leased_only():
+            pay = int(train.distance[0]["pay"]) if isinstance(train.distance, list) else spec.pay_large
+            rule = self.declared["leased_trains"]
+            spec = replace(spec, pay_small=pay, pay_total=pay, large_first=True, stop_value=int(rule["stop_value"]))
         for rule in self.declared.get("train_track_groups", ()):
             if rule["name_has"] in train.name:
                 spec = replace(spec, track_group=int(rule["group"]))
@@ -620,6 +637,8 @@ class DeclaredRules(Rules):
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        if spec.stop_value >= 0:  # a leased train (leased_trains): its halts pay nothing, as once halts are ignored
+            return 0 if self.board.hexes[stop.hex].tile.nodes[stop.node].name == "halt" else spec.stop_value
         paid_only = self.declared.get("paid_only_tokened_or_red")
         if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
             return 0
@@ -739,6 +758,11 @@ class DeclaredRules(Rules):
             )
             if labelled:
                 bonuses.set_pairs.append(SetPairBonus(labelled, labelled, -int(rule["amount"])))
+        if self.leased_only():
+            every = tuple(stop for hx in self.board.hexes.values() for stop in self.stops_on(hx))
+            if every:
+                amount = int(self.declared["leased_trains"]["route_bonus"])
+                bonuses.set_pairs.append(SetPairBonus(every, every, amount, visited=True))  # every route: once
         for rule in self.declared.get("untokened_tile_penalties", ()):
             stops = tuple(self.untokened_stops(rule["tiles"]))
             if stops:

@@ -54,6 +54,7 @@ class TrainSpec:
     # towns fill the cities' allowance: g_1867/game.rb#compute_stops; 1860's unused city allowance
     # carries towns: g_1860/game.rb#compute_stops): the paid subset always holds all large stops.
     large_first: bool = False
+    stop_value: int = -1  # every stop pays this, whatever its own value (1860's leased train: 20); -1: its own
 
     def value_of(self, value: int, large: bool, kind: str = "") -> int:
         """What a stop worth ``value`` pays this train, its row's multiplier applied."""

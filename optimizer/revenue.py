@@ -215,6 +215,11 @@ def end_colour_errors(problem, stops: list) -> list:
     return []
 
 
+def large_first(problem, t: int) -> bool:
+    """Train t pays every large stop it visits, the best small ones in the pay left (TrainSpec.large_first)."""
+    return t < len(problem.large_first_by_train) and bool(problem.large_first_by_train[t])
+
+
 def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
     """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
     (where given: a train counting hex edges is checked against its cap, and every train
@@ -240,10 +245,11 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
         candidates = [list(stops)]
     else:
         candidates = []
+        must_large = sum(1 for s in stops if problem.large_by_stop[s]) if large_first(problem, t) else 0
         for k in range(min(spec.pay_total, len(stops)), 0, -1):
             for subset in combinations(stops, k):
                 n_large = sum(1 for s in subset if problem.large_by_stop[s])
-                if n_large > spec.pay_large or k - n_large > spec.pay_small:
+                if n_large > spec.pay_large or k - n_large > spec.pay_small or n_large < must_large:
                     continue
                 if spec.requires_token and not any(problem.token_by_stop[s] for s in subset):
                     continue

@@ -413,6 +413,7 @@ cdef int borrow_bonuses(Input* g, p, list keep) except -1:
         g.largest_by_set_pair = <const uint8_t*>take(p, "largest_by_set_pair", U8, keep, g.n_set_pairs)
     borrow_best_route(g, p, keep)
     borrow_crow(g, p, keep)
+    borrow_large_first(g, p, keep)
     return 0
 
 
@@ -432,6 +433,18 @@ cdef int borrow_crow(Input* g, p, list keep) except -1:
     for i in range(K):
         if g.crow_per_hex_by_train[i]:
             g.has_crow = 1
+    return 0
+
+
+cdef int borrow_large_first(Input* g, p, list keep) except -1:
+    """The trains that pay every large stop they visit; an empty array: none does."""
+    cdef cnp.ndarray none
+    if isinstance(p.large_first_by_train, np.ndarray) and p.large_first_by_train.size == 0:
+        none = <cnp.ndarray>padding((g.n_trains,), U8)
+        keep.append(none)
+        g.large_first_by_train = <const uint8_t*>cnp.PyArray_DATA(none)
+    else:
+        g.large_first_by_train = <const uint8_t*>take(p, "large_first_by_train", U8, keep, g.n_trains)
     return 0
 
 

@@ -227,6 +227,8 @@ cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
             express_add(c, values, E, E.inter[i])
             if g.token_by_stop[E.inter[i]]:
                 tok = 1
+        elif g.large_first_by_train[t] and g.large_by_stop[E.inter[i]]:
+            return 0  # a train paying every large stop leaves none out
     for i in range(E.n_forced):
         express_add(c, values, E, express_at(E, E.forced[i]))
         if g.token_by_stop[express_at(E, E.forced[i])]:
@@ -264,6 +266,15 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best,
     cdef int64_t mult = c.inp.multiplier_by_train[t]
     kl_best[0] = 0
     ks_best[0] = 0
+    if c.inp.large_first_by_train[t]:  # every large stop, whatever it is worth; the small ones fill the rest
+        while i < E.nb:
+            if not express_skip(E, i):
+                if kl + 1 > pay_large or kl + 1 > pay_total:
+                    return -(<int64_t>1 << 40)  # more large stops than it pays: no legal subset
+                sum_big += values[E.big[i]]
+                kl += 1
+            i += 1
+        v = -(<int64_t>1 << 40)  # the large stops are paid even where they are worth less than none
     while True:
         room = pay_total - kl
         ks = 0
@@ -285,6 +296,8 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best,
             v = sum_big + sum_small
             kl_best[0] = kl
             ks_best[0] = ks
+        if c.inp.large_first_by_train[t]:
+            break
         # take one more large stop
         while i < E.nb and express_skip(E, i):
             i += 1

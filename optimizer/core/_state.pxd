@@ -150,6 +150,7 @@ cdef struct Input:
     const uint32_t* hexes_by_best_route     # ... its hexes, as penalty bits (less the train's skip_penalty_by_train)
     const uint8_t* halved_by_train          # per train: paid half its route's revenue, rounded to 10 (1822MX's 3/2P)
     const uint32_t* skip_set_pairs_by_train  # per train: bit k set where set pair k does not pay it (1822CA's ports)
+    const uint8_t* large_first_by_train     # per train: it pays every large stop it visits (TrainSpec.large_first)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

@@ -196,6 +196,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``diesel_stop_revenue`` a city; the subtrains of one NT train meet; the company's ``concessions``
   (hex lists) are run (lib/engine/game/g_1873/game.rb#revenue_for, #check_route_combination). The
   compiled kernel declines such a problem: the reference search answers it.
+  ``{"parts": ["halt"]}`` keeps it to the nodes the tile code names so (1860's halts:
+  g_1860/game.rb#check_distance, "Route cannot begin/end in a halt").
 - ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
   its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
   free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
@@ -280,6 +282,20 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
   revenue (its stops and bonuses), rounded to 10 as Ruby's ``round(-1)`` (half away from zero), before
   its track penalties: 1822MX's 3/2P, g_1822_mx/game.rb#revenue_for; the problem's ``halved_by_train``.
+- ``towns_fill``: ``true`` where a train of a city row (pay N) and a town row (pay M, often 0) pays
+  every city and off-board it visits, and its best towns in the pay left: N + M less its cities
+  (1867 and 1861: g_1867/game.rb#compute_stops, a train's pay-0 town row fills the stops its main
+  row lacks; 1852: Missouri, g_18_mo/game.rb#compute_stops, East St. Louis's town paid while the
+  cities are fewer than the pay; 1860, g_1860/game.rb#compute_stops, ``th_allowance``). A train of
+  other rows (1867's 5+5E: off-boards mandatory, cities and towns filling) is left as its rows say.
+- ``leased_trains``: ``{owner, stop_value, route_bonus}``: a train of that owner (the bank's ``depot``)
+  pays ``stop_value`` for each stop it pays and ``route_bonus`` once a route, and its towns fill only
+  the pay its cities leave (1860's insolvent company: g_1860/game.rb#revenue_for, ``40 + (20 *
+  stops.size)`` under #loaner_new_rules?, and #compute_stops under #ignore_second_allowance?). The
+  route bonus is a set pair of every stop, so it holds only where every train of the company is
+  leased (an insolvent company runs the one it leases); beside trains of its own it is not applied.
+  Its halts pay nothing, as the engine's once the Southern has formed (#ignore_halts?,
+  ``@sr_after_southern``, a fact the board document does not carry; before, each pays 20).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -403,6 +419,21 @@ def yellow_value(node) -> int:
     """A node's revenue in yellow, as the engine's ``revenue[:yellow]`` (a plain number is every colour's)."""
     table = dict(node.revenue)
     return int(table.get(None, table.get("yellow")) or 0)
+
+
+def towns_fill(train, spec: TrainSpec) -> TrainSpec:
+    """``towns_fill``: a train of a city row and a town row pays all its cities and off-boards and, in
+    the pay they leave, its best towns (see the module's docstring); other trains as they are."""
+    rows = train.distance if isinstance(train.distance, list) else []
+    if len(rows) != 2:
+        return spec
+    large, small = rows
+    if not ({"city"} <= set(large["nodes"]) <= {"city", "offboard"} and set(small["nodes"]) <= {"town", "halt"}):
+        return spec
+    pay = min(int(large["pay"]) + int(small["pay"]), UNLIMITED)
+    if spec.visit_large > spec.pay_large or pay <= 0:
+        return spec
+    return replace(spec, pay_small=pay, pay_total=pay, large_first=True)
 
 
 class DeclaredRules(Rules):
@@ -530,7 +561,10 @@ class DeclaredRules(Rules):
     def no_end(self, hx, node) -> bool:
         if self.declared.get("route_termini") and not self.terminus(hx, node):
             return True
-        return bool(self.declared.get("no_town_ends")) and node.kind == "town"
+        rule = self.declared.get("no_town_ends")
+        if isinstance(rule, dict):
+            return node.name in rule.get("parts", ())
+        return bool(rule) and node.kind == "town"
 
     def mining_value(self, stop, spec) -> int:
         """``mining_runs``: what the stop pays the train's route alone (g_1873/game.rb#revenue_for,
@@ -708,6 +742,11 @@ class DeclaredRules(Rules):
         rule = self.declared.get("civil_war")
         return bool(rule) and any(a.get("type") == rule["ability"] for a in self.company.abilities)
 
+    def leased_only(self) -> bool:
+        """``leased_trains``: every train of the company is leased from its owner (see the docstring)."""
+        rule = self.declared.get("leased_trains")
+        return bool(rule and self.board.trains and all(t.owner == rule["owner"] for t in self.board.trains))
+
     def home_stop(self, graph) -> int:
         rule = self.declared.get("home_route")
         return home_stop(rule, self.company.id, graph) if rule else super().home_stop(graph)
@@ -732,6 +771,12 @@ class DeclaredRules(Rules):
         rule = self.declared.get("hex_distance")
         if rule:
             spec = hex_spec(rule, train, spec)
+        if self.declared.get("towns_fill"):
+            spec = towns_fill(train, spec)
+        if self.leased_only():
+            pay = int(train.distance[0]["pay"]) if isinstance(train.distance, list) else spec.pay_large
+            rule = self.declared["leased_trains"]
+            spec = replace(spec, pay_small=pay, pay_total=pay, large_first=True, stop_value=int(rule["stop_value"]))
         for rule in self.declared.get("train_track_groups", ()):
             if rule["name_has"] in train.name:
                 spec = replace(spec, track_group=int(rule["group"]))
@@ -1014,6 +1059,8 @@ class DeclaredRules(Rules):
             )
         if self.declared.get("mining_runs"):
             return self.mining_value(stop, spec)
+        if spec.stop_value >= 0:  # a leased train (leased_trains): its halts pay nothing, as once halts are ignored
+            return 0 if self.board.hexes[stop.hex].tile.nodes[stop.node].name == "halt" else spec.stop_value
         paid_only = self.declared.get("paid_only_tokened_or_red")
         if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
             return 0
@@ -1183,6 +1230,11 @@ class DeclaredRules(Rules):
             )
             if labelled:
                 bonuses.set_pairs.append(SetPairBonus(labelled, labelled, -int(rule["amount"])))
+        if self.leased_only():
+            every = tuple(stop for hx in self.board.hexes.values() for stop in self.stops_on(hx))
+            if every:
+                amount = int(self.declared["leased_trains"]["route_bonus"])
+                bonuses.set_pairs.append(SetPairBonus(every, every, amount, visited=True))  # every route: once
         for rule in self.declared.get("untokened_tile_penalties", ()):
             stops = tuple(self.untokened_stops(rule["tiles"]))
             if stops:

@@ -195,6 +195,9 @@ class Problem:
         """Train t is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
         return t < len(self.halved_by_train) and bool(self.halved_by_train[t])
 
+    # ---- a train whose paid subset holds every large stop it visits (TrainSpec.large_first); empty: none
+    large_first_by_train: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
+
     def multiplied(self, k: int) -> bool:
         """Best-route bonus k's amount is times the multiplier of the route's train."""
         return k < len(self.multiplied_by_best_route) and bool(self.multiplied_by_best_route[k])
@@ -519,6 +522,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
             np.uint32,
         ),
         run_rule=rules.run_rule(graph, trains, specs),
+        large_first_by_train=_arr([s.large_first for s in specs], np.uint8),
     )
 
 

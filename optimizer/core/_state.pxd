@@ -137,6 +137,9 @@ cdef struct Input:
     #                                         route earns nothing then, so a run of one train fewer earns as much)
     const uint8_t* uncounted_by_best_route_stop  # [n_best_route * n_stops]: 1 where per_stop does not count the
     #                                         stop (18Tokaido's Sleeper Train counts cities; zeros: every stop)
+    const uint64_t* once_bits_by_stop      # per stop: the locations (bits) whose bonus it pays, once across the
+    #                                         company's routes (18NY's connection bonuses); zeros: none
+    int64_t once_amount                     # what a stop paying a location an earlier level's route paid loses
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.
@@ -184,6 +187,8 @@ cdef struct Level:
     int64_t br_rev[MAX_BEST_ROUTE]          # per best_route: what the route just yielded earns it
     Half half[2]
     uint64_t* locs                          # [n_loc_words]: locations visited by this route (bitset)
+    uint64_t claimed_in                     # once_bits paid by the routes of the levels above
+    uint64_t claimed_out                    # ... and by the route just yielded
 
 cdef struct Scratch:
     # Owned by the search, freed at the end.

@@ -9,6 +9,7 @@ budget counted exactly, a deadline, a cancel token), the same ``on_improve``.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from ..games.home_route import run_visits_home
 from ..model import MINES_NONE
@@ -16,6 +17,7 @@ from ..revenue import (
     award_best_route,
     best_route_awards,
     gauge_cities,
+    once_taken_back,
     paid_once_routes,
     price_route,
     pullman_bonus,
@@ -166,6 +168,11 @@ def search(
                 return  # a rule on the whole run: some route must visit the home token
             if problem.not_all_trains and len(found) == problem.n_trains:
                 return  # a rule on the whole run: not every train runs (civil_war)
+            back = once_taken_back(problem, [(f.train, f.paid) for f in found])
+            if any(back):  # a bonus paid once across the routes: the later routes give theirs back
+                chosen = [(c[0] - b, c[1], replace(c[2], revenue=c[2].revenue - b), c[3]) for c, b in zip(chosen, back)]
+                found = [c[2] for c in chosen]
+                total -= sum(back)
             bonus = pullman_bonus(problem, found) + sum(
                 a
                 for _, a in best_route_awards(

@@ -120,7 +120,7 @@ def _best_run(problem, rule, trains, per_train, limits) -> tuple:
         while j < len(trains) and alike[j]:
             j += 1
         skip.append(j)
-    best = [0, []]
+    best: list = [0, []]
     pot = _Potential(rule, trains)
     # a run with a route must run every concession: the concession routes still to be had, per level
     needed = frozenset(range(len(rule.concessions)))

@@ -62,7 +62,7 @@ class MiningRuns:
     def price(self, routes) -> tuple:
         """``routes``: (train, stops, segments) in the run's order. Returns (total, the revenue and the
         paid stops of each route as the engine gives them, the run's errors)."""
-        hexes_before = {False: set(), True: set()}  # the hexes earlier routes of each kind visited
+        hexes_before: dict = {False: set(), True: set()}  # the hexes earlier routes of each kind visited
         longest: dict = {}  # mine hex -> (distance, route number, stop) of the first longest train
         revenues, paid = [], []
         for i, (t, stops, _) in enumerate(routes):

@@ -23,8 +23,8 @@ import pytest
 
 from optimizer import api
 from optimizer.board.inputs import input_fields
+from optimizer.core import reference
 from optimizer.core.reference import legal_routes
-from optimizer.core.runs import search_runs
 from optimizer.games import rules_class
 from optimizer.games.base import Rules
 from optimizer.graph.problem import build_problem
@@ -181,7 +181,7 @@ def test_the_runs_search_finds_what_trying_every_run_finds(action, variant):
     elif variant == "no meeting":
         rule = replace(rule, group_by_train=tuple(-1 for _ in rule.group_by_train))
     problem = replace(problem, run_rule=rule)
-    found = search_runs(problem)
+    found = reference.search(problem)
     assert found.optimal and found.revenue == _brute_force(problem, rule) == sum(r.revenue for r in found.routes)
 
 
@@ -244,3 +244,10 @@ def test_other_titles_keep_the_generic_walk_hooks():
     assert rules_class("Harzbahn 1873").forbidden is not Rules.forbidden
     assert rules_class("Steam Over Holland").forbidden is Rules.forbidden
     assert rules_class("Steam Over Holland").end_only is Rules.end_only
+
+
+def test_a_stopped_runs_search_says_so_with_a_bound_above_the_best():
+    _, problem = _problem(1879)
+    stopped = reference.search(problem, node_budget=50)
+    assert not stopped.optimal and stopped.stopped_by == "nodes" and stopped.bound >= 1290
+    assert reference.search(problem).revenue == 1290

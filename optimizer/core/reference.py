@@ -26,6 +26,7 @@ from ..revenue import (
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
+from .runs import best_runs
 
 NAME = "python"
 CHECK_EVERY = 64  # nodes between looks at the clock and the cancel token
@@ -148,14 +149,10 @@ def search(
     The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
     what ``on_improve`` raises stops the search and is raised.
     """
-    if problem.run_rule is not None:  # a run priced and checked as a whole (Harzbahn 1873)
-        from .runs import search_runs
-
-        return search_runs(
-            problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, on_improve=on_improve
-        )
     start = time.monotonic()
     limits = _Limits(start, deadline_ms, node_budget, cancel)
+    if problem.run_rule is not None:  # a run priced and checked as a whole (Harzbahn 1873)
+        return _search_runs(problem, limits, start, on_improve)
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
     per_train: list[list[tuple]] = []
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
@@ -211,6 +208,30 @@ def search(
     except _Stop as stop:
         return _result(problem, best, False, limits, start, stop.args[0])
     return _result(problem, best, True, limits, start, None)
+
+
+def _search_runs(problem, limits: _Limits, start: float, on_improve) -> SearchResult:
+    """Every legal route of every train; the best run as the run's rule prices and checks it
+    (:func:`optimizer.core.runs.best_runs`). A stopped search answers no routes, bounded by every
+    train paid every stop (what no run can pass)."""
+    try:
+        per_train = []
+        for t in range(problem.n_trains):
+            routes = legal_routes(problem, t, limits)
+            routes.sort(key=lambda r: -r[0])
+            per_train.append(routes)
+        revenue, routes = best_runs(problem, per_train, limits)
+    except _Stop as stop:
+        values = problem.values_by_train_stop
+        bound = int(sum(values[t].clip(min=0).sum() for t in range(problem.n_trains)))
+        elapsed = (time.monotonic() - start) * 1000
+        return SearchResult(0, False, bound, [], limits.nodes, elapsed, stop.args[0], 0, NAME)
+    result = SearchResult(
+        revenue, True, revenue, routes, limits.nodes, (time.monotonic() - start) * 1000, None, 0, NAME
+    )
+    if on_improve is not None:
+        on_improve(result)
+    return result
 
 
 def _local_cities(problem, t: int):

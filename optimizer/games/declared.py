@@ -1086,7 +1086,7 @@ class DeclaredRules(Rules):
     def port_group(self, node) -> bool:
         """A stop of ``port_per_token``'s group."""
         rule = self.declared.get("port_per_token")
-        return bool(rule) and rule["group"] in node.groups
+        return rule is not None and rule["group"] in node.groups
 
     def port_pairs(self) -> list:
         """``port_per_token``: each port pays its value once for each city of the route holding the

@@ -261,7 +261,9 @@ def clear_cache() -> None:
 
 def problem_from_graph(board, rules, graph) -> Problem:
     """The trains' caps and the bonuses of the rules, flattened with the graph."""
-    trains, specs, bonus_trains = [], [], []
+    trains: list = []
+    specs: list = []
+    bonus_trains: list = []
     for i, train in enumerate(board.trains):
         spec = rules.train_spec(train, f"trains[{i}]")
         if spec is None:

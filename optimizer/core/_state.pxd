@@ -134,6 +134,8 @@ cdef struct Input:
     const int32_t* hex_cap_by_train         # per train: the most hex edges its route may cross (-1: no cap)
     const int32_t* hex_edges_by_train_seg   # [n_trains * n_segs]: the hex edges a segment costs the train
     const uint8_t* largest_by_set_pair      # per set pair: once met, the richest paid stop's value again (18Neb)
+    int stop_bonus_kinds                    # a route whose track kinds meet this mask earns ...
+    int stop_bonus_amount                   # ... this for each stop it is paid (1844's narrow track; 0: none)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.
@@ -233,6 +235,7 @@ cdef struct Express:
     int forced_tok                          # index into big then small of the token stop forced in, or -1
     int32_t forced[4]                       # indexes into big then small of the stops a largest-stop bonus
     int n_forced                            # may pay for, forced in (at most MAX_FORCED)
+    int ps                                  # what each paid stop adds for the route's track (1844's narrow)
 
 cdef struct TopK:
     # The k largest values seen, descending (an express: the best stops it could be paid for).

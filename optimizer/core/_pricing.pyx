@@ -60,6 +60,8 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
         for i in range(n_paid):
             on_paid |= g.sets_by_stop[paid[i]]
         for k in range(g.n_set_pairs):
+            if g.skip_set_pairs_by_train[t] >> k & 1:
+                continue  # not for this train
             met = ((on_route if g.visited_by_set_pair[k] else on_paid) >> (2 * k)) & 3
             if met == 3:  # a stop of each set, however many: once
                 extra += g.amount_by_set_pair[k]
@@ -94,11 +96,34 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
         if tokens > g.r2r_max_tokens:
             tokens = g.r2r_max_tokens
         extra += <int64_t>g.r2r_per_token * tokens
+    if g.has_crow and g.crow_per_hex_by_train[t]:
+        extra += crow_of(g, t, visited, n_visited)
     for i in range(n_visited):
         mark[visited[i]] = 0
     for i in range(n_paid):
         mark[paid[i]] = 0
     return extra
+
+
+cdef int64_t crow_of(const Input* g, int t, const int32_t* visited, int n_visited) noexcept nogil:
+    """The crow-distance bonus: per hex between the first and the last stop of the route (in route
+    order) that may end it (``revenue.crow_bonus`` is the reference)."""
+    cdef int i, a = -1, b = -1, dx, dy
+    for i in range(n_visited):
+        if g.crow_end_by_stop[visited[i]]:
+            if a < 0:
+                a = visited[i]
+            b = visited[i]
+    if a < 0:
+        return 0
+    dx = g.crow_x_by_stop[a] - g.crow_x_by_stop[b]
+    dy = g.crow_y_by_stop[a] - g.crow_y_by_stop[b]
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    dy = (dy - dx) // 2 if dy > dx else 0
+    return <int64_t>g.crow_per_hex_by_train[t] * (dx + dy)
 
 
 cdef inline int64_t penalty_of(Ctx* c, uint32_t mask) noexcept nogil:
@@ -202,6 +227,8 @@ cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
             express_add(c, values, E, E.inter[i])
             if g.token_by_stop[E.inter[i]]:
                 tok = 1
+        elif g.large_first_by_train[t] and g.large_by_stop[E.inter[i]]:
+            return 0  # a train paying every large stop leaves none out
     for i in range(E.n_forced):
         express_add(c, values, E, express_at(E, E.forced[i]))
         if g.token_by_stop[express_at(E, E.forced[i])]:
@@ -240,6 +267,16 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best,
     cdef int64_t mult = c.inp.multiplier_by_train[t]
     kl_best[0] = 0
     ks_best[0] = 0
+    if c.inp.large_first_by_train[t]:  # every large stop, whatever it is worth; the small ones fill the rest
+        while i < E.nb:
+            if not express_skip(E, i):
+                if kl + 1 > pay_large or kl + 1 > pay_total:
+                    return -(<int64_t>1 << 40)  # more large stops than it pays: no legal subset
+                sum_big += values[E.big[i]]
+                kl += 1
+            i += 1
+        v = -(<int64_t>1 << 40)  # the large stops are paid even where they are worth less than none
+    best_score = v
     while True:
         room = pay_total - kl
         ks = 0
@@ -264,6 +301,8 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best,
             v = sum_big + sum_small
             kl_best[0] = kl
             ks_best[0] = ks
+        if c.inp.large_first_by_train[t]:
+            break
         # take one more large stop
         while i < E.nb and express_skip(E, i):
             i += 1
@@ -315,7 +354,7 @@ cdef void express_try(Ctx* c, int t, const int32_t* visited, int nv, Express* E,
             if c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + E.paid[k]] > head_top:
                 head_top = c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + E.paid[k]]
         for k in range(c.inp.n_set_pairs):
-            if c.inp.largest_by_set_pair[k] and \
+            if c.inp.largest_by_set_pair[k] and not (c.inp.skip_set_pairs_by_train[t] >> k & 1) and \
                     ((on_route if c.inp.visited_by_set_pair[k] else on_head) >> (2 * k)) & 3 == 3:
                 n_lp += 1
     v = express_rest(c, t, E, &kl_best, &ks_best, n_lp, head_top, E.ps)
@@ -404,23 +443,49 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
     return best
 
 
-cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
-    """What each best-route bonus would pay on this route (L.br_rev)."""
+cdef inline int64_t halve_to_ten(int64_t rev) noexcept nogil:
+    """Ruby's ``(rev / 2).round(-1)``: floor division, then half away from zero (revenue.halve_to_ten).
+    Never above rev where rev >= 10, and monotone: the bounds of the unhalved revenue still hold."""
+    cdef int64_t half = rev // 2 if rev >= 0 else -((-rev + 1) // 2)
+    if half >= 0:
+        return (half + 5) // 10 * 10
+    return -((-half + 5) // 10 * 10)
+
+
+cdef inline int bits_set(uint32_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv, uint32_t pen) noexcept nogil:
+    """What each best-route bonus would pay on this route (L.br_rev), whose track crosses the
+    penalty hexes ``pen`` (those its train earns): a train paid only by token cities meets a group
+    only at one (``revenue.best_route_value``)."""
     cdef const Input* g = &c.inp
-    cdef int k, i
+    cdef int k, i, counted
+    cdef int tokens_only = g.tokens_only_by_train[L.t]
     cdef uint32_t met
     cdef int64_t amount
     cdef const uint32_t* groups
+    cdef const uint8_t* uncounted
     for k in range(g.n_best_route):
         groups = g.groups_by_best_route_stop + <int64_t>k * g.n_stops
+        uncounted = g.uncounted_by_best_route_stop + <int64_t>k * g.n_stops
         met = 0
+        counted = nv
         for i in range(nv):
-            met |= groups[visited[i]]
+            if not tokens_only or g.token_by_stop[visited[i]]:
+                met |= groups[visited[i]]
+            counted -= uncounted[visited[i]]
         amount = g.amount_by_best_route[k]
         if g.multiplied_by_best_route[k]:
             amount *= g.multiplier_by_train[L.t]
-        L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * nv \
-            + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
+        L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * counted \
+            + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0) \
+            + <int64_t>g.per_hex_by_best_route[k] * bits_set(pen & g.hexes_by_best_route[k])
 
 
 cdef inline int route_refused(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
@@ -446,6 +511,37 @@ cdef int route_stop_bonus(Ctx* c, uint8_t kinds) noexcept nogil:
     return 0
 
 
+cdef int on_route(Level* E, int s) noexcept nogil:
+    """Stop s is on the current route of level E."""
+    cdef int k
+    for k in range(E.half[0].h + 1):
+        if E.half[0].stop[k] == s:
+            return 1
+    if E.phase == 2:
+        for k in range(1, E.half[1].h + 1):
+            if E.half[1].stop[k] == s:
+                return 1
+    return 0
+
+
+cdef int64_t paid_before(Ctx* c, Level* L, int t, const int32_t* visited, int nv) noexcept nogil:
+    """What the route's stops that a route of an earlier level of this solve visits pay train t: the
+    run pays them once, to that route (``Problem.paid_once``, g_1877_stockholm_tramways/game.rb
+    #stop_on_other_route?). Routes alone pay at least as much, so every bound stays admissible."""
+    cdef int li = <int>(L - c.work.levels), j, i
+    cdef int64_t out = 0
+    cdef Level* E
+    for i in range(nv):
+        for j in range(c.run.lo, li):
+            E = &c.work.levels[j]
+            if E.empty or E.phase == 0:
+                continue
+            if on_route(E, visited[i]):
+                out += c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + visited[i]]
+                break
+    return out
+
+
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev. A route its
     rules refuse (an end or count rule, a goods train's without a mine) is worth REFUSED: it is never
@@ -454,6 +550,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     cdef int32_t* visited = c.work.stops
     cdef int nv = route_stops(c, L, visited)
     cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
+    pen &= ~c.inp.skip_penalty_by_train[t]  # the hexes this train neither earns nor pays
     cdef int bl = 0, k, ps
     cdef int64_t rev
     if route_refused(c, L, visited, nv) or (c.inp.mine_rule_by_train[t] == MINES_ONE and not has_mine(c, visited, nv)):
@@ -463,13 +560,17 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         L.best_large = 0
         return L.rev
     if c.inp.n_best_route:
-        price_best_route(c, L, visited, nv)
+        price_best_route(c, L, visited, nv, pen)
     ps = route_stop_bonus(c, L.half[1].gauge[L.half[1].h] if L.phase == 2 else L.half[0].gauge[L.half[0].h])
     if c.inp.pays_all_by_train[t]:
         rev = L.vsum * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, visited, nv) + <int64_t>ps * nv
+        if c.inp.paid_once:
+            rev -= paid_before(c, L, t, visited, nv) * c.inp.multiplier_by_train[t]
         bl = largest_paid(c, t, visited, nv)
     else:
         rev = price_express(c, t, visited, nv, &bl, NULL, NULL, ps)
+    if c.inp.halved_by_train[t]:
+        rev = halve_to_ten(rev)
     rev -= penalty_of(c, pen)
     L.rev = rev
     L.best_large = bl if c.inp.has_pullman else 0

@@ -220,6 +220,17 @@ def large_first(problem, t: int) -> bool:
     return t < len(problem.large_first_by_train) and bool(problem.large_first_by_train[t])
 
 
+def track_stop_bonus(problem, segs) -> int:
+    """What each paid stop of a route over ``segs`` earns for its track's kinds (1844's narrow track:
+    ``Problem.stop_bonus_kinds``); 0 for a route of no track."""
+    if not problem.stop_bonus_amount or segs is None:
+        return 0
+    kinds = 0
+    for j in segs:
+        kinds |= int(problem.gauge_by_seg[j])
+    return int(problem.stop_bonus_amount) if kinds & int(problem.stop_bonus_kinds) else 0
+
+
 def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
     """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
     (where given: a train counting hex edges is checked against its cap, and every train
@@ -254,10 +265,12 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
                 if spec.requires_token and not any(problem.token_by_stop[s] for s in subset):
                     continue
                 candidates.append(list(subset))
+    per_stop = track_stop_bonus(problem, segs)
     best: Priced | None = None
     best_key: tuple = ()
     for paid in candidates:
         revenue = sum(int(values[s]) for s in paid) * spec.multiplier + bonus_value(problem, t, stops, paid)
+        revenue += per_stop * len(paid)
         # ties go to the richer city or off-board, the one a Pullman would double (as the compiled core)
         key = (revenue, max([0] + [int(values[s]) for s in paid if problem.large_by_stop[s]]))
         if best is None or key > best_key:

@@ -10,12 +10,16 @@
   stops (``first_row_pays_total``), and 50 for a stop on a tile labelled with the company.
 - 18Neb (g_18_neb/game.rb#east_west_bonus): a route paying stops labelled E and W is paid its richest
   paid stop again: a set pair with ``largest``, priced inside the reference and the nested kernel (the
-  packing kernel declines it), the pricing and the checker.
+  packing kernel declines it), the pricing and the checker. Its cattle token (#cattle_bonus) as set
+  pairs, North and South Chicago one place (#check_other).
+- 1844's narrow track (g_1844/game.rb#revenue_for: ``10 * stops.size`` where a path is narrow): a
+  kernel family, ``track_stop_bonus``, read from the route's segments' track kinds.
 """
 
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -26,11 +30,12 @@ from optimizer import api
 from optimizer.board.inputs import input_fields
 from optimizer.core import compiled
 from optimizer.graph.problem import build_problem
+from optimizer.revenue import price_route
 
-from .boards import bonuses, small_boards
+from .boards import bonuses, gauges, small_boards
 from .ruby import engine_dir, tool
 from .test_catalog_rules import catalog_state
-from .test_core import _assert_sound
+from .test_core import _assert_sound, _segments_pen
 from .test_engine_oracle import judge
 from .twins import searches_agree
 
@@ -145,9 +150,10 @@ def test_an_e_train_is_paid_a_token_city_again():
 
 def test_an_18neb_east_west_route_is_a_largest_set_pair_the_packing_kernel_declines():
     _, problem = _problem("18Neb/18Neb_game_end_bank@391")
-    assert problem.n_set_pairs == 1 and problem.largest_by_set_pair.tolist() == [1]
+    assert problem.largest_by_set_pair.tolist() == [1, 0]  # east-west, the open cattle token (no holder here)
     assert compiled.packing_declines(problem)
-    labelled = {s.hex for s in problem.graph.stops if problem.sets_by_stop[problem.graph.stop_index()[s.id]]}
+    index = problem.graph.stop_index()
+    labelled = {s.hex for s in problem.graph.stops if problem.sets_by_stop[index[s.id]] & 3}
     assert labelled <= {"L4", "L6", "L12", "A5", "A7", "B2"} and {"A7", "L6"} <= labelled
 
 
@@ -227,3 +233,59 @@ def test_north_and_south_chicago_are_one_place():
     assert len({int(problem.loc_by_stop[i]) for i in chicago}) == 1
     others = [index[s.id] for s in problem.graph.stops if s.hex not in ("L4", "L6")]
     assert int(problem.loc_by_stop[chicago[0]]) not in {int(problem.loc_by_stop[i]) for i in others}
+
+
+def test_1844_narrow_track_pays_10_a_stop_as_the_engine():
+    """1844 @779: our answer runs the 8E over narrow track; the engine prices it at our 740 (our answer
+    without the rule: 720).
+    The state stays below the router's 770, which pays F19's Mountain Railway marker (named unsupported:
+    the board document's tile code says revenue 0)."""
+    tool("ruby")
+    state = catalog_state("1844/160062@779")
+    _, problem = _problem("1844/160062@779")
+    assert problem.stop_bonus_amount == 10 and problem.stop_bonus_kinds == 2  # narrow
+    assert compiled.packing_declines(problem)
+    [verdict] = judge.judge([state], engine_dir())
+    assert verdict.ours == verdict.engine == 740
+    answer = api.solve(input_fields(state))
+    assert any("Mountain Railway" in u for u in answer["unsupported"])
+    # the checker prices the answer's routes by their track as the search did
+    checked = api.check(input_fields(state), [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == 740
+    # the search's routes, priced over their track with the rule and without it: 10 a paid stop of a
+    # route with narrow track (the 8E's eight here: the engine paid them, 740)
+    found = compiled.search(problem)
+    assert found.revenue == 740
+    narrow = 0
+    for r in found.routes:
+        segs = [int(problem.seg_by_dir[d]) for d in r.dsegs]
+        with_rule = price_route(problem, r.train, r.stops, _segments_pen(problem, r), segs)
+        without = price_route(replace(problem, stop_bonus_amount=0), r.train, r.stops, _segments_pen(problem, r), segs)
+        kinds = 0
+        for j in segs:
+            kinds |= int(problem.gauge_by_seg[j])
+        assert with_rule.revenue - without.revenue == (10 * len(with_rule.paid) if kinds & 2 else 0)
+        narrow += with_rule.revenue - without.revenue
+    assert narrow == 80
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_with_a_bonus_per_stop_for_the_track(data):
+    """The reference, the nested and the packing search (which declines) agree on random boards whose
+    routes earn a bonus per paid stop where their track is of some kinds, express trains among them."""
+    doc = data.draw(small_boards(max_hexes=10, min_trains=1, max_trains=3))
+    problem = build_problem(doc)
+    data.draw(bonuses(problem))
+    if not len(problem.graph.segments):
+        return
+    gauges(data.draw, problem)
+    problem.stop_bonus_kinds = data.draw(st.integers(1, 7))
+    problem.stop_bonus_amount = data.draw(st.sampled_from([10, 20, 5]))
+    for result in searches_agree(problem):
+        for r in result.routes:  # priced as the reference prices the route over its own track
+            segs = [int(problem.seg_by_dir[d]) for d in r.dsegs]
+            priced = price_route(problem, r.train, r.stops, _segments_pen(problem, r), segs)
+            assert priced.legal, priced.errors
+            if not problem.n_best_route:
+                assert priced.revenue == r.revenue

@@ -309,6 +309,12 @@ cdef int borrow_track(Input* g, p, list keep) except -1:
     g.amount_by_penalty = <const int32_t*>take(p, "amount_by_penalty", I32, keep, g.n_penalties)
     g.gauge_halves_by_seg = <const int32_t*>take(p, "gauge_halves_by_seg", I32, keep, g.n_segs)
     in_range(g.gauge_halves_by_seg, g.n_segs, 0, 1 << 20, "gauge_halves_by_seg")
+    g.stop_bonus_kinds = int(p.stop_bonus_kinds)
+    g.stop_bonus_amount = int(p.stop_bonus_amount)
+    if g.stop_bonus_kinds >> 5 or g.stop_bonus_kinds < 0:
+        _refuse("stop_bonus_kinds", "names a track kind beyond the 5 there are")
+    if not -(1 << 20) < g.stop_bonus_amount < (1 << 20):
+        _refuse("stop_bonus_amount", "must lie within 2**20 either way")
     g.has_gauge = 0
     for i in range(g.n_segs):
         if g.gauge_halves_by_seg[i]:

@@ -1,6 +1,6 @@
 # What a route earns, in the kernels (_search, _packing): declared once.
 
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from ._state cimport Ctx, Express, Level
 
@@ -11,11 +11,12 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
 cdef void express_split(Ctx* c, int t, const int32_t* visited, int nv, Express* E) noexcept nogil
 cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil
 cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best, int n_lp=*,
-                          int64_t head_top=*) noexcept nogil
+                          int64_t head_top=*, int ps=*) noexcept nogil
 cdef void express_take(Express* E, int kl_best, int ks_best) noexcept nogil
 cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large,
-                           int32_t* out_paid, int32_t* n_out) noexcept nogil
+                           int32_t* out_paid, int32_t* n_out, int ps=*) noexcept nogil
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil
+cdef int route_stop_bonus(Ctx* c, uint8_t kinds) noexcept nogil
 
 
 cdef inline int64_t best_route_sum(Ctx* c, Level* L) noexcept nogil:

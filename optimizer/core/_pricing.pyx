@@ -250,13 +250,14 @@ cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
 
 
 cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best, int n_lp=0,
-                          int64_t head_top=0) noexcept nogil:
+                          int64_t head_top=0, int ps=0) noexcept nogil:
     """The best greedy rest within the pay caps: kl large and ks small stops, richest first,
     positive only (on a tie, a large stop rather than none: the city a Pullman would double);
     returns their value. Where ``n_lp`` set pairs the head meets pay the richest paid stop again
     (its value ``head_top`` among the head's), the rest is chosen for its value times the train's
     multiplier plus that (richest first per class gives, for each kl and ks, both the largest sum
-    and the richest stop, so the choice stays exact)."""
+    and the richest stop, so the choice stays exact). ``ps``: what each paid stop adds besides (1844's
+    narrow track), so a stop is worth its value times the multiplier plus that."""
     cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
     cdef const int32_t* caps = c.inp.caps_by_train + t * 6
     cdef int pay_large = caps[3] - E.n_large, pay_small = caps[4] - E.n_small
@@ -275,6 +276,7 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best,
                 kl += 1
             i += 1
         v = -(<int64_t>1 << 40)  # the large stops are paid even where they are worth less than none
+    best_score = v
     while True:
         room = pay_total - kl
         ks = 0
@@ -283,14 +285,17 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best,
         k = 0
         while k < E.ns and ks < pay_small and ks < room:
             if not express_skip(E, E.nb + k):
-                if values[E.small[k]] <= 0:
+                if (values[E.small[k]] * mult + ps <= 0) if ps else values[E.small[k]] <= 0:
                     break
                 if ks == 0 and values[E.small[k]] > top:
                     top = values[E.small[k]]
                 sum_small += values[E.small[k]]
                 ks += 1
             k += 1
-        score = (sum_big + sum_small) * mult + n_lp * top if n_lp else sum_big + sum_small
+        if n_lp or ps:
+            score = (sum_big + sum_small) * mult + n_lp * top + ps * (kl + ks)
+        else:
+            score = sum_big + sum_small
         if score > best_score or (score == best_score and kl == 1):  # ties: a city for a Pullman
             best_score = score
             v = sum_big + sum_small
@@ -301,7 +306,9 @@ cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best,
         # take one more large stop
         while i < E.nb and express_skip(E, i):
             i += 1
-        if i >= E.nb or values[E.big[i]] <= 0 or kl + 1 > pay_large or kl + 1 > pay_total:
+        if i >= E.nb or kl + 1 > pay_large or kl + 1 > pay_total:
+            break
+        if (values[E.big[i]] * mult + ps <= 0) if ps else values[E.big[i]] <= 0:
             break
         if kl == 0:
             top_big = values[E.big[i]]
@@ -347,12 +354,13 @@ cdef void express_try(Ctx* c, int t, const int32_t* visited, int nv, Express* E,
             if c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + E.paid[k]] > head_top:
                 head_top = c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + E.paid[k]]
         for k in range(c.inp.n_set_pairs):
-            if c.inp.largest_by_set_pair[k] and \
+            if c.inp.largest_by_set_pair[k] and not (c.inp.skip_set_pairs_by_train[t] >> k & 1) and \
                     ((on_route if c.inp.visited_by_set_pair[k] else on_head) >> (2 * k)) & 3 == 3:
                 n_lp += 1
-    v = express_rest(c, t, E, &kl_best, &ks_best, n_lp, head_top)
+    v = express_rest(c, t, E, &kl_best, &ks_best, n_lp, head_top, E.ps)
     express_take(E, kl_best, ks_best)
-    v = (E.head + v) * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, E.paid, E.n_paid)
+    v = (E.head + v) * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, E.paid, E.n_paid) \
+        + <int64_t>E.ps * E.n_paid
     if v < best[0]:
         return
     bl = largest_paid(c, t, E.paid, E.n_paid)
@@ -404,7 +412,7 @@ cdef void express_force(Ctx* c, int t, const int32_t* visited, int nv, Express* 
 
 
 cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large,
-                           int32_t* out_paid, int32_t* n_out) noexcept nogil:
+                           int32_t* out_paid, int32_t* n_out, int ps=0) noexcept nogil:
     """Best paid subset of a route for a train that may skip stops.
 
     The stops that bonuses depend on are tried in and out in every combination; the rest are
@@ -420,6 +428,7 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
     E.big = c.work.stops + 2 * n
     E.paid = c.work.stops + 3 * n
     E.n_forced = 0
+    E.ps = ps
     express_split(c, t, visited, nv, &E)
     best_large[0] = 0
     for mask in range(1 << E.m):
@@ -495,6 +504,13 @@ cdef int has_mine(Ctx* c, const int32_t* visited, int nv) noexcept nogil:
     return 0
 
 
+cdef int route_stop_bonus(Ctx* c, uint8_t kinds) noexcept nogil:
+    """What each paid stop of a route of these track kinds earns besides (1844's narrow track)."""
+    if c.inp.stop_bonus_amount and kinds & c.inp.stop_bonus_kinds:
+        return c.inp.stop_bonus_amount
+    return 0
+
+
 cdef int on_route(Level* E, int s) noexcept nogil:
     """Stop s is on the current route of level E."""
     cdef int k
@@ -556,7 +572,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     cdef int nv = route_stops(c, L, visited)
     cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
     pen &= ~c.inp.skip_penalty_by_train[t]  # the hexes this train neither earns nor pays
-    cdef int bl = 0, k
+    cdef int bl = 0, k, ps
     cdef int64_t rev
     if route_refused(c, L, visited, nv) or (c.inp.mine_rule_by_train[t] == MINES_ONE and not has_mine(c, visited, nv)):
         for k in range(c.inp.n_best_route):
@@ -566,13 +582,14 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         return L.rev
     if c.inp.n_best_route:
         price_best_route(c, L, visited, nv, pen)
+    ps = route_stop_bonus(c, L.half[1].gauge[L.half[1].h] if L.phase == 2 else L.half[0].gauge[L.half[0].h])
     if c.inp.pays_all_by_train[t]:
-        rev = L.vsum * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, visited, nv)
+        rev = L.vsum * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, visited, nv) + <int64_t>ps * nv
         if c.inp.paid_once:
             rev -= paid_before(c, L, t, visited, nv) * c.inp.multiplier_by_train[t]
         bl = largest_paid(c, t, visited, nv)
     else:
-        rev = price_express(c, t, visited, nv, &bl, NULL, NULL)
+        rev = price_express(c, t, visited, nv, &bl, NULL, NULL, ps)
     if c.inp.halved_by_train[t]:
         rev = halve_to_ten(rev)
     rev -= penalty_of(c, pen)

@@ -25,7 +25,7 @@ import numpy as np
 from . cimport _state
 from ._bounds cimport cut_anchor, cut_by_bound, later_bound, rest_bound, route_top
 from ._input cimport borrow
-from ._pricing cimport best_route_sum, price_express, price_route, route_segs, route_stops
+from ._pricing cimport best_route_sum, price_express, price_route, route_segs, route_stop_bonus, route_stops
 from ._state cimport (ERR_MEMORY, MINES_NONE, STOP_CALLBACK, STOP_CANCELLED, STOP_DEADLINE, STOP_NODES, Best, Bounds,
                       Ctx, Input, Half, Level, Limits, Scratch, TopK, loc_flip, loc_has, now, res_flip, res_free)
 
@@ -420,8 +420,10 @@ cdef int32_t* best_segs(Ctx* c, int li) noexcept nogil:
 cdef void keep_route(Ctx* c, int li, int t, int n, int64_t revenue) noexcept nogil:
     """Keep level li's route, its n stops and segments already written to best_stops and
     best_segs: its revenue, and the stops its train t is paid for."""
-    cdef int bl
+    cdef int bl, k
+    cdef uint8_t kinds = 0
     cdef int32_t* stops = best_stops(c, li)
+    cdef int32_t* segs = best_segs(c, li)
     cdef int32_t* paid = c.best.paid_by_level + <int64_t>li * (c.inp.n_stops + 1)
     c.best.n_stops_by_level[li] = n
     c.best.revenue_by_level[li] = revenue
@@ -429,7 +431,10 @@ cdef void keep_route(Ctx* c, int li, int t, int n, int64_t revenue) noexcept nog
         memcpy(paid, stops, n * sizeof(int32_t))
         c.best.n_paid_by_level[li] = n
     else:
-        price_express(c, t, stops, n, &bl, paid, &c.best.n_paid_by_level[li])
+        if c.inp.stop_bonus_amount:  # the route's track kinds (its n - 1 segments), for 1844's narrow track
+            for k in range(n - 1):
+                kinds |= c.inp.gauge_by_seg[segs[k]]
+        price_express(c, t, stops, n, &bl, paid, &c.best.n_paid_by_level[li], route_stop_bonus(c, kinds))
 
 
 cdef void record(Ctx* c, int upto, int64_t value) noexcept nogil:

@@ -154,6 +154,8 @@ cdef struct Input:
     const uint64_t* once_bits_by_stop      # per stop: the locations (bits) whose bonus it pays, once across the
     #                                         company's routes (18NY's connection bonuses); zeros: none
     int64_t once_amount                     # what a stop paying a location an earlier level's route paid loses
+    int stop_bonus_kinds                    # a route whose track kinds meet this mask earns ...
+    int stop_bonus_amount                   # ... this for each stop it is paid (1844's narrow track; 0: none)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.
@@ -255,6 +257,7 @@ cdef struct Express:
     int forced_tok                          # index into big then small of the token stop forced in, or -1
     int32_t forced[4]                       # indexes into big then small of the stops a largest-stop bonus
     int n_forced                            # may pay for, forced in (at most MAX_FORCED)
+    int ps                                  # what each paid stop adds for the route's track (1844's narrow)
 
 cdef struct TopK:
     # The k largest values seen, descending (an express: the best stops it could be paid for).

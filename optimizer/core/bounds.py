@@ -26,7 +26,7 @@ def max_route_bonus(problem, t: int) -> int:
     pairs = pairs_bound(problem)
     largest = (len(problem.trigger_by_largest) + n_set_pair_largest(problem)) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
-    return pairs + largest + r2r + track_bonus_bound(problem) + crow_bound(problem, t)
+    return pairs + largest + r2r + track_bonus_bound(problem) + crow_bound(problem, t) + stop_bonus_bound(problem, t)
 
 
 def crow_bound(problem, t: int | None = None) -> int:
@@ -44,6 +44,15 @@ def crow_bound(problem, t: int | None = None) -> int:
     dx = np.abs(x[:, None] - x[None, :])
     dy = np.abs(y[:, None] - y[None, :])
     return per_hex * int((dx + np.maximum(0, (dy - dx) // 2)).max())
+
+
+def stop_bonus_bound(problem, t: int) -> int:
+    """The most a bonus per paid stop for the route's track kinds adds to train t's route: every stop
+    it may be paid (1844's narrow track)."""
+    if not problem.stop_bonus_amount:
+        return 0
+    caps = problem.caps_by_train[t]
+    return max(0, int(problem.stop_bonus_amount)) * min(int(caps[5]), int(caps[2]), int(problem.n_stops))
 
 
 def n_set_pair_largest(problem) -> int:

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..games.home_route import NO_HOME_RULE, run_visits_home
 from ..revenue import award_best_route, paid_once_routes, pullman_bonus
-from .bounds import company_cap, crow_bound, n_set_pair_largest, pairs_bound, track_bonus_bound
+from .bounds import company_cap, crow_bound, n_set_pair_largest, pairs_bound, stop_bonus_bound, track_bonus_bound
 from .contract import REACH_FROM, KernelInput, KernelResult
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
@@ -63,11 +63,11 @@ def packing_declines(problem) -> bool:
     train whose routes must end at token cities (it drops a route that earns no more than the route
     one segment shorter, which such a train may not run); gauge changes counted as cities (1848) or
     towns at the ends counted against the cities (18MT), which its listing does not count; a set pair
-    paying the richest paid stop again (18Neb), which its listing does not price; stops paid once a run
-    (``Problem.paid_once``); a run that may not use every train (civil_war), a rule on the whole run its
-    packing does not keep, or a bonus a location pays once across the routes (connection_bonuses), which
-    its listed routes each hold."""
-    if n_set_pair_largest(problem):
+    paying the richest paid stop again (18Neb) or a bonus per stop for the route's track (1844), which
+    its listing does not price; stops paid once a run (``Problem.paid_once``); a run that may not use
+    every train (civil_war), a rule on the whole run its packing does not keep, or a bonus a location
+    pays once across the routes (connection_bonuses), which its listed routes each hold."""
+    if n_set_pair_largest(problem) or problem.stop_bonus_amount:
         return True
     if problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any()):
         return True
@@ -89,6 +89,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
     n = problem.n_stops
     fixed_bonus = pairs_bound(problem) + problem.r2r_per_token * problem.r2r_max_tokens + track_bonus_bound(problem)
     fixed_bonus += crow_bound(problem)  # (the widest of any train's: one bound for every train)
+    fixed_bonus += max([stop_bonus_bound(problem, t) for t in range(problem.n_trains)], default=0)  # 1844's narrow
     max_bonus, prefix, bound, order, anchors, n_anchors, rank = _input().derive(
         problem.values_by_train_stop,
         problem.large_by_stop,

@@ -248,6 +248,11 @@ class Rules:
         "city" (no city on two local trains' routes) or "hex" (no hex with a city on two)."""
         return ""
 
+    def track_stop_bonus(self) -> tuple:
+        """(track kinds, amount): a route whose track uses any of these kinds (names of
+        ``graph.problem.GAUGES``) earns ``amount`` for each stop it is paid; ((), 0): no such rule."""
+        return ((), 0)
+
     # ---- bonuses ---------------------------------------------------------------------------
     def bonuses(self) -> Bonuses:
         return Bonuses()

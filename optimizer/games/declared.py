@@ -17,6 +17,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``first_row_pays_total``: ``{company_types}``: a train of a company of those types is paid its best
   stops only, as many as its first row pays (18CZ's large companies: g_18_cz/game.rb#revenue_for,
   ``route.train.distance[0][:pay]`` of the stops' revenues, largest first).
+- ``track_stop_bonus``: ``{track, amount}``: a route any of whose paths is of a track kind in ``track``
+  earns ``amount`` for each stop it is paid (1844: ``revenue += 10 * stops.size if route.paths.any? {
+  |path| path.track == :narrow }``, lib/engine/game/g_1844/game.rb#revenue_for); a kernel family, the
+  route's track kinds read from its segments (``Problem.gauge_by_seg``).
 - ``token_hex_doubles``: ``{trains}``: the trains named are paid a stop's value again where a city of
   its hex holds the company's token (18SJ's E train: g_18_sj/game.rb#revenue_for, #friendly_city?).
 - ``track_assignment_bonuses``: ``[{assignment, amount, no_ends?}]``: a route whose track crosses a hex
@@ -851,6 +855,10 @@ class DeclaredRules(Rules):
     def hex_edges(self, graph, spec: TrainSpec) -> list:
         rule = self.declared.get("hex_distance")
         return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
+
+    def track_stop_bonus(self) -> tuple:
+        rule = self.declared.get("track_stop_bonus")
+        return (tuple(rule["track"]), int(rule["amount"])) if rule else super().track_stop_bonus()
 
     def gauge_sets(self, train) -> tuple | None:
         for rule in self.declared.get("gauges", ()):

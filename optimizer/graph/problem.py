@@ -177,6 +177,10 @@ class Problem:
     # uint8 per set pair: once met, it also pays the route's richest paid stop's value again (18Neb's
     # east-west route); empty: none does (a problem built without it)
     largest_by_set_pair: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
+    # a route whose track kinds (gauge_by_seg) meet this mask earns the amount for each stop it is paid
+    # (1844's narrow track: lib/engine/game/g_1844/game.rb#revenue_for); 0: no such rule
+    stop_bonus_kinds: int = 0
+    stop_bonus_amount: int = 0
 
     def skip_penalties(self, t: int) -> int:
         """The bits of ``amount_by_penalty`` train t's routes neither earn nor pay."""
@@ -403,6 +407,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     )
 
     pairs = [(index[p.a], index[p.b], p.amount, p.visited) for p in bonuses.pairs if p.a in index and p.b in index]
+    stop_track, stop_amount = rules.track_stop_bonus()
+    stop_kinds = sum(1 << GAUGES.index(kind) for kind in stop_track)
     largest = [
         (index[b.trigger], [index[x] for x in b.exclude if x in index]) for b in bonuses.largest if b.trigger in index
     ]
@@ -473,7 +479,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         free_gauge_by_train=_arr([rules.free_gauge(s) for s in specs]),
         end_cap_by_train=_arr([NO_END_CAP if rules.end_cap(s) >= UNLIMITED else rules.end_cap(s) for s in specs]),
         amount_by_penalty=_arr([pen_amounts[h] for h in pen_hexes]),
-        gauge_by_seg=gauge_by_seg(board, segments, gauge_ok),
+        gauge_by_seg=gauge_by_seg(board, segments, gauge_ok, bool(stop_kinds)),
         values_by_train_stop=values,
         caps_by_train=caps,
         multiplier_by_train=_arr([s.multiplier for s in specs]),
@@ -533,6 +539,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         once_bits_by_stop=once_bits(rules.once_locations(), index, n),
         once_amount=rules.once_amount(),
         fixed_revenue=rules.fixed_revenue(),
+        stop_bonus_kinds=stop_kinds,
+        stop_bonus_amount=stop_amount if stop_kinds else 0,
     )
 
 
@@ -588,10 +596,10 @@ def gauge_ok_mask(sets) -> int:
     return sum(1 << m for m in range(1 << len(GAUGES)) if any(m & ~a == 0 for a in allowed))
 
 
-def gauge_by_seg(board, segments, gauge_ok) -> np.ndarray:
+def gauge_by_seg(board, segments, gauge_ok, needed: bool = False) -> np.ndarray:
     """Each segment's track kinds (its paths' ``track``), read only where some train's gauge rule
-    needs them: zeros otherwise, which every train may run."""
-    if all(ok == ANY_GAUGE for ok in gauge_ok):
+    (or a bonus by track kind, ``needed``) needs them: zeros otherwise, which every train may run."""
+    if all(ok == ANY_GAUGE for ok in gauge_ok) and not needed:
         return np.zeros(len(segments), dtype=np.uint8)
     hexes = board.hexes
     out = []

@@ -139,6 +139,8 @@ cdef struct Input:
     const uint32_t* hexes_by_best_route     # ... its hexes, as penalty bits (less the train's skip_penalty_by_train)
     const uint8_t* halved_by_train          # per train: paid half its route's revenue, rounded to 10 (1822MX's 3/2P)
     const uint32_t* skip_set_pairs_by_train  # per train: bit k set where set pair k does not pay it (1822CA's ports)
+    const uint8_t* free_by_stop             # per stop: a visit costs no distance (visit_cost 0): counted neither
+    #                                         large nor small (count_large, count_small)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.
@@ -298,3 +300,13 @@ cdef inline int loc_has(Level* L, int loc) noexcept nogil:
 
 cdef inline void loc_flip(Level* L, int loc) noexcept nogil:
     L.locs[loc >> 6] ^= (<uint64_t>1) << (loc & 63)
+
+
+cdef inline int count_large(const Input* g, int s) noexcept nogil:
+    """1 where a visit to stop s counts against the train's large (city) caps: large and not free."""
+    return g.large_by_stop[s] and not g.free_by_stop[s]
+
+
+cdef inline int count_small(const Input* g, int s) noexcept nogil:
+    """1 where a visit to stop s counts against the train's small (town) caps: small and not free."""
+    return not g.large_by_stop[s] and not g.free_by_stop[s]

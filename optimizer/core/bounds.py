@@ -26,7 +26,17 @@ def max_route_bonus(problem, t: int) -> int:
     pairs = pairs_bound(problem)
     largest = len(problem.trigger_by_largest) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
-    return pairs + largest + r2r + track_bonus_bound(problem)
+    return pairs + largest + r2r + track_bonus_bound(problem) + free_stops_bound(problem, t)
+
+
+def free_stops_bound(problem, t: int) -> int:
+    """What the stops a visit to which costs no distance can add beyond a train's caps: all their
+    positive values, times its multiplier (``Problem.free_by_stop``; 0 where none is free)."""
+    if not len(problem.free_by_stop) or not problem.free_by_stop.any():
+        return 0
+    values = problem.values_by_train_stop[t]
+    free = np.asarray(problem.free_by_stop[: problem.n_stops], dtype=bool)
+    return int(np.clip(values[free], 0, None).sum()) * max(int(problem.multiplier_by_train[t]), 0)
 
 
 def track_bonus_bound(problem) -> int:

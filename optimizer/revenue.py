@@ -7,9 +7,10 @@ routes its own, faster way and is tested against this.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
+from .games.freight import freight_price
 from .graph.problem import GAUGES, HEX_FORBIDDEN
 from .model import MINES_NONE, MINES_ONE
 
@@ -131,6 +132,8 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
             met |= int(problem.sets_by_stop[s]) >> (2 * k) & 3
         if met == 3:  # a stop of each set, however many: once
             extra += int(amount)
+            if k < len(problem.largest_by_set_pair) and problem.largest_by_set_pair[k]:
+                extra += max([int(values[s]) for s in paid], default=0)
     for trigger, exclude in zip(problem.trigger_by_largest, problem.excluded_by_largest_stop):
         if trigger in on:
             others = [int(values[s]) for s in paid if s != trigger and not exclude[s]]
@@ -143,7 +146,29 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     ):
         tokens = sum(1 for s in paid if problem.token_by_stop[s])
         extra += problem.r2r_per_token * min(tokens, problem.r2r_max_tokens)
-    return extra
+    return extra + crow_bonus(problem, t, visited)
+
+
+def crow_bonus(problem, t: int, visited: list) -> int:
+    """The crow-distance bonus of train t's route (``Problem.crow_per_hex_by_train``): per hex between
+    the first and the last of its stops that may end the distance (g_18_gb/game.rb#distance_bonus)."""
+    per_hex = int(problem.crow_per_hex_by_train[t]) if len(problem.crow_per_hex_by_train) else 0
+    ends = [s for s in visited if problem.crow_end_by_stop[s]] if per_hex else []
+    if not ends:
+        return 0
+    a, b = ends[0], ends[-1]
+    return per_hex * crow_hexes(
+        int(problem.crow_x_by_stop[a]),
+        int(problem.crow_y_by_stop[a]),
+        int(problem.crow_x_by_stop[b]),
+        int(problem.crow_y_by_stop[b]),
+    )
+
+
+def crow_hexes(x1: int, y1: int, x2: int, y2: int) -> int:
+    """Hexes between two hexes as the crow flies (g_18_gb/game.rb#hex_crow_distance)."""
+    dx, dy = abs(x1 - x2), abs(y1 - y2)
+    return dx + max(0, (dy - dx) // 2)
 
 
 def halve_to_ten(revenue: int) -> int:
@@ -178,6 +203,17 @@ def hex_errors(problem, t: int, segs) -> list:
     return [f"the {problem.specs[t].name} train crosses {edges} hex edges; it may cross {cap}"]
 
 
+def end_colour_errors(problem, stops: list) -> list:
+    """Why the route may not begin and end on hexes of this colour (``Problem.unlike_end_colours``:
+    g_1862/game.rb#check_distance, "Route cannot visit two red offboards or two ports")."""
+    if not problem.unlike_end_colours or len(stops) < 2:
+        return []
+    first, last = (problem.board.hexes[problem.graph.stops[s].hex].color for s in (stops[0], stops[-1]))
+    if first == last and first in problem.unlike_end_colours:
+        return [f"a route may not begin and end on {first} hexes"]
+    return []
+
+
 def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
     """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
     (where given: a train counting hex edges is checked against its cap, and every train
@@ -189,10 +225,16 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     """
     halves = sum(int(problem.gauge_halves_by_seg[j]) for j in segs) if segs is not None else 0
     errors = visit_errors(problem, t, stops, halves) + hex_errors(problem, t, segs) + gauge_errors(problem, t, segs)
+    errors += end_colour_errors(problem, stops)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]
     values = problem.values_by_train_stop[t]
+    if problem.freight_by_train and problem.freight_by_train[t] is not None:  # paid by its ends (1862)
+        if not segs:
+            return Priced(errors=[f"the {spec.name} train is a freight train: its route runs between two stops"])
+        revenue, paid = freight_price(problem, t, stops, segs)
+        return Priced(revenue - penalty_value(problem, pen_mask), paid, [])
     if spec.pays_all:
         candidates = [list(stops)]
     else:
@@ -254,11 +296,13 @@ def best_route_value(problem, k: int, visited: list, t: int | None = None, pen_m
     amount = int(problem.amount_by_best_route[k])
     if t is not None and problem.multiplied(k):
         amount *= int(problem.multiplier_by_train[t])
+    uncounted = problem.uncounted_by_best_route_stop
+    n = len(visited) - (sum(int(uncounted[k][s]) for s in visited) if len(uncounted) else 0)
     per_hex, hexes = problem.per_hex(k)
     crossed = pen_mask & hexes & ~(problem.skip_penalties(t) if t is not None else 0)
     return (
         (amount if met & full == full else 0)
-        + int(problem.per_stop_by_best_route[k]) * len(visited)
+        + int(problem.per_stop_by_best_route[k]) * n
         + per_hex * bin(crossed).count("1")
     )
 
@@ -294,3 +338,27 @@ def award_best_route(problem, routes: list) -> int:
         routes[i].revenue += amount
         total += amount
     return total
+
+
+def paid_once_routes(problem, routes: list) -> list:
+    """The routes of a run repriced where a stop already on an earlier route pays nothing
+    (``Problem.paid_once``: lib/engine/game/g_1877_stockholm_tramways/game.rb#revenue_for,
+    #stop_on_other_route?): each route, in the order given, earns its own price less the values of
+    its stops an earlier route visits, and is paid only the others; the routes come back in train
+    order (as answers list them, and the engine prices them). Unchanged without the rule."""
+    if not problem.paid_once:
+        return routes
+    seen: set = set()
+    out = []
+    for r in sorted(routes, key=lambda r: r.train):
+        t = r.train
+        segs = [int(problem.seg_by_dir[d]) for d in r.dsegs]
+        pen = 0
+        for k in segs:
+            pen |= int(problem.penalty_mask_by_seg[k])
+        alone = price_route(problem, t, list(r.stops), pen, segs)
+        values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
+        revenue = alone.revenue - sum(int(values[s]) for s in alone.paid if s in seen) * mult
+        out.append(replace(r, revenue=revenue, paid=[s for s in alone.paid if s not in seen]))
+        seen.update(r.stops)
+    return out

@@ -247,6 +247,8 @@ def bonuses(draw, problem):
         problem.amount_by_set_pair = np.array([draw(st.sampled_from([20, 40, -10])) for _ in range(k)], dtype=np.int32)
         problem.visited_by_set_pair = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_set_pairs = k
+        if draw(st.booleans()):  # once met, the richest paid stop again (18Neb's east-west)
+            problem.largest_by_set_pair = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
     if n >= 1 and draw(st.booleans()):
         trigger = draw(st.integers(0, n - 1))
         problem.trigger_by_largest = np.array([trigger], dtype=np.int32)
@@ -296,6 +298,10 @@ def bonuses(draw, problem):
         problem.full_by_best_route = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
         problem.multiplied_by_best_route = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_best_route = k
+        if draw(st.integers(0, 2)) == 0:  # per_stop counts some stops only (18Tokaido's Sleeper Train: cities)
+            problem.uncounted_by_best_route_stop = np.array(
+                [[draw(st.integers(0, 1)) for _ in range(n)] for _ in range(k)], dtype=np.uint8
+            )
     return problem
 
 

@@ -24,9 +24,31 @@ def max_route_bonus(problem, t: int) -> int:
     values = problem.values_by_train_stop[t]
     top = int(values.max()) if values.size else 0
     pairs = pairs_bound(problem)
-    largest = len(problem.trigger_by_largest) * max(top, 0)
+    largest = (len(problem.trigger_by_largest) + n_set_pair_largest(problem)) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
-    return pairs + largest + r2r + track_bonus_bound(problem) + free_stops_bound(problem, t)
+    return pairs + largest + r2r + track_bonus_bound(problem) + crow_bound(problem, t) + free_stops_bound(problem, t)
+
+
+def crow_bound(problem, t: int | None = None) -> int:
+    """The most the crow-distance bonus can add to one route of train t (of any train where t is
+    None): its per-hex amount times the widest span between two stops that may end it."""
+    per = problem.crow_per_hex_by_train
+    if not len(per):
+        return 0
+    per_hex = max(0, int(per[t]) if t is not None else int(per.max()))
+    ends = np.flatnonzero(problem.crow_end_by_stop)
+    if not per_hex or not len(ends):
+        return 0
+    x = problem.crow_x_by_stop[ends].astype(np.int64)
+    y = problem.crow_y_by_stop[ends].astype(np.int64)
+    dx = np.abs(x[:, None] - x[None, :])
+    dy = np.abs(y[:, None] - y[None, :])
+    return per_hex * int((dx + np.maximum(0, (dy - dx) // 2)).max())
+
+
+def n_set_pair_largest(problem) -> int:
+    """The set pairs that, once met, pay a route's richest paid stop again (each at most the best value)."""
+    return int(np.count_nonzero(problem.largest_by_set_pair[: problem.n_set_pairs]))
 
 
 def free_stops_bound(problem, t: int) -> int:

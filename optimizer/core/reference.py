@@ -12,7 +12,15 @@ import time
 
 from ..games.home_route import run_visits_home
 from ..model import MINES_NONE
-from ..revenue import award_best_route, best_route_awards, gauge_cities, price_route, pullman_bonus, route_pen_mask
+from ..revenue import (
+    award_best_route,
+    best_route_awards,
+    gauge_cities,
+    paid_once_routes,
+    price_route,
+    pullman_bonus,
+    route_pen_mask,
+)
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
@@ -143,12 +151,14 @@ def search(
     per_train: list[list[tuple]] = []
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
-    def combine(t, used, chosen, total, cities=frozenset()):
+    def combine(t, used, chosen, total, cities=frozenset(), seen=frozenset()):
         limits.tick()
         if t == len(per_train):
             found = [c[2] for c in chosen]
             if not run_visits_home(problem.home_stop, [f.stops for f in found]):
                 return  # a rule on the whole run: some route must visit the home token
+            if problem.not_all_trains and len(found) == problem.n_trains:
+                return  # a rule on the whole run: not every train runs (civil_war)
             bonus = pullman_bonus(problem, found) + sum(
                 a
                 for _, a in best_route_awards(
@@ -168,10 +178,13 @@ def search(
         for rev, bits, found, priced in per_train[t]:
             mine = local_cities[t](found.stops)
             if not bits & used and not mine & cities:
+                if problem.paid_once:  # a stop an earlier route visits pays nothing (Problem.paid_once)
+                    values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
+                    rev -= sum(int(values[s]) for s in priced.paid if s in seen) * mult
                 chosen.append((rev, bits, found, priced))
-                combine(t + 1, used | bits, chosen, total + rev, cities | mine)
+                combine(t + 1, used | bits, chosen, total + rev, cities | mine, seen | frozenset(found.stops))
                 chosen.pop()
-        combine(t + 1, used, chosen, total, cities)
+        combine(t + 1, used, chosen, total, cities, seen)
 
     local_cities = [_local_cities(problem, t) for t in range(problem.n_trains)]
     try:
@@ -200,6 +213,7 @@ def _result(problem, best, optimal: bool, limits: _Limits, start: float, stopped
     revenue, chosen, _ = best
     bound = revenue if optimal else max(revenue, static_bound(problem))
     routes = [FoundRoute(f.train, list(f.stops), list(f.dsegs), f.revenue, list(f.paid)) for _, _, f, _ in chosen]
+    routes = paid_once_routes(problem, routes)  # (train order, as the run is listed)
     pullman = pullman_bonus(problem, routes)
     award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
     return SearchResult(

@@ -64,7 +64,7 @@ class Rules:
         city = hx.cities.get(node.index) if node.kind == "city" else None
         if city is None or not city.slots:
             return False
-        if self.company.id in city.tokens:
+        if self.company.id in city.tokens or self.company.id in city.extra:
             return False
         filled = [bool(t) or (i < len(city.blocking) and city.blocking[i]) for i, t in enumerate(city.tokens)]
         full = len(city.tokens) >= city.slots and all(filled)
@@ -99,8 +99,10 @@ class Rules:
         return hx.color == "red"
 
     def has_token(self, hx, node) -> bool:
+        """The company's token in the city, in a slot or beyond them (``extra_tokens``: 1870's destination
+        token, 18VA's P3): Part::City#tokened_by? counts both, and #blocks? is false for either."""
         city = hx.cities.get(node.index) if node.kind == "city" else None
-        return city is not None and self.company.id in city.tokens
+        return city is not None and (self.company.id in city.tokens or self.company.id in city.extra)
 
     def is_mine(self, hx, node) -> bool:
         """A mine: a stop only goods trains visit, one a route (:meth:`mine_rule`); none in most titles."""
@@ -189,6 +191,10 @@ class Rules:
         but the company holds no token in its home hex, so only the empty run is legal)."""
         return -1
 
+    def not_all_trains(self) -> bool:
+        """Whether a run of every train of the company is refused (``civil_war``: 18TN)."""
+        return False
+
     def mine_rule(self, spec: TrainSpec) -> int:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
         return MINES_ANY
@@ -197,6 +203,23 @@ class Rules:
         """The sets of track kinds (``broad``, ``narrow``, ``dual`` ...) a route of the train may use:
         all of its track within one of them; None where the train runs any track."""
         return None
+
+    def routes_share_track(self) -> bool:
+        """Whether the company's routes may share track (each train its own overlap group)."""
+        return False
+
+    def freight_terms(self, spec: TrainSpec) -> tuple | None:
+        """(bonus, port bonus) where the train is a freight train paid by its route's ends and the
+        crow-flight hexes between them (optimizer/games/freight.py); None for every other train."""
+        return None
+
+    def unlike_end_colours(self) -> tuple:
+        """Hex colours no route may both begin and end on (none)."""
+        return ()
+
+    def stops_paid_once(self) -> bool:
+        """Whether a stop already on an earlier route of the run pays nothing (a pricing of the run)."""
+        return False
 
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),

@@ -5,12 +5,20 @@ is then a data file, and a new game needs code only for a family not seen yet:
 
 - ``train_values``: a train kind paid another entry of the stops' revenue tables
   (``{"D": "diesel"}``: 1889's off-boards pay ``diesel_N`` to D trains).
-- ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?}]``: a route's stop on a hex
+- ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?, owns?}]``: a route's stop on a hex
   holding an assignment the company holds too earns ``amount`` once per route (times the
-  ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown).
+  ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown); with
+  ``owns``, the company need not hold the assignment but own that private company (18SJ's
+  Sveabolaget: g_18_sj/game.rb#sveabolaget_bonus, 30 a port icon for ``sveabolaget.owner``).
 - ``hex_assignment_stop_bonuses``: ``[{assignment, amount}]``: every paid stop on a hex holding the
   assignment, whoever placed it, earns ``amount`` (1817's bridge tokens:
-  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``).
+  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``);
+  with ``owns`` only for the owner of that private company (18SJ's GKB: g_18_sj/game.rb#gkb_bonus).
+- ``first_row_pays_total``: ``{company_types}``: a train of a company of those types is paid its best
+  stops only, as many as its first row pays (18CZ's large companies: g_18_cz/game.rb#revenue_for,
+  ``route.train.distance[0][:pay]`` of the stops' revenues, largest first).
+- ``token_hex_doubles``: ``{trains}``: the trains named are paid a stop's value again where a city of
+  its hex holds the company's token (18SJ's E train: g_18_sj/game.rb#revenue_for, #friendly_city?).
 - ``track_assignment_bonuses``: ``[{assignment, amount, no_ends?}]``: a route whose track crosses a hex
   holding the assignment earns ``amount``, once a hex however often it crosses it (1817's mines and
   ranches, 18Hiawatha's farms: g_1817/game.rb#revenue_for, ``route.all_hexes.count { |hex|
@@ -43,14 +51,34 @@ is then a data file, and a new game needs code only for a family not seen yet:
   route on them (18AL Warrior Coal Field, ``hexes_bonus``).
 - ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
   earns ``amount``; sets are ``{"group": G}`` (stops in group G), ``{"label": L}`` (stops on
-  tiles labelled L) or ``{"hexes": [H, ...]}`` (stops on those hexes); ``"icons"`` pays the numbers
-  on both ends' icons (1846 East-West). Paid once per route only where no route can pay two stops
+  tiles labelled L), ``{"hexes": [H, ...]}`` (stops on those hexes) or ``{"assignment": A}`` (stops on
+  hexes holding assignment A, 18Neb's cattle token); ``"icons"`` pays the numbers
+  on both ends' icons (1846 East-West), ``{hex: n}`` the sum of both ends' hexes' entries (1844's
+  bonuses: g_1844/game.rb#east_west_bonus_revenue sums ``hex_bonus_revenue`` of the route's stops,
+  #setup_offboard_bonuses: the ``bonus_N`` icon of the hex or of its group). Paid once per route only where no route can pay two stops
   of one set (1846's E group, 1882's off-boards: a route reaches off-boards only at its ends).
+  ``{"label_has": L}`` is the stops on tiles whose label holds the letter L (18 Los Angeles: ``N/E``
+  is north and east); a rule with ``unless_paired`` pays no pair of stops an earlier rule pays (18 Los
+  Angeles's N/S only where the route is not E/W: g_18_los_angeles/game.rb#east_west_bonus, whose
+  labelled stops are all route ends: off-boards, and Reseda's terminal city).
+- ``token_penalties``: ``[{token, amount, reduced?}]``: a paid stop on a hex whose city holds the
+  neutral ``token`` loses ``amount``, once a route; ``reduced`` (``{hexes, amount, unless_assignment}``)
+  costs ``amount`` there instead, unless the company and the hex share the assignment (18 Los Angeles's
+  Dump, -20, -10 at Westminster unless its Steamship bonus pays there:
+  g_18_los_angeles/game.rb#dump_penalty, #revenue_for).
+- ``train_track_groups``: ``[{name_has, group}]``: trains whose name holds ``name_has`` run in their own
+  overlap group: their routes may share track with the other trains', not with each other's (18 Los
+  Angeles's freight trains, N/M: g_18_los_angeles/game.rb#check_overlap, #train_type).
 - ``set_pairs``: ``[{a, b, amount, company?, visited?}]``: ``amount`` once for a route paying (with
   ``visited``: visiting) a stop of set ``a`` and one of set ``b``, however many of each; sets as for
   ``group_pairs``; only for ``company`` where it names one (1888's destinations: a stop of the
   company's home hex and one of its destination hex, lib/engine/game/g_1888/game.rb#revenue_for and
-  ``#destinated?``, paid once a route per destination). ``trains``: only for trains whose names match
+  ``#destinated?``, paid once a route per destination). With ``largest``, a route meeting both sets
+  (by its paid stops) is also paid its richest paid stop's value again, its row's multiplier applied
+  (18Neb's east-west route: lib/engine/game/g_18_neb/game.rb#east_west_bonus, ``stops.map { |stop|
+  stop.route_revenue(route.phase, route.train) }.max``, with stops labelled E and W, #east_west_route?).
+  With ``holds``, only for a company the engine assigned that (18Neb's cattle token, #cattle_bonus).
+  ``trains``: only for trains whose names match
   the pattern (the problem's ``skip_set_pairs_by_train``); ``company_types``: only for companies of those
   types (1822CA's ports: a route paying a grain elevator and an east (west) port earns 10, the grain
   train 20, g_1822_ca/game.rb#grain_and_port_bonus).
@@ -60,7 +88,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   18AL named routes); it applies when the company owns ``company`` or holds an ability of type
   ``ability``. ``per_phase_colour`` (``{"yellow": 10, ...}``) adds to ``amount`` for each of the
   phase's tile colours it names (18Norway's mail contract: no ``hexes``, 10 per colour of yellow,
-  green and brown, g_18_norway/game.rb#routes_revenue). ``every_company``: it applies to every company;
+  green and brown, g_18_norway/game.rb#routes_revenue).
+  ``per_stop_kinds`` (``["city"]``) counts only the stops of those kinds (18Tokaido's Sleeper Train: 10 a
+  city the route visits, lib/engine/game/g_18_tokaido/game.rb#sleeper_bonus, ``visited_stops.count { |s|
+  s.is_a?(Engine::Part::City) }``, on ``#best_sleeper_route``).
+  ``every_company``: it applies to every company;
   ``assignment``: its hexes are those holding the assignment, whoever placed it (none yet: never paid);
   ``phase_amounts`` (``{"5": 30}``): the amount once the phase's number is at least a key's;
   ``multiplied``: the amount times the route's train's multiplier (1822PNW's mill, g_1822_pnw/game.rb
@@ -71,6 +103,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   route's forests paid once more, #lumber_baron_bonus, #forest_revenue).
 - ``tokened_cities_only``: ``true`` where a city pays nothing to a route of a company without a
   token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
+- ``shared_locations``: ``{name: [H, ...]}``: the stops of these hexes are one place, so a route
+  visits one of them at most (18Neb's North and South Chicago: g_18_neb/game.rb#check_other, "Cannot
+  include both North and South Chicago", CHICAGO_HEXES L4 and L6).
 - ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
   lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
   keeps the group's location, which a route reaches once already). It is also the engine's "Route
@@ -93,6 +128,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   a row each (18Ardennes, 18VA; see :mod:`optimizer.games.stop_classes`); groups whose cities count
   small where every train matches ``small_groups_trains`` (18VA's CMD for freight trains); the large
   visit capped at the number in the train's name (18VA ``#check_distance``).
+- ``freight_ports``: ``{freight_suffix, doubler_suffix, offboard_group, port_group, port_links, zone_group,
+  zone_per_size, steamboat: {assignment, amount, doubler_amount}}``: passenger, freight and doubler trains
+  paid apart, ports open only with a token in their linked city, the zone (CMD) closed to all but freight
+  trains (18VA, lib/engine/game/g_18_va/game.rb#revenue_for, #check_distance); see
+  :mod:`optimizer.games.freight_ports`.
 - ``label_count_bonus``: ``{label, amount}``: ``amount`` for each paid stop on a hex labelled (or to be
   labelled) ``label``, less ``amount`` once a route (1848's K_BONUS, g_1848 ``#revenue_for``).
 - ``gauge_borders``: ``{free_in_name?}``: each border a route's track crosses is a gauge change that
@@ -165,10 +205,58 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``own_hex_doubles``: ``true`` where a stop on a hex the engine assigned the company itself pays twice
   (1850's edge token, lib/engine/game/g_1850/game.rb#revenue_for; the engine pays the first such stop of
   a route, and a company has one edge token, on an off-board of one stop).
+- ``port_per_token``: ``{group}``: a stop of the group (a port) pays its value once for each city of the
+  route holding the company's token, not for itself (1836Jr30 and 1836Jr56,
+  lib/engine/game/g_1836_jr30/game.rb#revenue_for: ``revenue -= per_token``, then ``per_token`` for each
+  ``stop.city? && stop.tokened_by?(route.train.owner)``): pairs of the port and each such city, so a
+  route is paid the port once per token city it pays. The engine's "must contain 2 other stops" is
+  not kept (coverage.json names it).
+- ``assigned_hex_doubles``: ``[hex, ...]``: a stop on one of these hexes pays twice where the company
+  holds an assignment keyed by the hex's id (18Ardennes' mines, lib/engine/game/g_18_ardennes/trains.rb
+  #mine_bonus: ``stop.route_revenue`` again where ``route.train.owner.assignments.key?(coord)`` for a
+  stop on ``MINE_HEXES``; the train's multiplier applies, as to the stop's own value).
 - ``offboard_phase_columns``: ``{phase name: column}`` where an off-board's revenue table is keyed by
   columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
   ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
   #game_route_revenue, ``REAL_PHASE_TO_REV_PHASE``).
+- ``crow_distance_bonus``: ``{trains, per_hex}``: a train whose whole name matches the pattern ``trains``
+  earns ``per_hex`` for each hex, as the crow flies, between its route's first and last stop on a hex
+  whose tile has a city or an off-board (18GB's X trains: lib/engine/game/g_18_gb/game.rb#distance_bonus,
+  #hex_crow_distance, over the engine's hex x and y, lib/engine/hex.rb ``Hex.init_x_y``).
+- ``closed_private_hex_bonuses``: ``true`` where a private's ``hex_bonus`` (the data file's companies)
+  pays each stop on its hexes for the company whose director owns it, once the private is closed
+  (g_18_gb/game.rb#revenue_bonuses: ``co.value.positive?`` pays nothing, ``#close_company`` sets 0):
+  read as a tile laid on the hex the private blocks (``#close_company_in_hex``); one its owner closed
+  by choice the board document does not show.
+- ``routes_share_track``: ``true`` where the company's routes may share track, each train's route
+  still using a piece of track once (lib/engine/game/g_1877_stockholm_tramways/game.rb and
+  g_1862/game.rb: ``#check_overlap`` empty, ``#check_overlap_single`` per route, ``#compute_other_paths``
+  ``[]``): every train runs in an overlap group of its own (``Problem.track_group_by_train``).
+- ``stops_paid_once``: ``true`` where a stop already on an earlier route of the run pays nothing
+  (g_1877_stockholm_tramways/game.rb#revenue_for, #stop_on_other_route?): the run pays each stop it
+  visits once, whichever route visits it, and each route the stops no earlier route (in the order
+  the routes are listed) visits. Every train must pay all its stops (hex trains); the searches price
+  a route by its stops the routes placed before it leave unpaid (a route alone is a bound of that, so
+  the bounds stay admissible; see ``revenue.paid_once_routes``). The engine also takes nothing for a
+  stop sharing a group with a stop of an earlier route; Stockholm's map has no groups, so the family
+  reads no groups.
+- ``linked_stops``: ``{group, token_hexes}``: the stops of the group are no route's while the company
+  holds no token in a city on one of ``token_hexes`` (g_1862/game.rb#check_london, #london_link?: "Train
+  cannot visit London w/o link", of a route's first and last stops; London's are off-boards, which only
+  end routes, so no route reaches them).
+- ``unlike_ends``: ``["red", "blue"]``: no route begins and ends on hexes of one of these colours
+  (g_1862/game.rb#check_distance: "Route cannot visit two red offboards or two ports"). Checked where a
+  route is priced; the kernels decline it (the reference answers).
+- ``freight_trains``: ``{pattern, bonus, port_bonus}``: the trains whose name matches ``pattern`` are paid
+  their route's two ends and ``bonus`` (``port_bonus`` where an end is a port) for each hex between the
+  ends as the crow flies (g_1862/game.rb#freight_revenue, #hex_crow_distance); see
+  :mod:`optimizer.games.freight`. Priced by the reference search (the kernels decline it).
+- ``civil_war``: ``{"ability": T}``: while the company holds an ability of type T, a run of every one
+  of its trains pays its lowest-earning route nothing (lib/engine/game/g_18_tn/game.rb#routes_revenue:
+  ``total_revenue - routes.map(&:revenue).min`` unless ``routes.size < corporation.trains.size``). Such
+  a run earns what the run without that route earns, so the searches keep the runs that leave a
+  train idle (``Problem.not_all_trains``: a rule on the whole run, kept at the leaf; the packing
+  kernel declines it), and the checker prices a run of every train as the engine does.
 - ``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
   revenue (its stops and bonuses), rounded to 10 as Ruby's ``round(-1)`` (half away from zero), before
   its track penalties: 1822MX's 3/2P, g_1822_mx/game.rb#revenue_for; the problem's ``halved_by_train``.
@@ -178,6 +266,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
 
 Where the engine says "once per route" and a hex has several stops, pairs of those stops take
 the bonus back once, so that a route paying two of them is paid once.
+
+Every declared title also keeps two rules of the engine's that hold in every game:
+
+- a city keeps its groups when its hex is upgraded (lib/engine/hex.rb#lay: ``new_city.groups =
+  old_city.groups``), so Long Beach's four cities stay one group on the laid tiles, whose code has none;
+- no two stops of a route share a group (lib/engine/route.rb#revenue: "Cannot use group ... more than
+  once"). Stops of the same groups share a location; two stops whose groups only overlap (18 Los
+  Angeles's Oxnard, ``W|NW|SW``, and Reseda, ``NW``) are a visited pair of :data:`FORBIDDEN`, worth less
+  than any run gains, so that no best run holds such a route; the checker names the group.
 """
 
 from __future__ import annotations
@@ -189,13 +286,62 @@ from itertools import combinations
 
 from ..board.tiles import parse_code
 from ..errors import BoardError
-from ..model import MINES_ANY, MINES_NONE, MINES_ONE, BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
+from ..model import (
+    MINES_ANY,
+    MINES_NONE,
+    MINES_ONE,
+    BestRouteBonus,
+    Bonuses,
+    CrowBonus,
+    PairBonus,
+    SetPairBonus,
+    TrainSpec,
+)
 from ..model.trains import UNLIMITED
 from .base import Rules
+from .freight import freight_terms
+from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
 from .narrow_gauge import narrow_gauge_bonus
 from .stop_classes import spec_by_classes
+
+FORBIDDEN = -(1 << 24)  # a visited pair no legal route holds: a route with it earns less than none
+
+
+def engine_xy(hex_id: str, axes: dict | None) -> tuple:
+    """A hex's x and y as the engine's ``Hex.init_x_y`` (lib/engine/hex.rb): its letters' index in
+    ``LETTERS`` (A = 0 .. Z, AA = 26 .. AZ) or less that in ``NEGATIVE_LETTERS`` (a = -1 ..), and its
+    number less one, on the axes the game says."""
+    m = re.fullmatch(r"([A-Za-z]+)(-?\d+)", hex_id)
+    if m is None:
+        raise BoardError(f"hex id {hex_id!r} is not letters and a number", field="hexes")
+    letters, number = m.group(1), int(m.group(2))
+    if letters.islower() and len(letters) == 1:
+        letter = -(ord(letters) - ord("a") + 1)
+    elif len(letters) == 1 and letters.isupper():
+        letter = ord(letters) - ord("A")
+    elif len(letters) == 2 and letters[0] == "A" and letters.isupper():
+        letter = 26 + ord(letters[1]) - ord("A")
+    else:
+        raise BoardError(f"hex id {hex_id!r}: the engine has no x or y for its letters", field="hexes")
+    x_is_letter = (axes or {}).get("x", "letter") == "letter"
+    return (letter, number - 1) if x_is_letter else (number - 1, letter)
+
+
+def closed_private_bonuses(data: dict) -> tuple:
+    """The privates of a data file with a ``hex_bonus`` and the hexes they block (``blocks_hexes``):
+    (company, bonus hexes, amount, blocked hexes, the printed tile of each blocked hex)."""
+    tiles = {h["id"]: h.get("tile") for h in data.get("hexes", ())}
+    out = []
+    for company in data.get("companies", ()):
+        abilities = company.get("abilities") or ()
+        blocked = tuple(h for a in abilities if a.get("type") == "blocks_hexes" for h in a.get("hexes") or ())
+        for a in abilities:
+            if a.get("type") == "hex_bonus" and blocked:
+                printed = {h: tiles.get(h) for h in blocked}
+                out.append((company["id"], tuple(a.get("hexes") or ()), int(a.get("amount") or 0), blocked, printed))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -232,6 +378,8 @@ class DeclaredRules(Rules):
     title = "generic"
     declared: dict = {}
     printed: dict = {}  # hex id -> the printed map's tile code (its sticky icons outlive upgrades)
+    axes: dict = {}  # the data file's axes: whether a hex id's letter is its x or its y
+    closed_private_bonuses: tuple = ()  # (company, bonus hexes, amount, blocked hexes, printed tiles)
 
     @classmethod
     def for_game(cls, title: str, data: dict, declared: dict | None = None) -> type:
@@ -239,7 +387,10 @@ class DeclaredRules(Rules):
         inherited from another game's file) stands in for the file's own ``revenue_rules``."""
         printed = {h["id"]: h["code"] for h in data.get("hexes", ()) if h.get("code")}
         families = data.get("revenue_rules", {}) if declared is None else declared
-        return type(f"Rules{title}", (cls,), {"title": title, "declared": families, "printed": printed})
+        attrs = {"title": title, "declared": families, "printed": printed, "axes": data.get("axes") or {}}
+        if families.get("closed_private_hex_bonuses"):
+            attrs["closed_private_bonuses"] = closed_private_bonuses(data)
+        return type(f"Rules{title}", (cls,), attrs)
 
     def icon_names(self, hx) -> list:
         """The icons on a hex: its tile's, and the printed map's sticky ones once it is upgraded (the
@@ -250,7 +401,31 @@ class DeclaredRules(Rules):
             names += [name for name, sticky in icons_of(code) if sticky]
         return names
 
+    def node_groups(self, hx, node) -> tuple:
+        """A stop's groups: its tile's, or on an upgraded hex the printed map's city's (lib/engine/hex.rb
+        #lay carries them onto the new tile's cities: by position where the printed cities differ)."""
+        if node.groups or node.kind != "city":
+            return node.groups
+        code = self.printed.get(hx.id)
+        if code is None or code == hx.tile.code:
+            return ()
+        printed = [n.groups for n in parse_code(code).nodes if n.kind == "city"]
+        if not printed or not any(printed):
+            return ()
+        if len(set(printed)) == 1:
+            return printed[0]
+        position = sum(1 for n in hx.tile.nodes if n.kind == "city" and n.index < node.index)
+        return printed[position] if position < len(printed) else ()
+
     def is_mine(self, hx, node) -> bool:
+        """A mine of ``mines``, or a stop ``freight_ports`` keeps to freight trains (18VA's CMD, which
+        pays as usual and may share a route with another)."""
+        rule = self.declared.get("freight_ports")
+        if rule and node.is_stop and is_zone(rule, node):
+            return True
+        return self.mines_mine(hx, node)
+
+    def mines_mine(self, hx, node) -> bool:
         rule = self.declared.get("mines")
         if not rule or not node.is_stop:
             return False
@@ -260,19 +435,52 @@ class DeclaredRules(Rules):
         return city is not None and rule.get("token") in city.tokens
 
     def mine_rule(self, spec: TrainSpec) -> int:
+        freight = self.declared.get("freight_ports")
+        if freight:
+            return MINES_ANY if train_type(freight, spec.name) == "freight" else MINES_NONE
         rule = self.declared.get("mines")
         if not rule:
             return MINES_ANY
         suffix = rule.get("goods_suffix")
         return MINES_ONE if suffix and spec.name.endswith(suffix) else MINES_NONE
 
+    def forbidden(self, hx, node) -> bool:
+        """``freight_ports``: a port whose linked city holds no token of the company; ``linked_stops``: a stop
+        of the group the company holds no token to link (1862's London)."""
+        rule = self.declared.get("freight_ports")
+        if rule and port_closed(self.board, self.company.id, rule, hx, node):
+            return True
+        rule = self.declared.get("linked_stops")
+        if rule and rule["group"] in node.groups and not self._linked(rule):
+            return True
+        return super().forbidden(hx, node)
+
+    def forbidden_reason(self, hx, node) -> str:
+        rule = self.declared.get("freight_ports")
+        if rule and port_closed(self.board, self.company.id, rule, hx, node):
+            return f"a train cannot visit the port {hx.id} without the company's token in its linked city"
+        rule = self.declared.get("linked_stops")
+        if rule and rule["group"] in node.groups and not self._linked(rule):
+            return super().forbidden_reason(hx, node) + f": it holds no token on {' or '.join(rule['token_hexes'])}"
+        return super().forbidden_reason(hx, node)
+
+    def _linked(self, rule: dict) -> bool:
+        hexes = [self.board.hexes[h] for h in rule["token_hexes"] if h in self.board.hexes]
+        return any(self.company.id in city.tokens for hx in hexes for city in hx.cities.values())
+
     def location(self, hx, node) -> str:
-        if self.is_mine(hx, node):
+        if self.mines_mine(hx, node):
             return "mines"  # a route reaches one mine at most
+        for name, hexes in (self.declared.get("shared_locations") or {}).items():
+            if hx.id in hexes:
+                return "shared:" + name  # one of them a route
         rule = self.declared.get("one_stop_per_hex")
         only = rule.get("hexes") if isinstance(rule, dict) else None
-        if rule and not node.groups and not self.exempt_from_one_stop(rule, hx) and (only is None or hx.id in only):
+        groups = self.node_groups(hx, node)
+        if rule and not groups and not self.exempt_from_one_stop(rule, hx) and (only is None or hx.id in only):
             return "hex:" + hx.id
+        if groups and hx.id not in self.areas:
+            return "group:" + "|".join(groups)
         return super().location(hx, node)
 
     @staticmethod
@@ -302,12 +510,27 @@ class DeclaredRules(Rules):
 
     def min_large(self, spec: TrainSpec) -> int:
         rule = self.declared.get("counted_stops")
+        freight = self.declared.get("freight_ports")
+        if freight:  # 2 paying non-port stops: a passenger or doubler train's are its cities
+            return 0 if train_type(freight, spec.name) == "freight" else 2
         if rule is None or self.counts_towns(spec):
             return 0
         return int(rule.get("min", 0))
 
     def local_cities_once(self) -> str:
         return self.declared.get("local_cities_once", "")
+
+    def routes_share_track(self) -> bool:
+        return bool(self.declared.get("routes_share_track"))
+
+    def stops_paid_once(self) -> bool:
+        return bool(self.declared.get("stops_paid_once"))
+
+    def freight_terms(self, spec: TrainSpec) -> tuple | None:
+        return freight_terms(self.declared.get("freight_trains"), spec.name)
+
+    def unlike_end_colours(self) -> tuple:
+        return tuple(self.declared.get("unlike_ends", ()))
 
     # ---- gauge changes ---------------------------------------------------------------------
     def gauge_halves(self, side_name: str) -> int:
@@ -381,6 +604,10 @@ class DeclaredRules(Rules):
             spec = replace(spec, visit_large=min(spec.visit_large, int(digits.group())))
         return spec
 
+    def not_all_trains(self) -> bool:
+        rule = self.declared.get("civil_war")
+        return bool(rule) and any(a.get("type") == rule["ability"] for a in self.company.abilities)
+
     def home_stop(self, graph) -> int:
         rule = self.declared.get("home_route")
         return home_stop(rule, self.company.id, graph) if rule else super().home_stop(graph)
@@ -405,9 +632,18 @@ class DeclaredRules(Rules):
         rule = self.declared.get("hex_distance")
         if rule:
             spec = hex_spec(rule, train, spec)
+        for rule in self.declared.get("train_track_groups", ()):
+            if rule["name_has"] in train.name:
+                spec = replace(spec, track_group=int(rule["group"]))
+                break
         e_rule = self.declared.get("e_trains")
         if e_rule and train.name in e_rule["trains"]:
             spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
+        cap = self.declared.get("first_row_pays_total")
+        if cap and self.company.type in cap["company_types"] and isinstance(train.distance, list) and train.distance:
+            spec = replace(spec, pay_total=min(spec.pay_total, int(train.distance[0]["pay"])))
+        if self.stops_paid_once() and not spec.pays_all:
+            raise BoardError(f"{where}: stops_paid_once needs train {train.name!r} to pay every stop", field=where)
         return spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
@@ -435,10 +671,30 @@ class DeclaredRules(Rules):
         total = 0
         for rule in self.declared.get("assigned_stop_bonuses", ()):
             key = rule["assignment"]
-            if mine.get(key) and hx.assignments.get(key):
+            held = self.owns(rule["owns"]) if "owns" in rule else mine.get(key)
+            if held and hx.assignments.get(key):
                 count = self.icon_names(hx).count(rule["per_icon"]) if rule.get("per_icon") else 1
                 total += rule["amount"] * count
         return total
+
+    def token_penalty(self, hx) -> int:
+        """What ``token_penalties`` take from a paid stop on the hex, once a route (18 Los Angeles's Dump)."""
+        total = 0
+        for rule in self.declared.get("token_penalties", ()):
+            if not any(rule["token"] in city.tokens for city in hx.cities.values()):
+                continue
+            amount = int(rule["amount"])
+            reduced = rule.get("reduced")
+            if reduced and hx.id in reduced["hexes"]:
+                key = reduced.get("unless_assignment")
+                if not (key and self.company.assignments.get(key) and hx.assignments.get(key)):
+                    amount = int(reduced["amount"])
+            total += amount
+        return total
+
+    def route_once_bonus(self, hx) -> int:
+        """What a route earns once on the hex, however many of its stops it pays (assignments, penalties)."""
+        return self.assigned_bonus(hx) - self.token_penalty(hx)
 
     def ability_bonus(self, hx) -> int:
         kinds = set(self.declared.get("ability_stop_bonuses", ()))
@@ -446,7 +702,20 @@ class DeclaredRules(Rules):
             int(a.get("amount") or 0)
             for a in self.company.abilities
             if a.get("type") in kinds and hx.id in (a.get("hexes") or ())
-        )
+        ) + self.closed_private_bonus(hx)
+
+    def closed_private_bonus(self, hx) -> int:
+        """``closed_private_hex_bonuses``: what the director's closed privates add to a stop on hx,
+        a private being closed once a tile lies on the hex it blocked (the engine's
+        ``#close_company_in_hex``)."""
+        total = 0
+        for company, hexes, amount, blocked, printed in self.closed_private_bonuses:
+            if hx.id not in hexes or company not in self.company.president_companies:
+                continue
+            built = [h for h in blocked if h in self.board.hexes and self.board.hexes[h].tile_name != printed.get(h)]
+            if built:
+                total += amount
+        return total
 
     def has_label(self, hx, label: str) -> bool:
         """The hex's tile is labelled ``label``, or will be (a ``future_label``, as the engine's
@@ -465,29 +734,47 @@ class DeclaredRules(Rules):
         rule = self.declared.get("label_count_bonus")
         return int(rule["amount"]) if rule and self.has_label(hx, rule["label"]) else 0
 
+    def owns(self, company: str) -> bool:
+        """The company owns the private company ``company`` (18SJ's GKB and Sveabolaget pay their owner)."""
+        return company in self.company.companies
+
     def hex_assignment_bonus(self, hx) -> int:
-        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges)."""
+        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges),
+        or, with ``owns``, for the owner of that private company only (18SJ's GKB)."""
         return sum(
             int(rule["amount"])
             for rule in self.declared.get("hex_assignment_stop_bonuses", ())
-            if hx.assignments.get(rule["assignment"])
+            if hx.assignments.get(rule["assignment"]) and ("owns" not in rule or self.owns(rule["owns"]))
         )
+
+    def token_hex_double(self, stop, spec: TrainSpec) -> int:
+        """``token_hex_doubles``: a train named there is paid a stop's value again where a city of its
+        hex holds the company's token (18SJ's E train, g_18_sj/game.rb#revenue_for, #friendly_city?)."""
+        rule = self.declared.get("token_hex_doubles")
+        if not rule or spec.name not in rule["trains"]:
+            return 0
+        hx = self.board.hexes[stop.hex]
+        if not any(self.company.id in city.tokens for city in hx.cities.values()):
+            return 0
+        return hx.tile.nodes[stop.node].value(self.board.phase_tiles)
 
     def doubled(self, hx, node) -> int:
         """A stop paid twice: on a hex of one of the company's abilities of a type in
         ``ability_stop_doubles`` (18JP-T's destination, hex_bonus), or, with ``own_hex_doubles``, on a
-        hex the engine assigned the company itself (1850's edge token)."""
+        hex the engine assigned the company itself (1850's edge token), or on a hex of
+        ``assigned_hex_doubles`` whose id the company holds as an assignment (18Ardennes' mines)."""
         kinds = set(self.declared.get("ability_stop_doubles", ()))
         on_ability = any(a.get("type") in kinds and hx.id in (a.get("hexes") or ()) for a in self.company.abilities)
         own = self.declared.get("own_hex_doubles") and any(
             key == self.company.id or str(key).endswith(f": {self.company.id}>") for key in hx.assignments
         )
-        return node.value(self.board.phase_tiles) if on_ability or own else 0
+        by_hex = hx.id in self.declared.get("assigned_hex_doubles", ()) and self.company.assignments.get(hx.id)
+        return node.value(self.board.phase_tiles) if on_ability or own or by_hex else 0
 
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
-        return self.assigned_bonus(hx) + self.ability_bonus(hx) + own + narrow
+        return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow
 
     def for_company_type(self, rule: dict) -> bool:
         """The rule names no ``company_types``, or the company's type is one of them."""
@@ -581,8 +868,10 @@ class DeclaredRules(Rules):
         ``tokened_cities_only`` a city without the company's token pays nothing; under
         ``offboard_phase_columns`` an off-board pays the column of its table the engine maps the
         phase's name to, not the phase's tile colours (1841's white/gray/black)."""
-        if self.is_mine(hx, node):
+        if self.mines_mine(hx, node):
             return 0
+        if self.port_group(node):  # paid as pairs with the company's token cities (see bonuses)
+            return self.value_bonus(hx, node)
         if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
             return 0
         columns = self.declared.get("offboard_phase_columns")
@@ -591,9 +880,31 @@ class DeclaredRules(Rules):
             return node.value([column]) + self.value_bonus(hx, node)
         return super().value(hx, node)
 
+    def port_group(self, node) -> bool:
+        """A stop of ``port_per_token``'s group."""
+        rule = self.declared.get("port_per_token")
+        return bool(rule) and rule["group"] in node.groups
+
+    def port_pairs(self) -> list:
+        """``port_per_token``: each port pays its value once for each city of the route holding the
+        company's token: a pair of the port and each such city."""
+        ports, cities = [], []
+        for hx in self.board.hexes.values():
+            for node in hx.stop_nodes:
+                if self.port_group(node):
+                    ports.append((hx.node_id(node.index), node.value(self.board.phase_tiles)))
+                elif node.kind == "city" and self.has_token(hx, node):
+                    cities.append(hx.node_id(node.index))
+        return [PairBonus(port, city, value) for port, value in ports if value for city in cities]
+
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        freight = self.declared.get("freight_ports")
+        if freight:
+            return value_for(
+                self.board, self.company, freight, stop, spec, self.board.hexes[stop.hex].tile.nodes[stop.node]
+            )
         paid_only = self.declared.get("paid_only_tokened_or_red")
         if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
             return 0
@@ -604,6 +915,7 @@ class DeclaredRules(Rules):
         node = hx.tile.nodes[stop.node]
         table = dict(node.revenue)
         extra = self.train_stop_bonus(stop, spec) if self.declared.get("train_stop_bonuses") else 0
+        extra += self.token_hex_double(stop, spec)
         if key is None or key not in table:
             return super().train_value(stop, spec) + extra
         return spec.value_of(table[key], stop.large, stop.kind) + self.value_bonus(hx, node) + extra
@@ -617,9 +929,11 @@ class DeclaredRules(Rules):
                 if not node.is_stop:
                     continue
                 if (
-                    ("group" in spec and spec["group"] in node.groups)
+                    ("group" in spec and spec["group"] in self.node_groups(hx, node))
                     or ("label" in spec and spec["label"] in hx.tile.labels)
+                    or ("label_has" in spec and any(spec["label_has"] in label for label in hx.tile.labels))
                     or ("hexes" in spec and hx.id in spec["hexes"])
+                    or ("assignment" in spec and hx.assignments.get(spec["assignment"]))
                 ):
                     out.append((hx.node_id(node.index), hx))
         return out
@@ -637,6 +951,8 @@ class DeclaredRules(Rules):
         return out
 
     def pair_amount(self, amount, hx_a, hx_b) -> int:
+        if isinstance(amount, dict):  # a bonus by hex, both ends' summed (1844's east-west and north-south)
+            return int(amount.get(hx_a.id, 0)) + int(amount.get(hx_b.id, 0))
         if amount == "icons":
             return sum(icon_number(n) for n in self.icon_names(hx_a) + self.icon_names(hx_b))
         return int(amount)
@@ -645,11 +961,27 @@ class DeclaredRules(Rules):
         """Pairs taking back a per-route bonus a route would otherwise be paid twice on one hex."""
         pairs = []
         for hx in self.board.hexes.values():
-            bonus = self.assigned_bonus(hx)
+            bonus = self.route_once_bonus(hx)
             stops = self.stops_on(hx)
             if bonus and len(stops) > 1:
                 pairs += [PairBonus(a, b, -bonus) for a, b in combinations(stops, 2)]
         return pairs
+
+    def group_conflicts(self) -> list:
+        """Visited pairs of :data:`FORBIDDEN` for two stops whose groups overlap but differ (those of the
+        same groups share a location already): lib/engine/route.rb#revenue, "Cannot use group ... more
+        than once"."""
+        grouped = []
+        for hx in self.board.hexes.values():
+            for node in hx.tile.nodes:
+                groups = self.node_groups(hx, node) if node.is_stop else ()
+                if groups:
+                    grouped.append((hx.node_id(node.index), frozenset(groups)))
+        return [
+            PairBonus(a, b, FORBIDDEN, visited=True)
+            for (a, ga), (b, gb) in combinations(grouped, 2)
+            if ga != gb and ga & gb
+        ]
 
     def holds(self, rule: dict) -> bool:
         if rule.get("every_company"):
@@ -681,11 +1013,21 @@ class DeclaredRules(Rules):
                 hexes = list(a.get("hexes") or hexes)
                 amount = int(a.get("amount") or amount)
         groups = tuple(tuple(self.stop_ids_on(h)) for h in hexes)
+        kinds = rule.get("per_stop_kinds")
+        counted = None
+        if kinds is not None:
+            counted = tuple(
+                hx.node_id(n.index)
+                for hx in self.board.hexes.values()
+                for n in hx.tile.nodes
+                if n.is_stop and n.kind in kinds
+            )
         per_hex = rule.get("per_hex") or {}
         return BestRouteBonus(
             amount=0 if rule.get("assignment") and not hexes else amount,  # no hex holds it yet: never met
             per_stop=int(rule.get("per_stop") or 0),
             require=groups,
+            counted=counted,
             multiplied=bool(rule.get("multiplied")),
             per_hex=int(per_hex.get("amount") or 0),
             hexes=tuple(self.assigned_hexes(per_hex["assignment"])) if per_hex else (),
@@ -694,23 +1036,34 @@ class DeclaredRules(Rules):
 
     def bonuses(self) -> Bonuses:
         bonuses = Bonuses()
+        paired: set = set()
         for rule in self.declared.get("group_pairs", ()):
             ends_a, ends_b = self.select(rule["a"]), self.select(rule["b"])
             for a, hx_a in ends_a:
                 for b, hx_b in ends_b:
-                    if a != b:
-                        bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
+                    if a == b or (rule.get("unless_paired") and frozenset((a, b)) in paired):
+                        continue
+                    bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
+                    paired.add(frozenset((a, b)))
         bonuses.pairs += self.once_per_route()
+        bonuses.pairs += self.group_conflicts()
+        if self.declared.get("port_per_token"):
+            bonuses.pairs += self.port_pairs()
+        if self.declared.get("freight_ports"):
+            bonuses.pairs += steamboat_pairs(self.board, self.company, self.declared["freight_ports"])
         bonuses.hex_bonuses = self.track_hex_bonuses()
         bonuses.train_hex_bonuses = self.train_track_bonuses()
         for h, amount in self.track_tile_penalties().items():
             bonuses.hex_penalties[h] = bonuses.hex_penalties.get(h, 0) + amount
         for rule in self.declared.get("set_pairs", ()):
-            if rule.get("company") in (None, self.company.id) and self.for_company_type(rule):
+            held = "holds" not in rule or self.company.assignments.get(rule["holds"])
+            if rule.get("company") in (None, self.company.id) and held and self.for_company_type(rule):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
                 amount, visited = int(rule["amount"]), bool(rule.get("visited"))
-                bonuses.set_pairs.append(SetPairBonus(a, b, amount, visited, rule.get("trains")))
+                bonuses.set_pairs.append(
+                    SetPairBonus(a, b, amount, visited, largest=bool(rule.get("largest")), trains=rule.get("trains"))
+                )
         rule = self.declared.get("label_count_bonus")
         if rule:  # k stops so labelled earn amount x (k - 1): amount each, less amount once a route
             labelled = tuple(
@@ -731,7 +1084,21 @@ class DeclaredRules(Rules):
         destination = self.destination_bonus(self.declared.get("destination_bonus"))
         if destination is not None:
             bonuses.best_route.append(destination)
+        bonuses.crow = self.crow_bonus(self.declared.get("crow_distance_bonus"))
         return bonuses
+
+    def crow_bonus(self, rule: dict | None) -> CrowBonus | None:
+        """``crow_distance_bonus``: the stops that may end a route's crow distance (those on a hex
+        whose tile has a city or an off-board: g_18_gb/game.rb#distance_bonus), at their hex's x, y."""
+        if not rule:
+            return None
+        xy = {}
+        for hx in self.board.hexes.values():
+            if any(n.kind in ("city", "offboard") for n in hx.tile.nodes):
+                place = engine_xy(hx.id, self.axes)
+                for stop in self.stops_on(hx):
+                    xy[stop] = place
+        return CrowBonus(int(rule["per_hex"]), str(rule["trains"]), xy)
 
     def destination_bonus(self, rule: dict | None) -> BestRouteBonus | None:
         """The company's destination bonus (``destination_bonus``), if it has placed its destination token."""

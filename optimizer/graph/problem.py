@@ -8,7 +8,7 @@ and the bonuses as index arrays. The Python objects stay alongside for explainin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 
 import numpy as np
@@ -134,6 +134,21 @@ class Problem:
     #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
     # ---- a rule on the whole run (home_route: optimizer/games/home_route.py)
     home_stop: int = NO_HOME_RULE  # a stop some route of a run must visit; NO_HOME_STOP: no run but the empty one
+    # ---- a distance bonus between a route's ends (crow_distance_bonus: 18GB's X trains); empty: none
+    crow_per_hex_by_train: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [K]
+    crow_x_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [n]: its hex's x
+    crow_y_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [n]: its hex's y
+    crow_end_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))  # uint8 [n]: it may be
+    #   an end of the distance (a stop on a hex with a city or an off-board; the others are passed over)
+    # ---- a pricing on the whole run (stops_paid_once: optimizer/revenue.py#paid_once_routes)
+    paid_once: int = 0  # 1: a stop already on an earlier route of the run pays nothing (every train pays all)
+    # ---- freight trains paid by their ends (freight_trains: optimizer/games/freight.py)
+    freight_by_train: tuple = ()  # per train: (bonus, port bonus) a crow-flight hex between its ends; None: no freight
+    unlike_end_colours: tuple = ()  # hex colours no route may both begin and end on (1862: red, blue)
+    not_all_trains: int = 0  # 1: no run of every train (civil_war: 18TN's lowest route earns nothing then)
+    uncounted_by_best_route_stop: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, 0), dtype=np.uint8)
+    )  # uint8 [n_best_route, n_stops]: 1 for a stop a best-route bonus's per_stop does not count (empty: none)
     # ---- track bonuses a train does not earn, best-route bonuses by the hexes crossed (1822PNW); empty: none
     skip_penalty_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: the bits of
     #   amount_by_penalty the train's routes neither earn nor pay (1822PNW's E train earns no forest, no Ski Haus)
@@ -155,6 +170,9 @@ class Problem:
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
     )  # ("seg", i) / ("stop", s) -> name
+    # uint8 per set pair: once met, it also pays the route's richest paid stop's value again (18Neb's
+    # east-west route); empty: none does (a problem built without it)
+    largest_by_set_pair: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
 
     def skip_penalties(self, t: int) -> int:
         """The bits of ``amount_by_penalty`` train t's routes neither earn nor pay."""
@@ -252,6 +270,8 @@ def problem_from_graph(board, rules, graph) -> Problem:
         if spec is None:
             bonus_trains.append(train)
         else:
+            if rules.routes_share_track():  # each train its own overlap group (Problem.track_group_by_train)
+                spec = replace(spec, track_group=len(specs))
             trains.append(train)
             specs.append(spec)
     return flatten(board, rules, graph, trains, specs, bonus_trains, rules.bonuses())
@@ -495,6 +515,13 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_cap_by_train=np.array([min(c, HEX_FORBIDDEN - 1) for c in hex_caps], dtype=np.int32),
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
+        largest_by_set_pair=_arr([sp.largest for sp in set_pairs], np.uint8),
+        **crow_arrays(bonuses.crow, specs, [s.id for s in stops]),
+        paid_once=int(rules.stops_paid_once()),
+        freight_by_train=tuple(rules.freight_terms(s) for s in specs),
+        unlike_end_colours=rules.unlike_end_colours(),
+        not_all_trains=int(rules.not_all_trains()),
+        uncounted_by_best_route_stop=uncounted_mask(best_route, index, n),
         skip_penalty_by_train=_arr(
             [sum(1 << b for b, (_, names) in enumerate(pen_hexes) if s.name in names) for s in specs], np.uint32
         ),
@@ -511,6 +538,34 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
             np.uint32,
         ),
     )
+
+
+def crow_arrays(crow, specs, stop_ids) -> dict:
+    """The arrays of a crow-distance bonus (:class:`~optimizer.model.CrowBonus`): none (empty) without one."""
+    if crow is None or not any(re.fullmatch(crow.trains, s.name or "") for s in specs):
+        return {}
+    xy = [crow.xy.get(s) for s in stop_ids]
+    return {
+        "crow_per_hex_by_train": _arr([crow.per_hex if re.fullmatch(crow.trains, s.name or "") else 0 for s in specs]),
+        "crow_x_by_stop": _arr([p[0] if p else 0 for p in xy]),
+        "crow_y_by_stop": _arr([p[1] if p else 0 for p in xy]),
+        "crow_end_by_stop": _arr([p is not None for p in xy], np.uint8),
+    }
+
+
+def uncounted_mask(best_route: list, index: dict, n: int) -> np.ndarray:
+    """Per best-route bonus and stop, 1 where its ``per_stop`` does not count the stop (those
+    ``BestRouteBonus.counted`` leaves out, where it names any); empty where every bonus counts every stop."""
+    if not any(b.counted is not None for b in best_route):
+        return np.zeros((0, 0), dtype=np.uint8)
+    mask = np.zeros((len(best_route), n), dtype=np.uint8)
+    for k, b in enumerate(best_route):
+        if b.counted is not None:
+            mask[k] = 1
+            for x in b.counted:
+                if x in index:
+                    mask[k, index[x]] = 0
+    return mask
 
 
 def gauge_ok_mask(sets) -> int:

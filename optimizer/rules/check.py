@@ -146,6 +146,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         entry["errors"] = errors
         entry["legal"] = not errors
     _local_cities_once(problem, priced_routes)
+    _paid_once(problem, priced_routes)
     for entry, reading in pullmen:
         _price_pullman(problem, entry, reading, priced_routes)
     if all(entry["legal"] for entry in out_routes):  # each best-route bonus on the route earning it most
@@ -154,6 +155,9 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
             priced_routes[k][4]["revenue"] += amount
     legal = all(r["legal"] for r in out_routes)
     out = {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
+    running = [p[4]["revenue"] for p in priced_routes]
+    if legal and problem.not_all_trains and running and len(running) == problem.n_trains:
+        out["revenue"] -= min(running)  # civil_war: every train runs, so the lowest route earns nothing
     if not run_visits_home(problem.home_stop, [p[3] for p in priced_routes]):  # a rule on the whole run
         out.update(legal=False, revenue=0, errors=[home_error(problem)])
     return out
@@ -195,7 +199,27 @@ def _walk(problem, reading):
                 else f"it reaches {_stop_name(problem, a)} and {_stop_name(problem, b)}, one location, twice"
             )
         seen[loc] = s
+    errors += _group_errors(problem, stops)
     return stops, resources, errors, pen
+
+
+def _group_errors(problem, stops) -> list:
+    """Two stops of a route whose groups overlap though their locations differ (lib/engine/route.rb
+    #revenue: "Cannot use group ... more than once"; the same groups are one location, above)."""
+    graph = problem.graph
+    errors = []
+    for i, a in enumerate(stops):
+        for b in stops[i + 1 :]:
+            la, lb = graph.stops[a].location, graph.stops[b].location
+            if la == lb or not (la.startswith("group:") and lb.startswith("group:")):
+                continue
+            shared = set(la[6:].split("|")) & set(lb[6:].split("|"))
+            if shared:
+                errors.append(
+                    f"it reaches {_stop_name(problem, a)} and {_stop_name(problem, b)}, both of group"
+                    f" {sorted(shared)[0]}, which a route may use once"
+                )
+    return errors
 
 
 def _hex_track_errors(problem, t: int, segs: list) -> list:
@@ -235,6 +259,20 @@ def _local_cities_once(problem, priced_routes) -> None:
                 entry["legal"] = False
                 entry["revenue"] = 0
             seen.setdefault(key, i)
+
+
+def _paid_once(problem, priced_routes) -> None:
+    """Where a stop already on an earlier route pays nothing (``Problem.paid_once``, g_1877_stockholm_tramways
+    /game.rb#stop_on_other_route?), each route, in the order listed, loses what those stops paid it."""
+    if not problem.paid_once:
+        return
+    seen: set = set()
+    for _, priced, t, stops, entry in sorted(priced_routes, key=lambda p: p[0]):
+        again = [s for s in priced.paid if s in seen]
+        values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
+        entry["revenue"] -= sum(int(values[s]) for s in again) * mult
+        entry["paid"] = [problem.stop_id(s) for s in priced.paid if s not in seen]
+        seen.update(stops)
 
 
 def _price_local(problem, entry, reading, t, priced_routes, i):

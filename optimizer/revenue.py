@@ -36,12 +36,11 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
     """Reasons the train may not visit these stops (empty when it may); ``halves``: the border sides
     its track crosses (see :func:`gauge_cities`)."""
     spec = problem.specs[t]
-    n_large = sum(1 for s in stops if problem.large_by_stop[s])
-    n_small = len(stops) - n_large
+    n_large, n_small = problem.counted(stops)  # a stop whose visit costs no distance (visit_cost 0) counts neither
     errors = []
     label = f"the {spec.name} train"
     extra = gauge_cities(problem, t, halves)
-    if extra and (n_large + extra > spec.visit_large or len(stops) + extra > spec.visit_total):
+    if extra and (n_large + extra > spec.visit_large or n_large + n_small + extra > spec.visit_total):
         errors.append(
             f"{label} changes gauge {halves // 2} times, which count as {extra} more cities: {n_large + extra} large"
             f" stops, where it may count {spec.visit_large}"
@@ -50,8 +49,8 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
         errors.append(f"{label} counts {n_large} large stops (cities, off-boards); it may count {spec.visit_large}")
     if n_small > spec.visit_small:
         errors.append(f"{label} counts {n_small} towns; it may count {spec.visit_small}")
-    if len(stops) > spec.visit_total and not errors:
-        errors.append(f"{label} counts {len(stops)} stops; it may count {spec.visit_total}")
+    if n_large + n_small > spec.visit_total and not errors:
+        errors.append(f"{label} counts {n_large + n_small} stops; it may count {spec.visit_total}")
     cap = int(problem.end_cap_by_train[t])
     end_towns = sum(1 for s in (stops[0], stops[-1]) if not problem.large_by_stop[s]) if len(stops) >= 2 else 0
     if n_large + end_towns > cap:

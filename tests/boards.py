@@ -464,4 +464,8 @@ def track_bonuses_by_train(draw, problem):
         every = (1 << problem.n_set_pairs) - 1
         skip = {g: draw(st.integers(0, every)) for g in groups}
         problem.skip_set_pairs_by_train = np.array([skip[int(g)] for g in problem.group_by_train], dtype=np.uint32)
+    if problem.n_stops and draw(st.integers(0, 2)) == 0:  # stops a visit to which costs no distance (visit_cost 0)
+        free = draw(st.lists(st.integers(0, problem.n_stops - 1), min_size=1, max_size=3))
+        problem.free_by_stop = np.zeros(problem.n_stops, dtype=np.uint8)
+        problem.free_by_stop[free] = 1
     return problem

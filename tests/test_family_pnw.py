@@ -191,6 +191,7 @@ def test_the_kernel_refuses_mis_sized_track_arrays_by_name():
         "hexes_by_best_route": dict(hexes_by_best_route=np.zeros(problem.n_best_route, np.int64)),
         "halved_by_train": dict(halved_by_train=np.zeros(problem.n_trains + 1, np.uint8)),
         "skip_set_pairs_by_train": dict(skip_set_pairs_by_train=np.zeros(problem.n_trains, np.uint8)),
+        "free_by_stop": dict(free_by_stop=np.zeros(problem.n_stops + 1, np.uint8)),
     }
     for name, change in bad.items():
         with pytest.raises(ValueError, match=f"kernel input {name}:"):
@@ -360,3 +361,59 @@ def test_the_grain_train_earns_20_a_port_and_nothing_an_elevator():
     e = [s.name for s in problem.specs].index("E")
     assert problem.skip_set_pairs(e) == (1 << problem.n_set_pairs) - 1
     assert api.solve(doc)["revenue"] == 900
+
+
+# ---- stops whose visit costs no distance (visit_cost 0: Game::Base#check_distance) -----------------
+
+FREE_STATES = [
+    # state, the engine's price of our answer in this branch's judge run (= its router's); main's answer
+    ("1822Africa/1822Africa_game_end_bid_boxes@108", 100, 80),
+    ("1822Africa/1822Africa_game_end_bid_boxes@171", 180, 170),
+    ("1822Africa/1822Africa_game_end_bid_boxes@203", 280, 260),
+    ("1822Africa/1822Africa_game_end_bid_boxes@239", 250, 240),
+    ("1882/5236@1110", 260, 230),
+]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("state_id, revenue, main", FREE_STATES)
+def test_a_free_stop_costs_no_distance(state_id, revenue, main):
+    """1822Africa's game reserves (G13, the GR tiles: ``offboard=revenue:20,visit_cost:0``) and 1882's
+    fishing grounds (B6): a route visits them beyond its train's distance, paid. Some answered route
+    visits more stops than its train counts, and the checker takes it at the answer's revenue."""
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == revenue > main
+    assert answer["revenue"] >= doc["expected"]["router"]["revenue"]
+    problem = build_problem(doc)
+    index = problem.graph.stop_index()
+    distance = {t["id"]: t["distance"] for t in doc["trains"]}
+    beyond = [
+        r
+        for r in answer["routes"]
+        if isinstance(distance[r["train"]], int)
+        and len(r["stops"]) > distance[r["train"]]
+        and any(problem.free(index[s]) for s in r["stops"])
+    ]
+    assert beyond, answer["routes"]
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == revenue
+    for core in ("python", "compiled"):
+        assert api.solve(doc, core=core)["revenue"] == revenue
+
+
+@pytest.mark.corpus
+def test_a_free_stop_still_counts_as_visited_when_it_costs():
+    """With the free flags cleared (every stop costs a visit, as main read them) the reference finds
+    main's answer on 1882 @1110 (230): the flag alone makes the difference."""
+    doc = catalog_state("1882/5236@1110")
+    problem = build_problem(doc)
+    assert problem.free_by_stop.any()
+    plain = replace(problem, free_by_stop=np.zeros(0, np.uint8))
+    assert compiled.search(plain).revenue == 230 == reference_search(plain).revenue
+
+
+def reference_search(problem):
+    from optimizer.core import reference
+
+    return reference.search(problem)

@@ -8,7 +8,7 @@ search asks (``_bounds.pxd`` declares them).
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
-from ._state cimport Ctx, Half, Input, Level, TopK, loc_flip, loc_has, res_flip, res_free
+from ._state cimport Ctx, Half, Input, Level, TopK, count_large, count_small, loc_flip, loc_has, res_flip, res_free
 
 cdef int64_t INT64_MAX_ = 0x3FFFFFFFFFFFFFFF  # "no limit" where a sum is compared against it
 
@@ -235,8 +235,8 @@ cdef int cut_by_bound(Ctx* c, int li, Level* L, Half* H, int w, int d) noexcept 
     cdef int t = L.t
     cdef const int32_t* caps = g.caps_by_train + t * 6
     cdef int64_t value_w = g.values_by_train_stop[<int64_t>t * g.n_stops + w]
-    cdef int nl = L.n_large + g.large_by_stop[w]
-    cdef int ns = L.n_small + 1 - g.large_by_stop[w]
+    cdef int nl = L.n_large + count_large(g, w)
+    cdef int ns = L.n_small + count_small(g, w)
     cdef int64_t pull = c.inp.pullman_cap if c.run.use_pullman else 0
     cdef int64_t ub, reach, room, rest, mult = g.multiplier_by_train[t]
     cdef int seg, T, first, anchor_from

@@ -279,6 +279,7 @@ cdef int borrow_stops(Input* g, p, ki, list keep) except -1:
     g.loc_by_stop = <const int32_t*>take(p, "loc_by_stop", I32, keep, n)
     in_range(g.loc_by_stop, n, 0, g.n_locs, "loc_by_stop")
     g.mine_by_stop = <const uint8_t*>take(p, "mine_by_stop", U8, keep, n)
+    g.free_by_stop = <const uint8_t*>take_or_zeros(p, "free_by_stop", U8, keep, n)
     g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, keep, n)
     return 0
 

@@ -27,7 +27,8 @@ from ._bounds cimport cut_anchor, cut_by_bound, later_bound, rest_bound, route_t
 from ._input cimport borrow
 from ._pricing cimport best_route_sum, price_express, price_route, route_segs, route_stop_bonus, route_stops
 from ._state cimport (ERR_MEMORY, MINES_NONE, STOP_CALLBACK, STOP_CANCELLED, STOP_DEADLINE, STOP_NODES, Best, Bounds,
-                      Ctx, Input, Half, Level, Limits, Scratch, TopK, loc_flip, loc_has, now, res_flip, res_free)
+                      Ctx, Input, Half, Level, Limits, Scratch, TopK, count_large, count_small, loc_flip, loc_has, now,
+                      res_flip, res_free)
 
 from .contract import KernelResult
 
@@ -143,7 +144,8 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     if L.anchor_i >= L.n_anchors:
         return 0
     T = L.anchors[L.anchor_i]
-    if (g.large_by_stop[T] and caps[0] < 1) or (not g.large_by_stop[T] and caps[1] < 1) or caps[2] < 1:
+    if count_large(g, T) > caps[0] or count_small(g, T) > caps[1] \
+            or count_large(g, T) + count_small(g, T) > caps[2]:
         return 1
     if L.no_mines and g.mine_by_stop[T]:
         return 1  # a train that visits no mine
@@ -165,8 +167,8 @@ cdef int next_anchor(Ctx* c, int li) noexcept nogil:
     L.d1 = -1
     L.phase = 1
     L.pending2 = 0
-    L.n_large = g.large_by_stop[T]
-    L.n_small = 1 - g.large_by_stop[T]
+    L.n_large = count_large(g, T)
+    L.n_small = count_small(g, T)
     L.n_halves = 0
     L.vsum = g.values_by_train_stop[<int64_t>L.t * g.n_stops + T]
     loc_flip(L, g.loc_by_stop[T])
@@ -257,8 +259,8 @@ cdef int next_dir(Ctx* c, int li, Level* L, Half* H) noexcept nogil:
         if loc_has(L, g.loc_by_stop[w]) or (L.rank[w] >= 0 and L.rank[w] < L.anchor_i):
             d += 1
             continue
-        nl = L.n_large + g.large_by_stop[w]
-        ns = L.n_small + 1 - g.large_by_stop[w]
+        nl = L.n_large + count_large(g, w)
+        ns = L.n_small + count_small(g, w)
         if nl > caps[0] or ns > caps[1] or nl + ns > caps[2] or not res_free(c, L.t, g.seg_by_dir[d]):
             d += 1
             continue
@@ -300,8 +302,8 @@ cdef void take_dir(Ctx* c, Level* L, Half* H, int d) noexcept nogil:
     res_flip(c, L.t, seg)
     loc_flip(L, g.loc_by_stop[w])
     L.vsum += g.values_by_train_stop[<int64_t>L.t * g.n_stops + w]
-    L.n_large += g.large_by_stop[w]
-    L.n_small += 1 - g.large_by_stop[w]
+    L.n_large += count_large(g, w)
+    L.n_small += count_small(g, w)
     L.n_halves += g.gauge_halves_by_seg[seg]
     if L.phase == 1:
         if h == 1:
@@ -325,10 +327,8 @@ cdef void step_back(Ctx* c, Level* L, Half* H) noexcept nogil:
     loc_flip(L, g.loc_by_stop[v])
     L.n_halves -= g.gauge_halves_by_seg[g.seg_by_dir[H.dseg[h]]]
     L.vsum -= g.values_by_train_stop[<int64_t>L.t * g.n_stops + v]
-    if g.large_by_stop[v]:
-        L.n_large -= 1
-    else:
-        L.n_small -= 1
+    L.n_large -= count_large(g, v)
+    L.n_small -= count_small(g, v)
     H.h = h - 1
 
 

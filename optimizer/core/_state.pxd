@@ -156,6 +156,8 @@ cdef struct Input:
     int64_t once_amount                     # what a stop paying a location an earlier level's route paid loses
     int stop_bonus_kinds                    # a route whose track kinds meet this mask earns ...
     int stop_bonus_amount                   # ... this for each stop it is paid (1844's narrow track; 0: none)
+    const uint8_t* free_by_stop             # per stop: a visit costs no distance (visit_cost 0): counted neither
+    #                                         large nor small (count_large, count_small)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.
@@ -318,3 +320,13 @@ cdef inline int loc_has(Level* L, int loc) noexcept nogil:
 
 cdef inline void loc_flip(Level* L, int loc) noexcept nogil:
     L.locs[loc >> 6] ^= (<uint64_t>1) << (loc & 63)
+
+
+cdef inline int count_large(const Input* g, int s) noexcept nogil:
+    """1 where a visit to stop s counts against the train's large (city) caps: large and not free."""
+    return g.large_by_stop[s] and not g.free_by_stop[s]
+
+
+cdef inline int count_small(const Input* g, int s) noexcept nogil:
+    """1 where a visit to stop s counts against the train's small (town) caps: small and not free."""
+    return not g.large_by_stop[s] and not g.free_by_stop[s]

@@ -26,7 +26,15 @@ def max_route_bonus(problem, t: int) -> int:
     pairs = pairs_bound(problem)
     largest = (len(problem.trigger_by_largest) + n_set_pair_largest(problem)) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
-    return pairs + largest + r2r + track_bonus_bound(problem) + crow_bound(problem, t) + stop_bonus_bound(problem, t)
+    return (
+        pairs
+        + largest
+        + r2r
+        + track_bonus_bound(problem)
+        + crow_bound(problem, t)
+        + stop_bonus_bound(problem, t)
+        + free_stops_bound(problem, t)
+    )
 
 
 def crow_bound(problem, t: int | None = None) -> int:
@@ -58,6 +66,16 @@ def stop_bonus_bound(problem, t: int) -> int:
 def n_set_pair_largest(problem) -> int:
     """The set pairs that, once met, pay a route's richest paid stop again (each at most the best value)."""
     return int(np.count_nonzero(problem.largest_by_set_pair[: problem.n_set_pairs]))
+
+
+def free_stops_bound(problem, t: int) -> int:
+    """What the stops a visit to which costs no distance can add beyond a train's caps: all their
+    positive values, times its multiplier (``Problem.free_by_stop``; 0 where none is free)."""
+    if not len(problem.free_by_stop) or not problem.free_by_stop.any():
+        return 0
+    values = problem.values_by_train_stop[t]
+    free = np.asarray(problem.free_by_stop[: problem.n_stops], dtype=bool)
+    return int(np.clip(values[free], 0, None).sum()) * max(int(problem.multiplier_by_train[t]), 0)
 
 
 def track_bonus_bound(problem) -> int:

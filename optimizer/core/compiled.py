@@ -9,7 +9,15 @@ import numpy as np
 
 from ..games.home_route import NO_HOME_RULE, run_visits_home
 from ..revenue import award_best_route, paid_once_routes, pullman_bonus
-from .bounds import company_cap, crow_bound, n_set_pair_largest, pairs_bound, stop_bonus_bound, track_bonus_bound
+from .bounds import (
+    company_cap,
+    crow_bound,
+    free_stops_bound,
+    n_set_pair_largest,
+    pairs_bound,
+    stop_bonus_bound,
+    track_bonus_bound,
+)
 from .contract import REACH_FROM, KernelInput, KernelResult
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
@@ -90,6 +98,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
     fixed_bonus = pairs_bound(problem) + problem.r2r_per_token * problem.r2r_max_tokens + track_bonus_bound(problem)
     fixed_bonus += crow_bound(problem)  # (the widest of any train's: one bound for every train)
     fixed_bonus += max([stop_bonus_bound(problem, t) for t in range(problem.n_trains)], default=0)  # 1844's narrow
+    fixed_bonus += max([free_stops_bound(problem, t) for t in range(problem.n_trains)], default=0)
     max_bonus, prefix, bound, order, anchors, n_anchors, rank = _input().derive(
         problem.values_by_train_stop,
         problem.large_by_stop,

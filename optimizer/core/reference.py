@@ -95,7 +95,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
         v = stops[-1]
         if dsegs and (problem.end_only_by_stop[v] or problem.to_terminal_by_dir[dsegs[-1]]):
             return  # v ends the route
-        n_large = sum(1 for s in stops if problem.large_by_stop[s])
+        n_large, n_small = problem.counted(stops)  # (a free stop costs no distance)
         for d in range(problem.adj_ptr_by_stop[v], problem.adj_ptr_by_stop[v + 1]):
             if dsegs and problem.from_terminal_by_dir[d]:
                 continue
@@ -105,15 +105,14 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 continue
             if not int(problem.gauge_ok_by_train[t]) >> (gauge | int(problem.gauge_by_seg[k])) & 1:
                 continue  # a track kind the train may not add (kinds only grow: no extension is legal)
-            large = n_large + int(problem.large_by_stop[w])
-            small = len(stops) + 1 - large
-            if large > spec.visit_large or small > spec.visit_small or len(stops) + 1 > spec.visit_total:
+            large, small = (a + b for a, b in zip((n_large, n_small), problem.counted([w])))
+            if large > spec.visit_large or small > spec.visit_small or large + small > spec.visit_total:
                 continue
             if hex_cap >= 0 and hexes + hex_edges[k] > hex_cap:
                 continue  # too many hex edges: every longer route too (an edge costs at least 0)
             more = halves + int(problem.gauge_halves_by_seg[k])
             extra = gauge_cities(problem, t, more)
-            if large + extra > spec.visit_large or len(stops) + 1 + extra > spec.visit_total:
+            if large + extra > spec.visit_large or large + small + extra > spec.visit_total:
                 continue  # gauge changes only grow along the route
             extend(
                 stops + [w],

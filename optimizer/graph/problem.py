@@ -170,6 +170,9 @@ class Problem:
     #   the locations (one bit each) whose bonus the stop's value holds; empty: none
     once_amount: int = 0  # what a stop's value holds per location: taken back from every later route paying it
     fixed_revenue: int = 0  # the company earns this with its routes, whatever they are (18NY's claimed bonuses)
+    free_by_stop: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: a visit costs no
+    #   distance (the tile DSL's ``visit_cost:0``: Game::Base#check_distance sums visits' visit_cost), neither
+    #   large nor small, though it is paid and takes a pay slot (#compute_stops); empty: none is
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -199,6 +202,16 @@ class Problem:
     def skip_set_pairs(self, t: int) -> int:
         """The set pairs (bit k) that do not pay train t."""
         return int(self.skip_set_pairs_by_train[t]) if t < len(self.skip_set_pairs_by_train) else 0
+
+    def free(self, s: int) -> bool:
+        """A visit to stop s costs no distance (``visit_cost:0``)."""
+        return s < len(self.free_by_stop) and bool(self.free_by_stop[s])
+
+    def counted(self, stops) -> tuple:
+        """(large, small) stops among these that cost distance: the caps a route's visits count against."""
+        large = sum(1 for s in stops if self.large_by_stop[s] and not self.free(s))
+        small = sum(1 for s in stops if not self.large_by_stop[s] and not self.free(s))
+        return large, small
 
     def halved(self, t: int) -> bool:
         """Train t is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
@@ -320,6 +333,13 @@ def track_hex_entries(bonuses: Bonuses) -> dict:
             key = (h, tuple(sorted(b.hexes_except)))
             kept[key] = kept.get(key, 0)
     return kept
+
+
+def free_stops(board, stops) -> list:
+    """Per stop: its node's ``visit_cost`` is 0 (1822Africa's game reserves, 1882's fishing grounds): the
+    stops of a title where none is free are all zero, and then the list is empty."""
+    out = [int(board.hexes[s.hex].tile.nodes[s.node].visit_cost == 0) for s in stops]
+    return out if any(out) else []
 
 
 def per_hex_bits(bonus, pen_hexes: list) -> int:
@@ -527,6 +547,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         per_hex_by_best_route=_arr([b.per_hex for b in best_route]),
         hexes_by_best_route=_arr([per_hex_bits(b, pen_hexes) for b in best_route], np.uint32),
         halved_by_train=_arr([rules.halves(s) for s in specs], np.uint8),
+        free_by_stop=_arr(free_stops(board, stops), np.uint8),
         skip_set_pairs_by_train=_arr(
             [
                 sum(1 << k for k, sp in enumerate(set_pairs) if sp.trains and not re.fullmatch(sp.trains, s.name or ""))

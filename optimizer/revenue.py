@@ -60,6 +60,9 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
         )
     if len(stops) < 2 and not spec.local:
         errors.append("a route needs at least two stops")
+    flags = problem.half_again_by_stop
+    if flags is not None and len(stops) < 3 and any(flags[s] for s in stops):
+        errors.append("a route to a port must contain 2 other stops")
     minimum = int(problem.min_large_by_train[t])
     if n_large < minimum:
         errors.append(f"{label} counts {n_large} large stops (cities, off-boards that pay); it must count {minimum}")
@@ -141,7 +144,20 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     ):
         tokens = sum(1 for s in paid if problem.token_by_stop[s])
         extra += problem.r2r_per_token * min(tokens, problem.r2r_max_tokens)
-    return extra
+    return extra + half_again_adjustment(problem, t, paid)
+
+
+def half_again_adjustment(problem, t: int, paid: list) -> int:
+    """``port_half_again``: the port's pairs paid each other paid stop half its value, rounded up; the
+    engine pays half the route's sum, rounded down to 10 (lib/engine/game/g_1850_jr/game.rb#revenue_for:
+    ``revenue += (revenue / 2).floor(-1)``): the difference, never positive."""
+    flags = problem.half_again_by_stop
+    if flags is None or not any(flags[s] for s in paid):
+        return 0
+    values = problem.values_by_train_stop[t]
+    total = sum(int(values[s]) for s in paid) * int(problem.multiplier_by_train[t])
+    halves = sum((int(values[s]) + 1) // 2 for s in paid if not flags[s])
+    return (total // 2) // 10 * 10 - halves
 
 
 def penalty_value(problem, pen_mask: int) -> int:

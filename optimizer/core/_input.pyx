@@ -278,6 +278,9 @@ cdef int borrow_stops(Input* g, p, ki, list keep) except -1:
     in_range(g.loc_by_stop, n, 0, g.n_locs, "loc_by_stop")
     g.mine_by_stop = <const uint8_t*>take(p, "mine_by_stop", U8, keep, n)
     g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, keep, n)
+    g.half_again_by_stop = NULL  # port_half_again (1850Jr): absent from a Problem without the family
+    if getattr(p, "half_again_by_stop", None) is not None:
+        g.half_again_by_stop = <const uint8_t*>take(p, "half_again_by_stop", U8, keep, n)
     return 0
 
 

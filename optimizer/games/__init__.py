@@ -109,6 +109,8 @@ DATA_FILES = {
     # a port paid once for each of the company's token cities on the route (port_per_token)
     "1836Jr30": "1836Jr30.json",
     "1836Jr56": "1836Jr56.json",
+    # a route through a port pays half again (port_half_again)
+    "1850Jr": "1850Jr.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

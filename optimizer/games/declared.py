@@ -157,6 +157,12 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``stop.city? && stop.tokened_by?(route.train.owner)``): pairs of the port and each such city, so a
   route is paid the port once per token city it pays. The engine's "must contain 2 other stops" is
   not kept (coverage.json names it).
+- ``port_half_again``: ``{group}``: a route with a stop of the group (a port) pays half its sum again,
+  rounded down to 10, and needs 2 other stops (1850Jr, lib/engine/game/g_1850_jr/game.rb#revenue_for:
+  ``revenue += (revenue / 2).floor(-1)``, "must contain 2 other stops"): the port's pairs with every
+  other stop pay half that stop's value (rounded up), and both searches and the pricing take back what
+  the rounding leaves out and refuse a port route of fewer than 3 stops (``half_again_by_stop``). Its
+  trains pay every stop alike, at multiplier 1; others are refused.
 - ``assigned_hex_doubles``: ``[hex, ...]``: a stop on one of these hexes pays twice where the company
   holds an assignment keyed by the hex's id (18Ardennes' mines, lib/engine/game/g_18_ardennes/trains.rb
   #mine_bonus: ``stop.route_revenue`` again where ``route.train.owner.assignments.key?(coord)`` for a
@@ -274,7 +280,7 @@ class DeclaredRules(Rules):
     def forbidden(self, hx, node) -> bool:
         """``freight_ports``: a port whose linked city holds no token of the company."""
         rule = self.declared.get("freight_ports")
-        return bool(rule) and port_closed(self.board, self.company.id, rule, hx, node)
+        return rule is not None and port_closed(self.board, self.company.id, rule, hx, node)
 
     def forbidden_reason(self, hx, node) -> str:
         if self.declared.get("freight_ports"):
@@ -416,6 +422,13 @@ class DeclaredRules(Rules):
         rule = self.declared.get("hex_distance")
         if rule:
             spec = hex_spec(rule, train, spec)
+        if self.declared.get("port_half_again") and (
+            spec.multiplier != 1 or spec.kind_multipliers or not spec.pays_all
+        ):
+            raise BoardError(
+                f"{where}: port_half_again needs train {train.name!r} to pay every stop once, at multiplier 1",
+                field=where,
+            )
         e_rule = self.declared.get("e_trains")
         if e_rule and train.name in e_rule["trains"]:
             spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
@@ -568,10 +581,42 @@ class DeclaredRules(Rules):
             return node.value([column]) + self.value_bonus(hx, node)
         return super().value(hx, node)
 
+    def make_stop(self, hx, node):
+        """``port_half_again``: a stop of its group is flagged (the searches pay the route half again)."""
+        stop = super().make_stop(hx, node)
+        rule = self.declared.get("port_half_again")
+        if rule and rule["group"] in node.groups:
+            stop.half_again = True
+        return stop
+
+    def half_again_pairs(self) -> list:
+        """``port_half_again``: each port paid with each other stop half that stop's value, rounded up;
+        the searches take back what the engine's rounding down to 10 leaves out (never more than the
+        pairs add, so they bound the route: ``revenue.half_again_adjustment``). Only where a stop pays
+        every train alike, at multiplier 1 (1850Jr's trains), and the ports themselves nothing (1850Jr's
+        ``revenue:yellow_0``), so that the pairs are half the route's sum, rounded up."""
+        group = self.declared["port_half_again"]["group"]
+        ports: list = []
+        others: list = []
+        for hx in self.board.hexes.values():
+            for node in hx.stop_nodes:
+                if self.forbidden(hx, node):
+                    continue
+                stop_id = hx.node_id(node.index)
+                value = self.value(hx, node)
+                if group in node.groups and value:
+                    raise BoardError(
+                        f"hex {hx.id}: port_half_again needs its ports worth nothing (this one pays {value})",
+                        field="hexes",
+                        hex=hx.id,
+                    )
+                (ports if group in node.groups else others).append((stop_id, value))
+        return [PairBonus(p, s, (v + 1) // 2) for p, _ in ports for s, v in others if v > 0]
+
     def port_group(self, node) -> bool:
         """A stop of ``port_per_token``'s group."""
         rule = self.declared.get("port_per_token")
-        return bool(rule) and rule["group"] in node.groups
+        return rule is not None and rule["group"] in node.groups
 
     def port_pairs(self) -> list:
         """``port_per_token``: each port pays its value once for each city of the route holding the
@@ -677,6 +722,8 @@ class DeclaredRules(Rules):
         bonuses.pairs += self.once_per_route()
         if self.declared.get("port_per_token"):
             bonuses.pairs += self.port_pairs()
+        if self.declared.get("port_half_again"):
+            bonuses.pairs += self.half_again_pairs()
         if self.declared.get("freight_ports"):
             bonuses.pairs += steamboat_pairs(self.board, self.company, self.declared["freight_ports"])
         bonuses.hex_bonuses = self.track_hex_bonuses()

@@ -137,6 +137,8 @@ class Problem:
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
     )  # ("seg", i) / ("stop", s) -> name
+    # ---- port_half_again (1850Jr): a port on a route pays half its sum again, rounded down to 10
+    half_again_by_stop: np.ndarray | None = None  # uint8 per stop: such a port (None: the family is not in play)
 
     def multiplied(self, k: int) -> bool:
         """Best-route bonus k's amount is times the multiplier of the route's train."""
@@ -368,6 +370,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         no_end_by_stop=flags[4],
         loc_by_stop=loc,
         mine_by_stop=_arr([s.mine for s in stops], np.uint8),
+        half_again_by_stop=_arr([s.half_again for s in stops], np.uint8) if any(s.half_again for s in stops) else None,
         adj_ptr_by_stop=np.array(ptr, dtype=np.int32),
         to_stop_by_dir=adj[2],
         seg_by_dir=adj[1],

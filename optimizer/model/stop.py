@@ -22,3 +22,4 @@ class Stop:
     name: str | None = None
     no_end: bool = False  # a route may pass through here but neither begin nor end here
     mine: bool = False  # only goods trains visit it, one a route (1837 family: a mine)
+    half_again: bool = False  # a route through it pays half its sum again and needs 2 other stops (1850Jr's ports)

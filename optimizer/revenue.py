@@ -221,7 +221,18 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
     best.revenue -= penalty_value(problem, pen_mask)
+    best.revenue += end_bonus(problem, t, stops)
     return best
+
+
+def end_bonus(problem, t: int, stops: list) -> int:
+    """``destination_ends``: a route whose first (else last) stop carries an end bonus earns it, times
+    the train's multiplier (lib/engine/game/g_1870/game.rb#destination_revenue: ``stops.values_at(0, -1)
+    .find { |s| s.hex == destination }``, its ``route_revenue``)."""
+    ends = problem.end_bonus_by_stop
+    if ends is None or len(stops) < 2:
+        return 0
+    return int(ends[stops[0]] or ends[stops[-1]]) * int(problem.multiplier_by_train[t])
 
 
 def pullman_pick(problem, routes: list):

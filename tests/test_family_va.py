@@ -1,5 +1,6 @@
 """Issue 27/32 families of this round: ``freight_ports`` (18VA), ``assigned_hex_doubles`` (18Ardennes),
-``port_per_token`` (1836Jr30, 1836Jr56), ``port_half_again`` (1850Jr, in both searches and the pricing).
+``port_per_token`` (1836Jr30, 1836Jr56), ``port_half_again`` (1850Jr) and ``destination_ends`` (1870),
+the last two in both searches and the pricing; a company's extra tokens (1870, 18VA).
 
 The engine's code is the reference (lib/engine/game/g_18_va/game.rb): ``#revenue_for`` and
 ``#freight_port_bonus`` pay passenger, freight (``G``) and doubler (``D``) trains apart;
@@ -7,7 +8,8 @@ The engine's code is the reference (lib/engine/game/g_18_va/game.rb): ``#revenue
 linked city and CMD to freight trains. Expected revenues are the engine's: the price
 ``clients/ruby/bin/price-routes`` gave our routes in this branch's judge run
 (``benchmarks/engine_judge.py --title 18VA``: 8 of 8 right, 2 of 8 on main; ``--title 18Ardennes``:
-6 of 8, 4 of 8 on main; 1836Jr30 and 1836jr56 8 of 8, 7 of 8 on main; 1850Jr 8 of 8, 2 of 8 on main).
+6 of 8, 4 of 8 on main; 1836Jr30 and 1836jr56 8 of 8, 7 of 8 on main; 1850Jr 8 of 8, 2 of 8 on main;
+1870 6 of 8, 3 of 8 on main).
 """
 
 from __future__ import annotations
@@ -219,7 +221,9 @@ def test_extra_tokens_are_the_companys_tokens():
     assert j3.token and not j3.end_only
     bare = copy.deepcopy(doc)
     _hex(bare, "J3")["cities"][0]["extra_tokens"] = []
-    assert api.solve(bare)["revenue"] == 140
+    generic = "1870 (no rules)"  # without destination_ends, whose end at J3 pays 50 again
+    assert api.solve(dict(doc, game=generic))["revenue"] == 160
+    assert api.solve(dict(bare, game=generic))["revenue"] == 140
 
 
 JR30, JR56 = "1836Jr30/2809@", "1836jr56/1836jr56_game_end_bank@"
@@ -358,3 +362,81 @@ def test_twins_agree_on_port_half_again(data):
                 assert route.revenue == base + base // 2 // 10 * 10
             else:
                 assert route.revenue == base
+
+
+R1870 = "1870/1870_game_end_bank@"
+# lib/engine/game/g_1870/game.rb#destination_revenue: a route whose first or last stop is on the
+# company's reached destination earns that stop again
+R1870_PRICED = [
+    (R1870 + "1043", 330),  # SSW's 8 from Fort Worth (J3, 50: its destination) (280 before)
+    (R1870 + "1259", 440),  # MKT's 8 from N1 (its destination, 50) (390 before)
+    (R1870 + "860", 160),  # J3 in the middle of the route: no bonus
+    (R1870 + "240", 40),  # SLSF has not reached M22 yet
+]
+
+
+def test_1870_declares_destination_ends():
+    source, families = rules_source("1870")
+    assert source == "data" and "destination_ends" in families
+
+
+@pytest.mark.parametrize("state_id, engine", R1870_PRICED, ids=[s for s, _ in R1870_PRICED])
+def test_1870_answer_is_the_engines_price(state_id, engine):
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == engine
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == engine
+    ref, _, _ = searches_agree(build_problem(doc))
+    assert ref.revenue == engine
+
+
+def test_1870_destination_pays_again_only_at_an_end():
+    """SSW at action 1043: J3 (its reached destination, 50) at the route's end pays twice, in the
+    middle once; before SSW reaches it (the hex still assigned SSW) never twice."""
+    doc = catalog_state(R1870 + "1043")
+    train = doc["trains"][0]["id"]
+    end = [["J3", "I4", "I6", "I8", "H9", "H11", "H13"], ["H13", "H15", "H17"]]
+    middle = [["H13", "H11", "H9", "I8", "I6", "I4", "J3"], ["J3", "J5"]]
+    at_end = api.check(doc, [{"train": train, "hexes": end}])
+    reversed_end = api.check(doc, [{"train": train, "hexes": [list(reversed(h)) for h in reversed(end)]}])
+    in_middle = api.check(doc, [{"train": train, "hexes": middle}])
+    assert at_end["legal"] and reversed_end["legal"] and in_middle["legal"]
+    assert at_end["revenue"] == reversed_end["revenue"]
+    problem = build_problem(doc)
+    value = {s.id: int(problem.values_by_train_stop[0][i]) for i, s in enumerate(problem.graph.stops)}
+    assert at_end["revenue"] == sum(value[s] for s in at_end["routes"][0]["paid"]) + value["J3._0"]
+    assert in_middle["revenue"] == sum(value[s] for s in in_middle["routes"][0]["paid"])
+    unreached = copy.deepcopy(doc)
+    _hex(unreached, "J3")["assignments"] = {"<Engine::Corporation: SSW>": True}
+    assert api.check(unreached, [{"train": train, "hexes": end}])["revenue"] == at_end["revenue"] - value["J3._0"]
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_on_destination_ends(data):
+    """Random boards whose company has a reached destination on a random stop hex: the three searches
+    agree and every route is priced as the reference prices it, the destination's value again where it
+    is the route's first or last stop."""
+    doc = data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3))
+    with_stops = [h for h in doc["hexes"] if re.search(r"(^|;)(city|town|offboard)=", h["code"])]
+    target = data.draw(st.sampled_from(with_stops))
+    doc["corporation"]["abilities"] = [{"type": "assign_hexes", "hexes": [target["id"]]}]
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"destination_ends": True})(board)
+    problem = problem_from_graph(
+        board, rules, build_track_graph(board, rules, reachable_only=not any_train_without_token(board, rules))
+    )
+    ref, nested, packing = searches_agree(problem)
+    ends = problem.end_bonus_by_stop
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            priced = price_route(problem, route.train, route.stops)
+            assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)
+            values = problem.values_by_train_stop[route.train]
+            base = sum(int(values[s]) for s in priced.paid) * int(problem.multiplier_by_train[route.train])
+            first, last = route.stops[0], route.stops[-1]
+            again = 0
+            if ends is not None and len(route.stops) >= 2:
+                again = int(ends[first] or ends[last]) * int(problem.multiplier_by_train[route.train])
+            assert route.revenue == base + again

@@ -457,6 +457,11 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     else:
         rev = price_express(c, t, visited, nv, &bl, NULL, NULL)
     rev -= penalty_of(c, pen)
+    if c.inp.end_bonus_by_stop != NULL and nv >= 2:  # destination_ends (``revenue.end_bonus``)
+        k = c.inp.end_bonus_by_stop[visited[0]]
+        if k == 0:
+            k = c.inp.end_bonus_by_stop[visited[nv - 1]]
+        rev += <int64_t>k * c.inp.multiplier_by_train[t]
     L.rev = rev
     L.best_large = bl if c.inp.has_pullman else 0
     return rev

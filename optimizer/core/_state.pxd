@@ -134,6 +134,7 @@ cdef struct Input:
     const int32_t* hex_cap_by_train         # per train: the most hex edges its route may cross (-1: no cap)
     const int32_t* hex_edges_by_train_seg   # [n_trains * n_segs]: the hex edges a segment costs the train
     const uint8_t* half_again_by_stop       # per stop: a port_half_again port (NULL: the family is not in play)
+    const int32_t* end_bonus_by_stop        # per stop: paid again at a route's end (NULL: destination_ends not in play)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

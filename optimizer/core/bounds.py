@@ -26,7 +26,17 @@ def max_route_bonus(problem, t: int) -> int:
     pairs = pairs_bound(problem)
     largest = len(problem.trigger_by_largest) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
-    return pairs + largest + r2r + track_bonus_bound(problem)
+    return pairs + largest + r2r + track_bonus_bound(problem) + end_bonus_bound(problem)
+
+
+def end_bonus_bound(problem) -> int:
+    """The most a route's end can pay it again (destination_ends): the best end bonus, times the
+    largest multiplier, once a route."""
+    ends = problem.end_bonus_by_stop
+    if ends is None or not len(ends):
+        return 0
+    mult = int(problem.multiplier_by_train[: problem.n_trains].max()) if problem.n_trains else 1
+    return max(0, int(ends.max())) * max(mult, 1)
 
 
 def track_bonus_bound(problem) -> int:

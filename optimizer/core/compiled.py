@@ -9,7 +9,7 @@ import numpy as np
 
 from ..games.home_route import NO_HOME_RULE, run_visits_home
 from ..revenue import award_best_route, pullman_bonus
-from .bounds import company_cap, pairs_bound, track_bonus_bound
+from .bounds import company_cap, end_bonus_bound, pairs_bound, track_bonus_bound
 from .contract import REACH_FROM, KernelInput, KernelResult
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
@@ -78,6 +78,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
     stop)."""
     n = problem.n_stops
     fixed_bonus = pairs_bound(problem) + problem.r2r_per_token * problem.r2r_max_tokens + track_bonus_bound(problem)
+    fixed_bonus += end_bonus_bound(problem)
     max_bonus, prefix, bound, order, anchors, n_anchors, rank = _input().derive(
         problem.values_by_train_stop,
         problem.large_by_stop,

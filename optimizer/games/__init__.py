@@ -111,6 +111,8 @@ DATA_FILES = {
     "1836Jr56": "1836Jr56.json",
     # a route through a port pays half again (port_half_again)
     "1850Jr": "1850Jr.json",
+    # a route ending at the reached destination earns it again (destination_ends)
+    "1870": "1870.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -163,6 +163,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   other stop pay half that stop's value (rounded up), and both searches and the pricing take back what
   the rounding leaves out and refuse a port route of fewer than 3 stops (``half_again_by_stop``). Its
   trains pay every stop alike, at multiplier 1; others are refused.
+- ``destination_ends``: ``true``: a route whose first (else last) stop lies on the company's reached
+  destination hex earns that stop's value again, once (1870, lib/engine/game/g_1870/game.rb
+  #destination_revenue, #destination_hex: the first ability's first hex, reached once the hex no longer
+  holds the company's assignment); both searches and the pricing add it at a route's ends
+  (``end_bonus_by_stop``).
 - ``assigned_hex_doubles``: ``[hex, ...]``: a stop on one of these hexes pays twice where the company
   holds an assignment keyed by the hex's id (18Ardennes' mines, lib/engine/game/g_18_ardennes/trains.rb
   #mine_bonus: ``stop.route_revenue`` again where ``route.train.owner.assignments.key?(coord)`` for a
@@ -587,7 +592,23 @@ class DeclaredRules(Rules):
         rule = self.declared.get("port_half_again")
         if rule and rule["group"] in node.groups:
             stop.half_again = True
+        if self.declared.get("destination_ends") and hx.id == self.reached_destination():
+            stop.end_bonus = node.value(self.board.phase_tiles)
         return stop
+
+    def reached_destination(self) -> str | None:
+        """``destination_ends``: the company's destination hex (the first hex of its first ability, as
+        lib/engine/game/g_1870/game.rb#destination_hex reads it) once reached: no longer assigned the
+        company (#destination_revenue: ``return 0 if destination.assigned?(route.corporation)``)."""
+        abilities = self.company.abilities
+        hexes = (abilities[0].get("hexes") or []) if abilities else []
+        hx = self.board.hexes.get(hexes[0]) if hexes else None
+        if hx is None:
+            return None
+        cid = self.company.id
+        if any(key == cid or str(key).endswith(f": {cid}>") for key in hx.assignments):
+            return None
+        return hx.id
 
     def half_again_pairs(self) -> list:
         """``port_half_again``: each port paid with each other stop half that stop's value, rounded up;

@@ -139,6 +139,8 @@ class Problem:
     )  # ("seg", i) / ("stop", s) -> name
     # ---- port_half_again (1850Jr): a port on a route pays half its sum again, rounded down to 10
     half_again_by_stop: np.ndarray | None = None  # uint8 per stop: such a port (None: the family is not in play)
+    # ---- destination_ends (1870): a route whose first or last stop is this one earns it again (once)
+    end_bonus_by_stop: np.ndarray | None = None  # int32 per stop (None: the family is not in play)
 
     def multiplied(self, k: int) -> bool:
         """Best-route bonus k's amount is times the multiplier of the route's train."""
@@ -371,6 +373,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         loc_by_stop=loc,
         mine_by_stop=_arr([s.mine for s in stops], np.uint8),
         half_again_by_stop=_arr([s.half_again for s in stops], np.uint8) if any(s.half_again for s in stops) else None,
+        end_bonus_by_stop=_arr([s.end_bonus for s in stops], np.int32) if any(s.end_bonus for s in stops) else None,
         adj_ptr_by_stop=np.array(ptr, dtype=np.int32),
         to_stop_by_dir=adj[2],
         seg_by_dir=adj[1],

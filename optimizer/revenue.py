@@ -61,7 +61,7 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
     if len(stops) < 2 and not spec.local:
         errors.append("a route needs at least two stops")
     flags = problem.half_again_by_stop
-    if flags is not None and len(stops) < 3 and any(flags[s] for s in stops):
+    if flags is not None and len(stops) < 3 and any(int(flags[s]) & 2 for s in stops):
         errors.append("a route to a port must contain 2 other stops")
     minimum = int(problem.min_large_by_train[t])
     if n_large < minimum:
@@ -152,11 +152,11 @@ def half_again_adjustment(problem, t: int, paid: list) -> int:
     engine pays half the route's sum, rounded down to 10 (lib/engine/game/g_1850_jr/game.rb#revenue_for:
     ``revenue += (revenue / 2).floor(-1)``): the difference, never positive."""
     flags = problem.half_again_by_stop
-    if flags is None or not any(flags[s] for s in paid):
+    if flags is None or not any(int(flags[s]) & 1 for s in paid):
         return 0
     values = problem.values_by_train_stop[t]
     total = sum(int(values[s]) for s in paid) * int(problem.multiplier_by_train[t])
-    halves = sum((int(values[s]) + 1) // 2 for s in paid if not flags[s])
+    halves = sum((int(values[s]) + 1) // 2 for s in paid if not int(flags[s]) & 1)
     return (total // 2) // 10 * 10 - halves
 
 

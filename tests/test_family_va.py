@@ -322,13 +322,13 @@ def test_1850jr_port_route_is_half_again_rounded_down_and_needs_three_stops():
     assert not short["legal"] and any("2 other stops" in e for e in short["errors"])
 
 
-def _with_ports(draw, doc: dict) -> dict:
+def _with_ports(draw, doc: dict, worth_nothing: bool = True) -> dict:
     """One or two of the board's stop hexes made ports (their first stop in group ``port``, worth
     nothing, as 1850Jr's), every train a plain one (the family's trains pay every stop at multiplier 1)."""
     with_stops = [h for h in doc["hexes"] if re.search(r"(^|;)(city|town|offboard)=", h["code"])]
     for h in draw(st.lists(st.sampled_from(with_stops), min_size=1, max_size=2, unique_by=lambda h: h["id"])):
         port = re.sub(r"(^|;)((?:city|town|offboard)=[^;]*)", r"\1\2,groups:port", h["code"], count=1)
-        h["code"] = re.sub(r"revenue:[^,;]*(?=[^;]*groups:port)", "revenue:0", port, count=1)
+        h["code"] = re.sub(r"revenue:[^,;]*(?=[^;]*groups:port)", "revenue:0", port, count=1) if worth_nothing else port
     for t in doc["trains"]:
         if not isinstance(t["distance"], int) or t.get("local"):
             n = draw(st.integers(2, 5))
@@ -440,3 +440,34 @@ def test_twins_agree_on_destination_ends(data):
             if ends is not None and len(route.stops) >= 2:
                 again = int(ends[first] or ends[last]) * int(problem.multiplier_by_train[route.train])
             assert route.revenue == base + again
+
+
+def test_1836jr_port_route_needs_two_other_stops():
+    """Nord at action 418: its 5 from the port J2 to I3 alone is refused, as the engine's "must contain
+    2 other stops"; to H4 as well it is legal."""
+    doc = catalog_state(JR30 + "418")
+    short = api.check(doc, [{"train": "5-1", "hexes": [["J2", "I3"]]}])["routes"][0]
+    assert not short["legal"] and any("2 other stops" in e for e in short["errors"])
+    longer = api.check(doc, [{"train": "5-1", "hexes": [["J2", "I3"], ["I3", "I5", "H4"]]}])["routes"][0]
+    assert longer["legal"], longer["errors"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_on_port_per_token(data):
+    """Random boards with ports (their own value) under port_per_token: the three searches agree, each
+    route is priced as the reference prices it, and none with a port has fewer than 3 stops."""
+    doc = _with_ports(data.draw, data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3)), False)
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"port_per_token": {"group": "port"}})(board)
+    problem = problem_from_graph(
+        board, rules, build_track_graph(board, rules, reachable_only=not any_train_without_token(board, rules))
+    )
+    ref, nested, packing = searches_agree(problem)
+    flags = problem.half_again_by_stop
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            priced = price_route(problem, route.train, route.stops)
+            assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)
+            if flags is not None and any(flags[s] for s in route.stops):
+                assert len(route.stops) >= 3

@@ -133,7 +133,7 @@ cdef struct Input:
     int reach_from                          # bound by reachable stops while a train may count this many more (0: never)
     const int32_t* hex_cap_by_train         # per train: the most hex edges its route may cross (-1: no cap)
     const int32_t* hex_edges_by_train_seg   # [n_trains * n_segs]: the hex edges a segment costs the train
-    const uint8_t* half_again_by_stop       # per stop: a port_half_again port (NULL: the family is not in play)
+    const uint8_t* half_again_by_stop       # per stop: 1 paid half again, 2 needs 2 other stops (NULL: no such port)
     const int32_t* end_bonus_by_stop        # per stop: paid again at a route's end (NULL: destination_ends not in play)
 
 cdef struct Bounds:

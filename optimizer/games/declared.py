@@ -155,8 +155,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   route holding the company's token, not for itself (1836Jr30 and 1836Jr56,
   lib/engine/game/g_1836_jr30/game.rb#revenue_for: ``revenue -= per_token``, then ``per_token`` for each
   ``stop.city? && stop.tokened_by?(route.train.owner)``): pairs of the port and each such city, so a
-  route is paid the port once per token city it pays. The engine's "must contain 2 other stops" is
-  not kept (coverage.json names it).
+  route is paid the port once per token city it pays. A route with the port must contain 2 other
+  stops, in both searches and the pricing (``half_again_by_stop``'s flag 2).
 - ``port_half_again``: ``{group}``: a route with a stop of the group (a port) pays half its sum again,
   rounded down to 10, and needs 2 other stops (1850Jr, lib/engine/game/g_1850_jr/game.rb#revenue_for:
   ``revenue += (revenue / 2).floor(-1)``, "must contain 2 other stops"): the port's pairs with every
@@ -592,6 +592,8 @@ class DeclaredRules(Rules):
         rule = self.declared.get("port_half_again")
         if rule and rule["group"] in node.groups:
             stop.half_again = True
+        if self.port_group(node):  # port_per_token: "must contain 2 other stops"
+            stop.min_three = True
         if self.declared.get("destination_ends") and hx.id == self.reached_destination():
             stop.end_bonus = node.value(self.board.phase_tiles)
         return stop

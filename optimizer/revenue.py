@@ -7,9 +7,10 @@ routes its own, faster way and is tested against this.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
+from .games.freight import freight_price
 from .graph.problem import GAUGES, HEX_FORBIDDEN
 from .model import MINES_NONE, MINES_ONE
 
@@ -69,7 +70,7 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
     ends = {stops[0], stops[-1]} if len(stops) >= 2 else set()
     for s in sorted(ends):
         if problem.no_end_by_stop[s]:
-            errors.append(f"a route may not begin or end at {problem.stop_id(s)} (a town)")
+            errors.append(f"a route may not begin or end at {problem.stop_id(s)} ({problem.rules.no_end_reason()})")
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")
     elif (
@@ -126,12 +127,17 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
         where = on_route if visit else on
         if a in where and b in where:
             extra += int(amount)
+    skip = problem.skip_set_pairs(t)
     for k, (amount, visit) in enumerate(zip(problem.amount_by_set_pair, problem.visited_by_set_pair)):
+        if skip >> k & 1:
+            continue  # not for this train
         met = 0
         for s in visited if visit else paid:
             met |= int(problem.sets_by_stop[s]) >> (2 * k) & 3
         if met == 3:  # a stop of each set, however many: once
             extra += int(amount)
+            if k < len(problem.largest_by_set_pair) and problem.largest_by_set_pair[k]:
+                extra += max([int(values[s]) for s in paid], default=0)
     for trigger, exclude in zip(problem.trigger_by_largest, problem.excluded_by_largest_stop):
         if trigger in on:
             others = [int(values[s]) for s in paid if s != trigger and not exclude[s]]
@@ -144,7 +150,38 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     ):
         tokens = sum(1 for s in paid if problem.token_by_stop[s])
         extra += problem.r2r_per_token * min(tokens, problem.r2r_max_tokens)
-    return extra + half_again_adjustment(problem, t, paid)
+    return extra + crow_bonus(problem, t, visited) + half_again_adjustment(problem, t, paid)
+
+
+def crow_bonus(problem, t: int, visited: list) -> int:
+    """The crow-distance bonus of train t's route (``Problem.crow_per_hex_by_train``): per hex between
+    the first and the last of its stops that may end the distance (g_18_gb/game.rb#distance_bonus)."""
+    per_hex = int(problem.crow_per_hex_by_train[t]) if len(problem.crow_per_hex_by_train) else 0
+    ends = [s for s in visited if problem.crow_end_by_stop[s]] if per_hex else []
+    if not ends:
+        return 0
+    a, b = ends[0], ends[-1]
+    return per_hex * crow_hexes(
+        int(problem.crow_x_by_stop[a]),
+        int(problem.crow_y_by_stop[a]),
+        int(problem.crow_x_by_stop[b]),
+        int(problem.crow_y_by_stop[b]),
+    )
+
+
+def crow_hexes(x1: int, y1: int, x2: int, y2: int) -> int:
+    """Hexes between two hexes as the crow flies (g_18_gb/game.rb#hex_crow_distance)."""
+    dx, dy = abs(x1 - x2), abs(y1 - y2)
+    return dx + max(0, (dy - dx) // 2)
+
+
+def halve_to_ten(revenue: int) -> int:
+    """Half a revenue, rounded to 10 as the engine does it: Ruby's ``(revenue / 2).round(-1)``, an
+    integer division (floor) and then half away from zero (lib/engine/game/g_1822_mx/game.rb#revenue_for).
+    Never above the revenue where it is 10 or more, and it grows with the revenue: the bounds of the
+    unhalved revenue stay bounds."""
+    half = revenue // 2
+    return (half + 5) // 10 * 10 if half >= 0 else -((-half + 5) // 10 * 10)
 
 
 def half_again_adjustment(problem, t: int, paid: list) -> int:
@@ -183,6 +220,22 @@ def hex_errors(problem, t: int, segs) -> list:
     return [f"the {problem.specs[t].name} train crosses {edges} hex edges; it may cross {cap}"]
 
 
+def end_colour_errors(problem, stops: list) -> list:
+    """Why the route may not begin and end on hexes of this colour (``Problem.unlike_end_colours``:
+    g_1862/game.rb#check_distance, "Route cannot visit two red offboards or two ports")."""
+    if not problem.unlike_end_colours or len(stops) < 2:
+        return []
+    first, last = (problem.board.hexes[problem.graph.stops[s].hex].color for s in (stops[0], stops[-1]))
+    if first == last and first in problem.unlike_end_colours:
+        return [f"a route may not begin and end on {first} hexes"]
+    return []
+
+
+def large_first(problem, t: int) -> bool:
+    """Train t pays every large stop it visits, the best small ones in the pay left (TrainSpec.large_first)."""
+    return t < len(problem.large_first_by_train) and bool(problem.large_first_by_train[t])
+
+
 def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
     """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
     (where given: a train counting hex edges is checked against its cap, and every train
@@ -194,18 +247,25 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     """
     halves = sum(int(problem.gauge_halves_by_seg[j]) for j in segs) if segs is not None else 0
     errors = visit_errors(problem, t, stops, halves) + hex_errors(problem, t, segs) + gauge_errors(problem, t, segs)
+    errors += end_colour_errors(problem, stops)
     if errors:
         return Priced(errors=errors)
     spec = problem.specs[t]
     values = problem.values_by_train_stop[t]
+    if problem.freight_by_train and problem.freight_by_train[t] is not None:  # paid by its ends (1862)
+        if not segs:
+            return Priced(errors=[f"the {spec.name} train is a freight train: its route runs between two stops"])
+        revenue, paid = freight_price(problem, t, stops, segs)
+        return Priced(revenue - penalty_value(problem, pen_mask), paid, [])
     if spec.pays_all:
         candidates = [list(stops)]
     else:
         candidates = []
+        must_large = sum(1 for s in stops if problem.large_by_stop[s]) if large_first(problem, t) else 0
         for k in range(min(spec.pay_total, len(stops)), 0, -1):
             for subset in combinations(stops, k):
                 n_large = sum(1 for s in subset if problem.large_by_stop[s])
-                if n_large > spec.pay_large or k - n_large > spec.pay_small:
+                if n_large > spec.pay_large or k - n_large > spec.pay_small or n_large < must_large:
                     continue
                 if spec.requires_token and not any(problem.token_by_stop[s] for s in subset):
                     continue
@@ -220,7 +280,9 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
             best, best_key = Priced(revenue, paid, []), key
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
-    best.revenue -= penalty_value(problem, pen_mask)
+    if problem.halved(t):
+        best.revenue = halve_to_ten(best.revenue)
+    best.revenue -= penalty_value(problem, pen_mask & ~problem.skip_penalties(t))
     best.revenue += end_bonus(problem, t, stops)
     return best
 
@@ -253,36 +315,106 @@ def pullman_bonus(problem, routes: list) -> int:
     return pick[0] if pick else 0
 
 
-def best_route_value(problem, k: int, visited: list, t: int | None = None) -> int:
+def best_route_value(problem, k: int, visited: list, t: int | None = None, pen_mask: int = 0) -> int:
     """What best-route bonus k would pay on train t's route visiting these stops (its amount times
-    the train's multiplier where the bonus says so; a train of multiplier 1 when t is None)."""
+    the train's multiplier where the bonus says so; a train of multiplier 1 when t is None), whose
+    track crosses the hexes of ``pen_mask`` (the bits of ``amount_by_penalty``: the bonus's per-hex pay).
+    A train paid only by the company's token cities meets a group only at such a stop (1822PNW's mill
+    for an E train, lib/engine/game/g_1822_pnw/game.rb#calculate_mill_bonus)."""
     met = 0
+    tokens_only = t is not None and problem.tokens_only(t)
     for s in visited:
-        met |= int(problem.groups_by_best_route_stop[k][s])
+        if not tokens_only or problem.token_by_stop[s]:
+            met |= int(problem.groups_by_best_route_stop[k][s])
     full = int(problem.full_by_best_route[k])
     amount = int(problem.amount_by_best_route[k])
     if t is not None and problem.multiplied(k):
         amount *= int(problem.multiplier_by_train[t])
-    return (amount if met & full == full else 0) + int(problem.per_stop_by_best_route[k]) * len(visited)
+    uncounted = problem.uncounted_by_best_route_stop
+    n = len(visited) - (sum(int(uncounted[k][s]) for s in visited) if len(uncounted) else 0)
+    per_hex, hexes = problem.per_hex(k)
+    crossed = pen_mask & hexes & ~(problem.skip_penalties(t) if t is not None else 0)
+    return (
+        (amount if met & full == full else 0)
+        + int(problem.per_stop_by_best_route[k]) * n
+        + per_hex * bin(crossed).count("1")
+    )
 
 
-def best_route_awards(problem, visited_lists: list, trains: list | None = None) -> list:
+def best_route_awards(problem, visited_lists: list, trains: list | None = None, pen_masks: list | None = None) -> list:
     """Each best-route bonus paid once, on the route that earns it most (the first of equals):
     (route position, amount) for those that pay (1846 Mail Contract, 18AL named routes, 1822's
-    destinations); ``trains``: each route's train (for bonuses times its multiplier)."""
+    destinations); ``trains``: each route's train (for bonuses times its multiplier); ``pen_masks``:
+    the hexes each route's track crosses (for bonuses paid per hex: 1822PNW's lumber baron)."""
     awards = []
     trains = trains if trains is not None else [None] * len(visited_lists)
+    pen_masks = pen_masks if pen_masks is not None else [0] * len(visited_lists)
     for k in range(len(problem.amount_by_best_route)):
-        values = [best_route_value(problem, k, v, t) for v, t in zip(visited_lists, trains)]
+        values = [best_route_value(problem, k, v, t, m) for v, t, m in zip(visited_lists, trains, pen_masks)]
         if values and max(values) > 0:
             awards.append((values.index(max(values)), max(values)))
     return awards
 
 
+def route_pen_mask(problem, dsegs) -> int:
+    """The bits of ``amount_by_penalty`` a route over these directed segments crosses."""
+    mask = 0
+    for d in dsegs:
+        mask |= int(problem.penalty_mask_by_seg[problem.seg_by_dir[d]])
+    return mask
+
+
 def award_best_route(problem, routes: list) -> int:
     """Add the best-route bonuses to the routes (FoundRoute) that earn them; their total."""
     total = 0
-    for i, amount in best_route_awards(problem, [r.stops for r in routes], [r.train for r in routes]):
+    pens = [route_pen_mask(problem, r.dsegs) for r in routes]
+    for i, amount in best_route_awards(problem, [r.stops for r in routes], [r.train for r in routes], pens):
         routes[i].revenue += amount
         total += amount
     return total
+
+
+def paid_once_routes(problem, routes: list) -> list:
+    """The routes of a run repriced where a stop already on an earlier route pays nothing
+    (``Problem.paid_once``: lib/engine/game/g_1877_stockholm_tramways/game.rb#revenue_for,
+    #stop_on_other_route?): each route, in the order given, earns its own price less the values of
+    its stops an earlier route visits, and is paid only the others; the routes come back in train
+    order (as answers list them, and the engine prices them). Unchanged without the rule."""
+    if not problem.paid_once:
+        return routes
+    seen: set = set()
+    out = []
+    for r in sorted(routes, key=lambda r: r.train):
+        t = r.train
+        segs = [int(problem.seg_by_dir[d]) for d in r.dsegs]
+        pen = 0
+        for k in segs:
+            pen |= int(problem.penalty_mask_by_seg[k])
+        alone = price_route(problem, t, list(r.stops), pen, segs)
+        values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
+        revenue = alone.revenue - sum(int(values[s]) for s in alone.paid if s in seen) * mult
+        out.append(replace(r, revenue=revenue, paid=[s for s in alone.paid if s not in seen]))
+        seen.update(r.stops)
+    return out
+
+
+def once_taken_back(problem, routes: list) -> list:
+    """Per route (``(train, paid stops)``, in the run's order), what it gives back of the bonuses its
+    stops' values hold for locations an earlier route paid, once a location (``Problem.once_bits_by_stop``:
+    a bonus paid once across the company's routes, to the first: 18NY's connection bonuses). A stop pays
+    its locations where it pays the train anything. Once a location, so that the run's total does not
+    depend on its order (the engine's take-back is by stop: the same wherever no route pays two stops
+    of one location)."""
+    amount = int(problem.once_amount)
+    bits_by_stop = problem.once_bits_by_stop
+    if not amount or not len(bits_by_stop):
+        return [0] * len(routes)
+    claimed, out = 0, []
+    for t, paid in routes:
+        mine = 0
+        for s in paid:
+            if int(problem.values_by_train_stop[t][s]) > 0:
+                mine |= int(bits_by_stop[s])
+        out.append(amount * bin(mine & claimed).count("1"))
+        claimed |= mine
+    return out

@@ -22,5 +22,10 @@ CATALOG_GAMES = {
     *("Steam Over Holland", "18Rhl", "1837", "1824", "1824 Cisleithania", "18Mag"),
     *("18CO", "18JP-T", "1850", "1841", "18Ardennes", "18VA", "1848", "18MT: Big Sky Barons", "1847 AE"),
     *("1836Jr30", "1836Jr56", "1850Jr", "1870"),
+    *("18SJ", "18CZ", "18Neb"),
+    "18GB",
+    "1877: Stockholm Tramways",
+    "18TN",
+    "Harzbahn 1873",
 }  # the catalogue's titles with rules as data
 BUILT_IN_TITLES = GAMES | BEYOND_GAMES | CATALOG_GAMES

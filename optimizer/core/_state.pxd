@@ -133,6 +133,27 @@ cdef struct Input:
     int reach_from                          # bound by reachable stops while a train may count this many more (0: never)
     const int32_t* hex_cap_by_train         # per train: the most hex edges its route may cross (-1: no cap)
     const int32_t* hex_edges_by_train_seg   # [n_trains * n_segs]: the hex edges a segment costs the train
+    const uint8_t* largest_by_set_pair      # per set pair: once met, the richest paid stop's value again (18Neb)
+    int has_crow                            # some train earns a crow-distance bonus (crow_distance_bonus)
+    const int32_t* crow_per_hex_by_train    # per train: per hex between its route's ends as the crow flies
+    const int32_t* crow_x_by_stop           # per stop: its hex's x (engine's Hex#x) ...
+    const int32_t* crow_y_by_stop           # ... and y
+    const uint8_t* crow_end_by_stop         # per stop: it may be an end of that distance
+    int paid_once                           # a stop on an earlier level's route pays nothing (every train pays all)
+    int not_all_trains                      # 1: a run of every train is refused (18TN's Civil War: the lowest
+    #                                         route earns nothing then, so a run of one train fewer earns as much)
+    const uint8_t* uncounted_by_best_route_stop  # [n_best_route * n_stops]: 1 where per_stop does not count the
+    #                                         stop (18Tokaido's Sleeper Train counts cities; zeros: every stop)
+    const uint32_t* skip_penalty_by_train   # per train: penalty bits its routes neither earn nor pay (1822PNW's E)
+    const uint8_t* tokens_only_by_train     # per train: paid only by token cities, which alone meet best-route groups
+    const int32_t* per_hex_by_best_route    # per best_route: paid for each of its hexes the route crosses ...
+    const uint32_t* hexes_by_best_route     # ... its hexes, as penalty bits (less the train's skip_penalty_by_train)
+    const uint8_t* halved_by_train          # per train: paid half its route's revenue, rounded to 10 (1822MX's 3/2P)
+    const uint32_t* skip_set_pairs_by_train  # per train: bit k set where set pair k does not pay it (1822CA's ports)
+    const uint8_t* large_first_by_train     # per train: it pays every large stop it visits (TrainSpec.large_first)
+    const uint64_t* once_bits_by_stop      # per stop: the locations (bits) whose bonus it pays, once across the
+    #                                         company's routes (18NY's connection bonuses); zeros: none
+    int64_t once_amount                     # what a stop paying a location an earlier level's route paid loses
     const uint8_t* half_again_by_stop       # per stop: 1 paid half again, 2 needs 2 other stops (NULL: no such port)
     const int32_t* end_bonus_by_stop        # per stop: paid again at a route's end (NULL: destination_ends not in play)
 
@@ -182,6 +203,8 @@ cdef struct Level:
     int64_t br_rev[MAX_BEST_ROUTE]          # per best_route: what the route just yielded earns it
     Half half[2]
     uint64_t* locs                          # [n_loc_words]: locations visited by this route (bitset)
+    uint64_t claimed_in                     # once_bits paid by the routes of the levels above
+    uint64_t claimed_out                    # ... and by the route just yielded
 
 cdef struct Scratch:
     # Owned by the search, freed at the end.

@@ -8,8 +8,8 @@ from dataclasses import replace
 import numpy as np
 
 from ..games.home_route import NO_HOME_RULE, run_visits_home
-from ..revenue import award_best_route, pullman_bonus
-from .bounds import company_cap, end_bonus_bound, pairs_bound, track_bonus_bound
+from ..revenue import award_best_route, paid_once_routes, pullman_bonus
+from .bounds import company_cap, crow_bound, end_bonus_bound, n_set_pair_largest, pairs_bound, track_bonus_bound
 from .contract import REACH_FROM, KernelInput, KernelResult
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
@@ -62,9 +62,19 @@ def packing_declines(problem) -> bool:
     several overlap groups (its listed routes keep one track bitset each, packed as disjoint), or a
     train whose routes must end at token cities (it drops a route that earns no more than the route
     one segment shorter, which such a train may not run); gauge changes counted as cities (1848) or
-    towns at the ends counted against the cities (18MT), which its listing does not count."""
+    towns at the ends counted against the cities (18MT), which its listing does not count; a set pair
+    paying the richest paid stop again (18Neb), which its listing does not price; stops paid once a run
+    (``Problem.paid_once``); a run that may not use every train (civil_war), a rule on the whole run its
+    packing does not keep, or a bonus a location pays once across the routes (connection_bonuses), which
+    its listed routes each hold."""
+    if n_set_pair_largest(problem):
+        return True
     if problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any()):
         return True
+    if problem.paid_once:  # a route's price depends on the routes placed before it (its listing prices each alone)
+        return True
+    if problem.not_all_trains or (problem.once_amount and bool(np.any(problem.once_bits_by_stop))):
+        return True  # a rule on the whole run (civil_war) or a bonus once across the routes (connection_bonuses)
     if np.any(problem.gauge_halves_by_seg):
         return True
     return any(int(problem.end_cap_by_train[t]) < int(problem.caps_by_train[t][0]) + 2 for t in range(problem.n_trains))
@@ -78,6 +88,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
     stop)."""
     n = problem.n_stops
     fixed_bonus = pairs_bound(problem) + problem.r2r_per_token * problem.r2r_max_tokens + track_bonus_bound(problem)
+    fixed_bonus += crow_bound(problem)  # (the widest of any train's: one bound for every train)
     fixed_bonus += end_bonus_bound(problem)
     max_bonus, prefix, bound, order, anchors, n_anchors, rank = _input().derive(
         problem.values_by_train_stop,
@@ -88,7 +99,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
         problem.group_by_train,
         problem.requires_token_by_train,
         fixed_bonus,
-        problem.n_largest,
+        problem.n_largest + n_set_pair_largest(problem),  # each pays at most the best value, as a largest-stop bonus
     )
     # the stops bonuses depend on being paid: ends of pairs that count paid stops, largest-stop triggers
     interesting = np.zeros(n, dtype=np.uint8)
@@ -191,7 +202,7 @@ def search(
     if on_improve is not None:
 
         def callback(value, stops, segs, revenues, paid, bound, nodes):
-            found = _routes(problem, order, stops, segs, revenues, paid)
+            found = paid_once_routes(problem, _routes(problem, order, stops, segs, revenues, paid))
             pull = pullman_bonus(problem, found)
             award_best_route(problem, found)  # each best-route bonus onto the route that earns it
             revenue = sum(r.revenue for r in found)
@@ -213,6 +224,7 @@ def search(
         ki, float(deadline), int(node_budget or 0), cancel.flag if cancel is not None else None, callback, kernel
     )
     routes = _routes(problem, order, out.stops_by_level, out.segs_by_level, out.revenue_by_level, out.paid_by_level)
+    routes = paid_once_routes(problem, routes)
     pull = pullman_bonus(problem, routes)
     award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
     revenue = sum(r.revenue for r in routes) + pull
@@ -250,15 +262,29 @@ def _search_home_route(problem, deadline_ms, node_budget, cancel, on_improve, **
 
 def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
     """More best-route bonuses than the kernel keeps per level (``MAX_BEST_ROUTE``), two local trains
-    that may not share a city (``Problem.local_cities_once``: a rule across routes), or an express
+    that may not share a city (``Problem.local_cities_once``: a rule across routes), a bonus once across
+    the routes (``Problem.once_amount``) beside an express train, or an express
     train on a board with more largest-stop bonuses (``MAX_FORCED``) or more stops that bonuses
     depend on (``MAX_INTERESTING``) than the kernel prices exactly: the public corpus has at most
-    1, 2 and 3."""
+    1, 2 and 3; or stops paid once a run at values that differ by train (the kernel prices a route by
+    the routes of the levels before it, whose order is not the trains'); or a freight train, paid by
+    its ends and the crow-flight hexes between them, which the kernel's bounds do not cover, or ends
+    that may not share a colour (1862)."""
     problem = ki.problem
+    if problem.paid_once and bool(np.any(problem.values_by_train_stop != problem.values_by_train_stop[:1])):
+        return True  # stops paid once, at values that differ by train: the order of the trains matters
+    if any(f is not None for f in problem.freight_by_train) or problem.unlike_end_colours:
+        return True  # a freight train paid by its ends and their crow-flight distance (games/freight.py), or
+        #              ends that may not share a colour: the kernel's listing knows neither
+    if problem.run_rule is not None:
+        return True  # a run priced and checked as a whole (Harzbahn 1873's mining_runs): the reference's
     if problem.n_best_route > kernel.MAX_BEST_ROUTE:
         return True
     if problem.local_cities_once and int(problem.local_by_train[: problem.n_trains].sum()) >= 2:
         return True  # two local trains that may not share a city (1822): no recorded game has them
+    if problem.once_amount and problem.n_trains >= 2 and not problem.pays_all_by_train[: problem.n_trains].all():
+        return True  # a bonus once across the routes with an express train: the kernel takes it back of trains
+        #   that pay every stop they visit (18NY's 5DE runs alone in every recorded game)
     if problem.pays_all_by_train[: problem.n_trains].all():
         return False
     return problem.n_largest > kernel.MAX_FORCED or int(ki.interesting_by_stop.sum()) > kernel.MAX_INTERESTING

@@ -9,13 +9,24 @@ budget counted exactly, a deadline, a cancel token), the same ``on_improve``.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from ..games.home_route import run_visits_home
 from ..model import MINES_NONE
-from ..revenue import award_best_route, best_route_awards, gauge_cities, price_route, pullman_bonus
+from ..revenue import (
+    award_best_route,
+    best_route_awards,
+    gauge_cities,
+    once_taken_back,
+    paid_once_routes,
+    price_route,
+    pullman_bonus,
+    route_pen_mask,
+)
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
+from .runs import best_runs
 
 NAME = "python"
 CHECK_EVERY = 64  # nodes between looks at the clock and the cancel token
@@ -140,18 +151,33 @@ def search(
     """
     start = time.monotonic()
     limits = _Limits(start, deadline_ms, node_budget, cancel)
+    if problem.run_rule is not None:  # a run priced and checked as a whole (Harzbahn 1873)
+        return _search_runs(problem, limits, start, on_improve)
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
     per_train: list[list[tuple]] = []
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
-    def combine(t, used, chosen, total, cities=frozenset()):
+    def combine(t, used, chosen, total, cities=frozenset(), seen=frozenset()):
         limits.tick()
         if t == len(per_train):
             found = [c[2] for c in chosen]
             if not run_visits_home(problem.home_stop, [f.stops for f in found]):
                 return  # a rule on the whole run: some route must visit the home token
+            if problem.not_all_trains and len(found) == problem.n_trains:
+                return  # a rule on the whole run: not every train runs (civil_war)
+            back = once_taken_back(problem, [(f.train, f.paid) for f in found])
+            if any(back):  # a bonus paid once across the routes: the later routes give theirs back
+                chosen = [(c[0] - b, c[1], replace(c[2], revenue=c[2].revenue - b), c[3]) for c, b in zip(chosen, back)]
+                found = [c[2] for c in chosen]
+                total -= sum(back)
             bonus = pullman_bonus(problem, found) + sum(
-                a for _, a in best_route_awards(problem, [f.stops for f in found], [f.train for f in found])
+                a
+                for _, a in best_route_awards(
+                    problem,
+                    [f.stops for f in found],
+                    [f.train for f in found],
+                    [route_pen_mask(problem, f.dsegs) for f in found],
+                )
             )
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]
@@ -163,10 +189,13 @@ def search(
         for rev, bits, found, priced in per_train[t]:
             mine = local_cities[t](found.stops)
             if not bits & used and not mine & cities:
+                if problem.paid_once:  # a stop an earlier route visits pays nothing (Problem.paid_once)
+                    values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
+                    rev -= sum(int(values[s]) for s in priced.paid if s in seen) * mult
                 chosen.append((rev, bits, found, priced))
-                combine(t + 1, used | bits, chosen, total + rev, cities | mine)
+                combine(t + 1, used | bits, chosen, total + rev, cities | mine, seen | frozenset(found.stops))
                 chosen.pop()
-        combine(t + 1, used, chosen, total, cities)
+        combine(t + 1, used, chosen, total, cities, seen)
 
     local_cities = [_local_cities(problem, t) for t in range(problem.n_trains)]
     try:
@@ -179,6 +208,30 @@ def search(
     except _Stop as stop:
         return _result(problem, best, False, limits, start, stop.args[0])
     return _result(problem, best, True, limits, start, None)
+
+
+def _search_runs(problem, limits: _Limits, start: float, on_improve) -> SearchResult:
+    """Every legal route of every train; the best run as the run's rule prices and checks it
+    (:func:`optimizer.core.runs.best_runs`). A stopped search answers no routes, bounded by every
+    train paid every stop (what no run can pass)."""
+    try:
+        per_train = []
+        for t in range(problem.n_trains):
+            routes = legal_routes(problem, t, limits)
+            routes.sort(key=lambda r: -r[0])
+            per_train.append(routes)
+        revenue, routes = best_runs(problem, per_train, limits)
+    except _Stop as stop:
+        values = problem.values_by_train_stop
+        bound = int(sum(values[t].clip(min=0).sum() for t in range(problem.n_trains)))
+        elapsed = (time.monotonic() - start) * 1000
+        return SearchResult(0, False, bound, [], limits.nodes, elapsed, stop.args[0], 0, NAME)
+    result = SearchResult(
+        revenue, True, revenue, routes, limits.nodes, (time.monotonic() - start) * 1000, None, 0, NAME
+    )
+    if on_improve is not None:
+        on_improve(result)
+    return result
 
 
 def _local_cities(problem, t: int):
@@ -195,6 +248,7 @@ def _result(problem, best, optimal: bool, limits: _Limits, start: float, stopped
     revenue, chosen, _ = best
     bound = revenue if optimal else max(revenue, static_bound(problem))
     routes = [FoundRoute(f.train, list(f.stops), list(f.dsegs), f.revenue, list(f.paid)) for _, _, f, _ in chosen]
+    routes = paid_once_routes(problem, routes)  # (train order, as the run is listed)
     pullman = pullman_bonus(problem, routes)
     award_best_route(problem, routes)  # each best-route bonus onto the route that earns it
     return SearchResult(

@@ -78,6 +78,10 @@ class Rules:
         """A stop a route may pass through but neither begin nor end at (none, generically)."""
         return False
 
+    def no_end_reason(self) -> str:
+        """Why a route may not begin or end at a stop :meth:`no_end` names, in a player's words."""
+        return "a town"
+
     # hex id -> the off-board area it belongs to, where the map data does not say so itself
     areas: dict[str, str] = {}
 
@@ -171,6 +175,10 @@ class Rules:
         """Gauge changes a train runs without counting them as stops."""
         return 0
 
+    def halves(self, spec: TrainSpec) -> bool:
+        """The train is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
+        return False
+
     def end_cap(self, spec: TrainSpec) -> int:
         """The most large stops plus towns at the route's ends a train may count (UNLIMITED: no such rule)."""
         return UNLIMITED
@@ -187,6 +195,28 @@ class Rules:
         but the company holds no token in its home hex, so only the empty run is legal)."""
         return -1
 
+    def not_all_trains(self) -> bool:
+        """Whether a run of every train of the company is refused (``civil_war``: 18TN)."""
+        return False
+
+    def run_rule(self, graph, trains, specs):
+        """A rule pricing and checking the run as a whole (Harzbahn 1873's ``mining_runs``), None: the
+        run is the sum of its routes."""
+        return None
+
+    def once_locations(self) -> dict:
+        """Stop id -> the location whose bonus its value holds, paid once across the company's routes
+        (``connection_bonuses``: 18NY); empty in most titles."""
+        return {}
+
+    def once_amount(self) -> int:
+        """What a stop's value holds for its location's bonus (``once_locations``)."""
+        return 0
+
+    def fixed_revenue(self) -> int:
+        """What the company earns with its routes whatever they are (18NY's claimed bonuses); 0 in most titles."""
+        return 0
+
     def mine_rule(self, spec: TrainSpec) -> int:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
         return MINES_ANY
@@ -195,6 +225,23 @@ class Rules:
         """The sets of track kinds (``broad``, ``narrow``, ``dual`` ...) a route of the train may use:
         all of its track within one of them; None where the train runs any track."""
         return None
+
+    def routes_share_track(self) -> bool:
+        """Whether the company's routes may share track (each train its own overlap group)."""
+        return False
+
+    def freight_terms(self, spec: TrainSpec) -> tuple | None:
+        """(bonus, port bonus) where the train is a freight train paid by its route's ends and the
+        crow-flight hexes between them (optimizer/games/freight.py); None for every other train."""
+        return None
+
+    def unlike_end_colours(self) -> tuple:
+        """Hex colours no route may both begin and end on (none)."""
+        return ()
+
+    def stops_paid_once(self) -> bool:
+        """Whether a stop already on an earlier route of the run pays nothing (a pricing of the run)."""
+        return False
 
     def local_cities_once(self) -> str:
         """Whether the company's local trains may share a city across their routes: "" (they may),

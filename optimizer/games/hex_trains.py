@@ -6,7 +6,8 @@ A title declares ``hex_distance`` in its data file's ``revenue_rules``:
   (lib/engine/game/g_1858/game.rb#hex_train?; every train of 1849 and 18Ireland is one, their
   ``#check_distance`` checks all); ``"all"``: those, and a train given as rows keeps its rows and may
   cross 99 (g_18_ny/game.rb#check_distance: ``limit = 99 if limit.is_a?(Array)``); ``{"suffix": "H"}``:
-  a train whose name ends so (g_1844/game.rb#hex_train_name?).
+  a train whose name ends so (g_1844/game.rb#hex_train_name?); ``{"pattern": "F\\**$"}``: a train whose
+  name matches the regular expression (g_1862/game.rb#train_type_by_name: ``/F\\**$/``, freight trains).
 - ``count``: ``"edges"`` (the default: ``route.chains.sum`` of ``paths.each_cons(2)`` pairs on two hexes,
   g_18_ireland/game.rb#hex_edge_cost) or ``"hexes"`` (one more a route: g_1844/game.rb#route_hex_distance).
 - ``double_gauge``: ``{"*": "narrow", "R6H": "broad"}``: a segment on that gauge counts its edges twice
@@ -30,6 +31,7 @@ the visited stops where the distance is a number).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ..board.tiles import placed
@@ -47,7 +49,9 @@ def hex_spec(rule: dict, train, spec: TrainSpec) -> TrainSpec:
     stop and crosses at most its distance in edges (its distance less one, counted in hexes)."""
     which = rule.get("trains", "integer")
     rows = isinstance(train.distance, list)
-    if isinstance(which, dict):
+    if isinstance(which, dict) and "pattern" in which:
+        counts = re.search(which["pattern"], str(train.name)) is not None and not rows
+    elif isinstance(which, dict):
         counts = str(train.name).endswith(which["suffix"]) and not rows
     else:
         counts = not rows or which == "all"

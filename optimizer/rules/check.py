@@ -12,7 +12,7 @@ from itertools import product
 from ..errors import RoutesError
 from ..games.home_route import home_error, run_visits_home
 from ..graph.problem import HEX_FORBIDDEN, build_problem
-from ..revenue import best_route_awards, price_route, visit_errors
+from ..revenue import best_route_awards, once_taken_back, price_route, visit_errors
 from .notation import known_trains, named_hexes, train_ids
 from .routes import readings
 
@@ -94,6 +94,8 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     out_routes = []
     used: dict = {}  # (overlap group, resource) -> route number that used it
     priced_routes: list = []  # (route number, Priced, train, stops, entry) of each priced route
+    pen_of: dict = {}  # route number -> the penalty (or bonus) hexes its track crosses
+    segs_of: dict = {}  # route number -> its segments
     pullmen = []
     for (i, train, _), reading in zip(parsed, combo):
         entry = {"train": train, "legal": True, "revenue": 0, "stops": [], "paid": [], "hexes": [], "errors": []}
@@ -117,6 +119,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
             _price_local(problem, entry, reading, t, priced_routes, i)
             continue
         stops, resources, errors, pen = _walk(problem, reading)
+        pen_of[i] = pen
         entry["stops"] = [problem.stop_id(s) for s in stops]
         entry["hexes"] = [
             list(graph.segments[j].hexes if fwd else reversed(graph.segments[j].hexes)) for j, fwd in reading
@@ -136,7 +139,8 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         )
         if not errors:
             priced = price_route(problem, t, stops, pen, segs)
-            errors = priced.errors
+            errors = priced.errors + (problem.run_rule.route_errors(t, stops) if problem.run_rule else [])
+            segs_of[i] = segs
             if priced.legal:
                 entry["revenue"] = priced.revenue
                 entry["paid"] = [problem.stop_id(s) for s in priced.paid]
@@ -144,16 +148,44 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         entry["errors"] = errors
         entry["legal"] = not errors
     _local_cities_once(problem, priced_routes)
+    _paid_once(problem, priced_routes)
     for entry, reading in pullmen:
         _price_pullman(problem, entry, reading, priced_routes)
     if all(entry["legal"] for entry in out_routes):  # each best-route bonus on the route earning it most
-        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes]):
+        pens = [pen_of.get(p[0], 0) for p in priced_routes]
+        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes], pens):
             priced_routes[k][4]["revenue"] += amount
+    run_errors = _price_run(problem, priced_routes, segs_of)
     legal = all(r["legal"] for r in out_routes)
     out = {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
+    ordered = sorted((p for p in priced_routes if p[4]["legal"]), key=lambda p: p[0])  # the run's order
+    for p, b in zip(ordered, once_taken_back(problem, [(p[2], p[1].paid) for p in ordered])):
+        p[4]["revenue"] -= b  # a bonus once across the routes: its first route earns it (connection_bonuses)
+        out["revenue"] -= b
+    if legal:
+        out["revenue"] += int(problem.fixed_revenue)  # what the company earns with any run (18NY's claimed bonuses)
+    running = [p[4]["revenue"] for p in priced_routes]
+    if legal and problem.not_all_trains and running and len(running) == problem.n_trains:
+        out["revenue"] -= min(running)  # civil_war: every train runs, so the lowest route earns nothing
     if not run_visits_home(problem.home_stop, [p[3] for p in priced_routes]):  # a rule on the whole run
         out.update(legal=False, revenue=0, errors=[home_error(problem)])
+    if run_errors:
+        out.update(legal=False, revenue=0, errors=run_errors)
     return out
+
+
+def _price_run(problem, priced_routes, segs_of) -> list:
+    """A run priced and checked as a whole (``Problem.run_rule``: Harzbahn 1873): each route's revenue
+    and paid stops within the run, and the run's errors (the routes of one train meeting, the
+    concession routes)."""
+    rule = problem.run_rule
+    if rule is None or not priced_routes:
+        return []
+    _, revenues, paid, errors = rule.price([(p[2], p[3], segs_of[p[0]]) for p in priced_routes])
+    for p, revenue, stops in zip(priced_routes, revenues, paid):
+        p[4]["revenue"] = revenue
+        p[4]["paid"] = [problem.stop_id(s) for s in stops]
+    return list(dict.fromkeys(f"route {priced_routes[k][0] + 1}: {msg}" for k, msg in errors))
 
 
 def _walk(problem, reading):
@@ -192,7 +224,27 @@ def _walk(problem, reading):
                 else f"it reaches {_stop_name(problem, a)} and {_stop_name(problem, b)}, one location, twice"
             )
         seen[loc] = s
+    errors += _group_errors(problem, stops)
     return stops, resources, errors, pen
+
+
+def _group_errors(problem, stops) -> list:
+    """Two stops of a route whose groups overlap though their locations differ (lib/engine/route.rb
+    #revenue: "Cannot use group ... more than once"; the same groups are one location, above)."""
+    graph = problem.graph
+    errors = []
+    for i, a in enumerate(stops):
+        for b in stops[i + 1 :]:
+            la, lb = graph.stops[a].location, graph.stops[b].location
+            if la == lb or not (la.startswith("group:") and lb.startswith("group:")):
+                continue
+            shared = set(la[6:].split("|")) & set(lb[6:].split("|"))
+            if shared:
+                errors.append(
+                    f"it reaches {_stop_name(problem, a)} and {_stop_name(problem, b)}, both of group"
+                    f" {sorted(shared)[0]}, which a route may use once"
+                )
+    return errors
 
 
 def _hex_track_errors(problem, t: int, segs: list) -> list:
@@ -232,6 +284,20 @@ def _local_cities_once(problem, priced_routes) -> None:
                 entry["legal"] = False
                 entry["revenue"] = 0
             seen.setdefault(key, i)
+
+
+def _paid_once(problem, priced_routes) -> None:
+    """Where a stop already on an earlier route pays nothing (``Problem.paid_once``, g_1877_stockholm_tramways
+    /game.rb#stop_on_other_route?), each route, in the order listed, loses what those stops paid it."""
+    if not problem.paid_once:
+        return
+    seen: set = set()
+    for _, priced, t, stops, entry in sorted(priced_routes, key=lambda p: p[0]):
+        again = [s for s in priced.paid if s in seen]
+        values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
+        entry["revenue"] -= sum(int(values[s]) for s in again) * mult
+        entry["paid"] = [problem.stop_id(s) for s in priced.paid if s not in seen]
+        seen.update(stops)
 
 
 def _price_local(problem, entry, reading, t, priced_routes, i):

@@ -14,6 +14,9 @@ module Route18xx
       ['Engine::Game::G1871::Game', :hex_edge_cost, 'called with the train too'],
       # g_18_india/game.rb#revenue_for calls commodity_bonus(route, stops)
       ['Engine::Game::G18India::Game', :commodity_bonus, 'called with the stops too'],
+      # g_1862/game.rb#compute_local_stops and #compute_express_stops call optimize_stops(route), which
+      # takes (route, _num_pay, _total_stops) and reads only the route: every M/N train's route
+      ['Engine::Game::G1862::Game', :optimize_stops, 'called with the route alone'],
     ].freeze
 
     PUBLIC = [

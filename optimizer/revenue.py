@@ -60,6 +60,9 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
         )
     if len(stops) < 2 and not spec.local:
         errors.append("a route needs at least two stops")
+    flags = problem.half_again_by_stop
+    if flags is not None and len(stops) < 3 and any(int(flags[s]) & 2 for s in stops):
+        errors.append("a route to a port must contain 2 other stops")
     minimum = int(problem.min_large_by_train[t])
     if n_large < minimum:
         errors.append(f"{label} counts {n_large} large stops (cities, off-boards that pay); it must count {minimum}")
@@ -146,7 +149,7 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     ):
         tokens = sum(1 for s in paid if problem.token_by_stop[s])
         extra += problem.r2r_per_token * min(tokens, problem.r2r_max_tokens)
-    return extra + crow_bonus(problem, t, visited)
+    return extra + crow_bonus(problem, t, visited) + half_again_adjustment(problem, t, paid)
 
 
 def crow_bonus(problem, t: int, visited: list) -> int:
@@ -178,6 +181,19 @@ def halve_to_ten(revenue: int) -> int:
     unhalved revenue stay bounds."""
     half = revenue // 2
     return (half + 5) // 10 * 10 if half >= 0 else -((-half + 5) // 10 * 10)
+
+
+def half_again_adjustment(problem, t: int, paid: list) -> int:
+    """``port_half_again``: the port's pairs paid each other paid stop half its value, rounded up; the
+    engine pays half the route's sum, rounded down to 10 (lib/engine/game/g_1850_jr/game.rb#revenue_for:
+    ``revenue += (revenue / 2).floor(-1)``): the difference, never positive."""
+    flags = problem.half_again_by_stop
+    if flags is None or not any(int(flags[s]) & 1 for s in paid):
+        return 0
+    values = problem.values_by_train_stop[t]
+    total = sum(int(values[s]) for s in paid) * int(problem.multiplier_by_train[t])
+    halves = sum((int(values[s]) + 1) // 2 for s in paid if not int(flags[s]) & 1)
+    return (total // 2) // 10 * 10 - halves
 
 
 def penalty_value(problem, pen_mask: int) -> int:
@@ -279,7 +295,18 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     if problem.halved(t):
         best.revenue = halve_to_ten(best.revenue)
     best.revenue -= penalty_value(problem, pen_mask & ~problem.skip_penalties(t))
+    best.revenue += end_bonus(problem, t, stops)
     return best
+
+
+def end_bonus(problem, t: int, stops: list) -> int:
+    """``destination_ends``: a route whose first (else last) stop carries an end bonus earns it, times
+    the train's multiplier (lib/engine/game/g_1870/game.rb#destination_revenue: ``stops.values_at(0, -1)
+    .find { |s| s.hex == destination }``, its ``route_revenue``)."""
+    ends = problem.end_bonus_by_stop
+    if ends is None or len(stops) < 2:
+        return 0
+    return int(ends[stops[0]] or ends[stops[-1]]) * int(problem.multiplier_by_train[t])
 
 
 def pullman_pick(problem, routes: list):

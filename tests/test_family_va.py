@@ -1,4 +1,6 @@
-"""Issue 27/32 families of this round: ``freight_ports`` (18VA), ``assigned_hex_doubles`` (18Ardennes).
+"""Issue 27/32 families of this round: ``freight_ports`` (18VA), ``assigned_hex_doubles`` (18Ardennes),
+``port_per_token`` (1836Jr30, 1836Jr56), ``port_half_again`` (1850Jr) and ``destination_ends`` (1870),
+the last two in both searches and the pricing; a company's extra tokens (1870, 18VA).
 
 The engine's code is the reference (lib/engine/game/g_18_va/game.rb): ``#revenue_for`` and
 ``#freight_port_bonus`` pay passenger, freight (``G``) and doubler (``D``) trains apart;
@@ -6,20 +8,29 @@ The engine's code is the reference (lib/engine/game/g_18_va/game.rb): ``#revenue
 linked city and CMD to freight trains. Expected revenues are the engine's: the price
 ``clients/ruby/bin/price-routes`` gave our routes in this branch's judge run
 (``benchmarks/engine_judge.py --title 18VA``: 8 of 8 right, 2 of 8 on main; ``--title 18Ardennes``:
-6 of 8, 4 of 8 on main).
+6 of 8, 4 of 8 on main; 1836Jr30 and 1836jr56 8 of 8, 7 of 8 on main; 1850Jr 8 of 8, 2 of 8 on main;
+1870 6 of 8, 3 of 8 on main).
 """
 
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from optimizer import api
+from optimizer.board.state import read_board
 from optimizer.core import compiled
 from optimizer.games import rules_source
-from optimizer.graph.problem import build_problem
+from optimizer.games.declared import DeclaredRules
+from optimizer.graph.problem import any_train_without_token, build_problem, problem_from_graph
+from optimizer.graph.walks import build_track_graph
+from optimizer.revenue import price_route
 
+from .boards import small_boards
 from .test_catalog_rules import catalog_state
 from .twins import searches_agree
 
@@ -210,7 +221,9 @@ def test_extra_tokens_are_the_companys_tokens():
     assert j3.token and not j3.end_only
     bare = copy.deepcopy(doc)
     _hex(bare, "J3")["cities"][0]["extra_tokens"] = []
-    assert api.solve(bare)["revenue"] == 140
+    generic = "1870 (no rules)"  # without destination_ends, whose end at J3 pays 50 again
+    assert api.solve(dict(doc, game=generic))["revenue"] == 160
+    assert api.solve(dict(bare, game=generic))["revenue"] == 140
 
 
 JR30, JR56 = "1836Jr30/2809@", "1836jr56/1836jr56_game_end_bank@"
@@ -260,3 +273,201 @@ def test_1836jr_port_pays_once_a_token_city():
         if s.id in route["routes"][0]["paid"]
     )
     assert route["revenue"] == plain + sum(p.amount for p in on_route) == 220
+
+
+JR50 = "1850Jr/hotseat@"
+# lib/engine/game/g_1850_jr/game.rb#revenue_for: a route with a port earns half its sum again, rounded
+# down to 10, and must contain 2 other stops
+JR50_PRICED = [
+    (JR50 + "100", 180),  # 150 before
+    (JR50 + "253", 550),  # 400 before
+    (JR50 + "281", 720),  # 480 before: a D and a 6, each to a port
+    (JR50 + "330", 730),
+    (JR50 + "40", 60),
+]
+
+
+def test_1850jr_declares_port_half_again():
+    source, families = rules_source("1850Jr")
+    assert source == "data" and "port_half_again" in families
+
+
+@pytest.mark.parametrize("state_id, engine", JR50_PRICED, ids=[s for s, _ in JR50_PRICED])
+def test_1850jr_answer_is_the_engines_price(state_id, engine):
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == engine
+    assert answer["revenue"] >= doc["expected"]["router"]["revenue"]
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == engine
+    ref, _, _ = searches_agree(build_problem(doc))
+    assert ref.revenue == engine
+
+
+def test_1850jr_port_route_is_half_again_rounded_down_and_needs_three_stops():
+    """At action 281 the D's route to the port C1 (G5-H8-F8-D6-C3-D2-C1, 240 of stops) earns 360:
+    half again, rounded down to 10; cut to the port and one stop it is refused, as the engine's "must
+    contain 2 other stops"."""
+    doc = catalog_state(JR50 + "281")
+    hexes = [["G5", "G7", "H6", "H8"], ["H8", "G9", "F8"], ["F8", "E7", "D6"], ["D6", "C5", "C3"], ["C3", "D2"]]
+    hexes += [["D2", "C1"]]
+    problem = build_problem(doc)
+    d = next(t for t, spec in enumerate(problem.specs) if spec.name == "D")
+    train = doc["trains"][d]["id"]
+    route = api.check(doc, [{"train": train, "hexes": hexes}])["routes"][0]
+    index = {s.id: i for i, s in enumerate(problem.graph.stops)}
+    base = sum(int(problem.values_by_train_stop[d][index[s]]) for s in route["paid"])
+    assert route["legal"] and route["revenue"] == base + base // 2 // 10 * 10 == 360
+    short = api.check(doc, [{"train": train, "hexes": [["D2", "C1"]]}])["routes"][0]
+    assert not short["legal"] and any("2 other stops" in e for e in short["errors"])
+
+
+def _with_ports(draw, doc: dict, worth_nothing: bool = True) -> dict:
+    """One or two of the board's stop hexes made ports (their first stop in group ``port``, worth
+    nothing, as 1850Jr's), every train a plain one (the family's trains pay every stop at multiplier 1)."""
+    with_stops = [h for h in doc["hexes"] if re.search(r"(^|;)(city|town|offboard)=", h["code"])]
+    for h in draw(st.lists(st.sampled_from(with_stops), min_size=1, max_size=2, unique_by=lambda h: h["id"])):
+        port = re.sub(r"(^|;)((?:city|town|offboard)=[^;]*)", r"\1\2,groups:port", h["code"], count=1)
+        h["code"] = re.sub(r"revenue:[^,;]*(?=[^;]*groups:port)", "revenue:0", port, count=1) if worth_nothing else port
+    for t in doc["trains"]:
+        if not isinstance(t["distance"], int) or t.get("local"):
+            n = draw(st.integers(2, 5))
+            t.update(name=str(n), distance=n)
+            t.pop("local", None)
+    return doc
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_on_port_half_again(data):
+    """Random boards with ports anywhere: the reference, the nested and the packing search agree, and
+    every route is priced as the reference prices it: a route with a port its sum plus half of it
+    rounded down to 10, and at least 3 stops."""
+    doc = _with_ports(data.draw, data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3)))
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"port_half_again": {"group": "port"}})(board)
+    problem = problem_from_graph(
+        board, rules, build_track_graph(board, rules, reachable_only=not any_train_without_token(board, rules))
+    )
+    ref, nested, packing = searches_agree(problem)
+    flags = problem.half_again_by_stop
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            priced = price_route(problem, route.train, route.stops)
+            assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)
+            values = problem.values_by_train_stop[route.train]
+            base = sum(int(values[s]) for s in priced.paid)
+            if flags is not None and any(flags[s] for s in route.stops):
+                assert len(route.stops) >= 3
+                assert route.revenue == base + base // 2 // 10 * 10
+            else:
+                assert route.revenue == base
+
+
+R1870 = "1870/1870_game_end_bank@"
+# lib/engine/game/g_1870/game.rb#destination_revenue: a route whose first or last stop is on the
+# company's reached destination earns that stop again
+R1870_PRICED = [
+    (R1870 + "1043", 330),  # SSW's 8 from Fort Worth (J3, 50: its destination) (280 before)
+    (R1870 + "1259", 440),  # MKT's 8 from N1 (its destination, 50) (390 before)
+    (R1870 + "860", 160),  # J3 in the middle of the route: no bonus
+    (R1870 + "240", 40),  # SLSF has not reached M22 yet
+]
+
+
+def test_1870_declares_destination_ends():
+    source, families = rules_source("1870")
+    assert source == "data" and "destination_ends" in families
+
+
+@pytest.mark.parametrize("state_id, engine", R1870_PRICED, ids=[s for s, _ in R1870_PRICED])
+def test_1870_answer_is_the_engines_price(state_id, engine):
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == engine
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == engine
+    ref, _, _ = searches_agree(build_problem(doc))
+    assert ref.revenue == engine
+
+
+def test_1870_destination_pays_again_only_at_an_end():
+    """SSW at action 1043: J3 (its reached destination, 50) at the route's end pays twice, in the
+    middle once; before SSW reaches it (the hex still assigned SSW) never twice."""
+    doc = catalog_state(R1870 + "1043")
+    train = doc["trains"][0]["id"]
+    end = [["J3", "I4", "I6", "I8", "H9", "H11", "H13"], ["H13", "H15", "H17"]]
+    middle = [["H13", "H11", "H9", "I8", "I6", "I4", "J3"], ["J3", "J5"]]
+    at_end = api.check(doc, [{"train": train, "hexes": end}])
+    reversed_end = api.check(doc, [{"train": train, "hexes": [list(reversed(h)) for h in reversed(end)]}])
+    in_middle = api.check(doc, [{"train": train, "hexes": middle}])
+    assert at_end["legal"] and reversed_end["legal"] and in_middle["legal"]
+    assert at_end["revenue"] == reversed_end["revenue"]
+    problem = build_problem(doc)
+    value = {s.id: int(problem.values_by_train_stop[0][i]) for i, s in enumerate(problem.graph.stops)}
+    assert at_end["revenue"] == sum(value[s] for s in at_end["routes"][0]["paid"]) + value["J3._0"]
+    assert in_middle["revenue"] == sum(value[s] for s in in_middle["routes"][0]["paid"])
+    unreached = copy.deepcopy(doc)
+    _hex(unreached, "J3")["assignments"] = {"<Engine::Corporation: SSW>": True}
+    assert api.check(unreached, [{"train": train, "hexes": end}])["revenue"] == at_end["revenue"] - value["J3._0"]
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_on_destination_ends(data):
+    """Random boards whose company has a reached destination on a random stop hex: the three searches
+    agree and every route is priced as the reference prices it, the destination's value again where it
+    is the route's first or last stop."""
+    doc = data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3))
+    with_stops = [h for h in doc["hexes"] if re.search(r"(^|;)(city|town|offboard)=", h["code"])]
+    target = data.draw(st.sampled_from(with_stops))
+    doc["corporation"]["abilities"] = [{"type": "assign_hexes", "hexes": [target["id"]]}]
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"destination_ends": True})(board)
+    problem = problem_from_graph(
+        board, rules, build_track_graph(board, rules, reachable_only=not any_train_without_token(board, rules))
+    )
+    ref, nested, packing = searches_agree(problem)
+    ends = problem.end_bonus_by_stop
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            priced = price_route(problem, route.train, route.stops)
+            assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)
+            values = problem.values_by_train_stop[route.train]
+            base = sum(int(values[s]) for s in priced.paid) * int(problem.multiplier_by_train[route.train])
+            first, last = route.stops[0], route.stops[-1]
+            again = 0
+            if ends is not None and len(route.stops) >= 2:
+                again = int(ends[first] or ends[last]) * int(problem.multiplier_by_train[route.train])
+            assert route.revenue == base + again
+
+
+def test_1836jr_port_route_needs_two_other_stops():
+    """Nord at action 418: its 5 from the port J2 to I3 alone is refused, as the engine's "must contain
+    2 other stops"; to H4 as well it is legal."""
+    doc = catalog_state(JR30 + "418")
+    short = api.check(doc, [{"train": "5-1", "hexes": [["J2", "I3"]]}])["routes"][0]
+    assert not short["legal"] and any("2 other stops" in e for e in short["errors"])
+    longer = api.check(doc, [{"train": "5-1", "hexes": [["J2", "I3"], ["I3", "I5", "H4"]]}])["routes"][0]
+    assert longer["legal"], longer["errors"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_on_port_per_token(data):
+    """Random boards with ports (their own value) under port_per_token: the three searches agree, each
+    route is priced as the reference prices it, and none with a port has fewer than 3 stops."""
+    doc = _with_ports(data.draw, data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3)), False)
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"port_per_token": {"group": "port"}})(board)
+    problem = problem_from_graph(
+        board, rules, build_track_graph(board, rules, reachable_only=not any_train_without_token(board, rules))
+    )
+    ref, nested, packing = searches_agree(problem)
+    flags = problem.half_again_by_stop
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            priced = price_route(problem, route.train, route.stops)
+            assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)
+            if flags is not None and any(flags[s] for s in route.stops):
+                assert len(route.stops) >= 3

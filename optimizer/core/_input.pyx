@@ -281,6 +281,12 @@ cdef int borrow_stops(Input* g, p, ki, list keep) except -1:
     g.mine_by_stop = <const uint8_t*>take(p, "mine_by_stop", U8, keep, n)
     g.free_by_stop = <const uint8_t*>take_or_zeros(p, "free_by_stop", U8, keep, n)
     g.interesting_by_stop = <const uint8_t*>take(ki, "interesting_by_stop", U8, keep, n)
+    g.half_again_by_stop = NULL  # port_half_again (1850Jr): absent from a Problem without the family
+    if getattr(p, "half_again_by_stop", None) is not None:
+        g.half_again_by_stop = <const uint8_t*>take(p, "half_again_by_stop", U8, keep, n)
+    g.end_bonus_by_stop = NULL  # destination_ends (1870): absent from a Problem without the family
+    if getattr(p, "end_bonus_by_stop", None) is not None:
+        g.end_bonus_by_stop = <const int32_t*>take(p, "end_bonus_by_stop", I32, keep, n)
     return 0
 
 

@@ -43,6 +43,36 @@ cdef int route_segs(Ctx* c, Level* L, int32_t* out) noexcept nogil:
     return n
 
 
+cdef inline int half_again_on(Ctx* c, const int32_t* stops, int n, uint8_t flag) noexcept nogil:
+    """A port among these stops whose flags have ``flag``: 1, port_half_again's (paid half again); 2,
+    one that needs 2 other stops (port_half_again's and port_per_token's)."""
+    cdef int i
+    if c.inp.half_again_by_stop == NULL:
+        return 0
+    for i in range(n):
+        if c.inp.half_again_by_stop[stops[i]] & flag:
+            return 1
+    return 0
+
+
+cdef int64_t half_again_adjust(Ctx* c, int t, const int32_t* paid, int n_paid) noexcept nogil:
+    """port_half_again (``revenue.half_again_adjustment``): the pairs of the port and each other paid
+    stop paid half its value, rounded up; the engine pays half the route's sum rounded down to 10
+    (g_1850_jr/game.rb#revenue_for): this takes back the difference, never positive, so the pairs
+    bound what the route earns."""
+    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
+    cdef int64_t total = 0, halves = 0
+    cdef int i
+    if not half_again_on(c, paid, n_paid, 1):
+        return 0
+    for i in range(n_paid):
+        total += values[paid[i]]
+        if not c.inp.half_again_by_stop[paid[i]] & 1:
+            halves += (values[paid[i]] + 1) // 2
+    total *= c.inp.multiplier_by_train[t]
+    return (total // 2) // 10 * 10 - halves
+
+
 cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, const int32_t* paid,
                       int n_paid) noexcept nogil:
     """Pair, largest-stop and red-to-red bonuses of a route, given its paid stops (a pair counts
@@ -102,7 +132,7 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
         mark[visited[i]] = 0
     for i in range(n_paid):
         mark[paid[i]] = 0
-    return extra
+    return extra + half_again_adjust(c, t, paid, n_paid)
 
 
 cdef int64_t crow_of(const Input* g, int t, const int32_t* visited, int n_visited) noexcept nogil:
@@ -490,8 +520,11 @@ cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv, uin
 
 cdef inline int route_refused(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
     """1 if the route breaks an end or count rule: it begins or ends at a stop that may only be passed
-    through, or visits fewer large stops than its train must (``revenue.visit_errors``)."""
+    through, or visits fewer large stops than its train must, or a port (flag 2) with fewer than
+    2 other stops (``revenue.visit_errors``)."""
     if L.n_large < c.inp.min_large_by_train[L.t]:
+        return 1
+    if nv < 3 and half_again_on(c, visited, nv, 2):
         return 1
     return nv >= 2 and (c.inp.no_end_by_stop[visited[0]] or c.inp.no_end_by_stop[visited[nv - 1]])
 
@@ -595,6 +628,11 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     rev -= penalty_of(c, pen)
     if c.inp.once_amount:
         rev -= claimed_again(c, L, visited, nv)
+    if c.inp.end_bonus_by_stop != NULL and nv >= 2:  # destination_ends (``revenue.end_bonus``)
+        k = c.inp.end_bonus_by_stop[visited[0]]
+        if k == 0:
+            k = c.inp.end_bonus_by_stop[visited[nv - 1]]
+        rev += <int64_t>k * c.inp.multiplier_by_train[t]
     L.rev = rev
     L.best_large = bl if c.inp.has_pullman else 0
     return rev

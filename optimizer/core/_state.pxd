@@ -158,6 +158,8 @@ cdef struct Input:
     int stop_bonus_amount                   # ... this for each stop it is paid (1844's narrow track; 0: none)
     const uint8_t* free_by_stop             # per stop: a visit costs no distance (visit_cost 0): counted neither
     #                                         large nor small (count_large, count_small)
+    const uint8_t* half_again_by_stop       # per stop: 1 paid half again, 2 needs 2 other stops (NULL: no such port)
+    const int32_t* end_bonus_by_stop        # per stop: paid again at a route's end (NULL: destination_ends not in play)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

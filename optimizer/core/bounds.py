@@ -34,6 +34,7 @@ def max_route_bonus(problem, t: int) -> int:
         + crow_bound(problem, t)
         + stop_bonus_bound(problem, t)
         + free_stops_bound(problem, t)
+        + end_bonus_bound(problem)
     )
 
 
@@ -76,6 +77,16 @@ def free_stops_bound(problem, t: int) -> int:
     values = problem.values_by_train_stop[t]
     free = np.asarray(problem.free_by_stop[: problem.n_stops], dtype=bool)
     return int(np.clip(values[free], 0, None).sum()) * max(int(problem.multiplier_by_train[t]), 0)
+
+
+def end_bonus_bound(problem) -> int:
+    """The most a route's end can pay it again (destination_ends): the best end bonus, times the
+    largest multiplier, once a route."""
+    ends = problem.end_bonus_by_stop
+    if ends is None or not len(ends):
+        return 0
+    mult = int(problem.multiplier_by_train[: problem.n_trains].max()) if problem.n_trains else 1
+    return max(0, int(ends.max())) * max(mult, 1)
 
 
 def track_bonus_bound(problem) -> int:

@@ -12,6 +12,7 @@ from ..revenue import award_best_route, paid_once_routes, pullman_bonus
 from .bounds import (
     company_cap,
     crow_bound,
+    end_bonus_bound,
     free_stops_bound,
     n_set_pair_largest,
     pairs_bound,
@@ -99,6 +100,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
     fixed_bonus += crow_bound(problem)  # (the widest of any train's: one bound for every train)
     fixed_bonus += max([stop_bonus_bound(problem, t) for t in range(problem.n_trains)], default=0)  # 1844's narrow
     fixed_bonus += max([free_stops_bound(problem, t) for t in range(problem.n_trains)], default=0)
+    fixed_bonus += end_bonus_bound(problem)
     max_bonus, prefix, bound, order, anchors, n_anchors, rank = _input().derive(
         problem.values_by_train_stop,
         problem.large_by_stop,

@@ -126,6 +126,10 @@ DATA_FILES = {
     "1877: Stockholm Tramways": "1877StockholmTramways.json",
     # a run of every train pays its lowest route nothing (civil_war: a rule on the whole run)
     "18TN": "18TN.json",
+    # a route through a port pays half again (port_half_again)
+    "1850Jr": "1850Jr.json",
+    # a route ending at the reached destination earns it again (destination_ends)
+    "1870": "1870.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

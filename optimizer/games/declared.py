@@ -235,8 +235,19 @@ is then a data file, and a new game needs code only for a family not seen yet:
   route holding the company's token, not for itself (1836Jr30 and 1836Jr56,
   lib/engine/game/g_1836_jr30/game.rb#revenue_for: ``revenue -= per_token``, then ``per_token`` for each
   ``stop.city? && stop.tokened_by?(route.train.owner)``): pairs of the port and each such city, so a
-  route is paid the port once per token city it pays. The engine's "must contain 2 other stops" is
-  not kept (coverage.json names it).
+  route is paid the port once per token city it pays. A route with the port must contain 2 other
+  stops, in both searches and the pricing (``half_again_by_stop``'s flag 2).
+- ``port_half_again``: ``{group}``: a route with a stop of the group (a port) pays half its sum again,
+  rounded down to 10, and needs 2 other stops (1850Jr, lib/engine/game/g_1850_jr/game.rb#revenue_for:
+  ``revenue += (revenue / 2).floor(-1)``, "must contain 2 other stops"): the port's pairs with every
+  other stop pay half that stop's value (rounded up), and both searches and the pricing take back what
+  the rounding leaves out and refuse a port route of fewer than 3 stops (``half_again_by_stop``). Its
+  trains pay every stop alike, at multiplier 1; others are refused.
+- ``destination_ends``: ``true``: a route whose first (else last) stop lies on the company's reached
+  destination hex earns that stop's value again, once (1870, lib/engine/game/g_1870/game.rb
+  #destination_revenue, #destination_hex: the first ability's first hex, reached once the hex no longer
+  holds the company's assignment); both searches and the pricing add it at a route's ends
+  (``end_bonus_by_stop``).
 - ``assigned_hex_doubles``: ``[hex, ...]``: a stop on one of these hexes pays twice where the company
   holds an assignment keyed by the hex's id (18Ardennes' mines, lib/engine/game/g_18_ardennes/trains.rb
   #mine_bonus: ``stop.route_revenue`` again where ``route.train.owner.assignments.key?(coord)`` for a
@@ -825,6 +836,13 @@ class DeclaredRules(Rules):
         rule = self.declared.get("hex_distance")
         if rule:
             spec = hex_spec(rule, train, spec)
+        if self.declared.get("port_half_again") and (
+            spec.multiplier != 1 or spec.kind_multipliers or not spec.pays_all
+        ):
+            raise BoardError(
+                f"{where}: port_half_again needs train {train.name!r} to pay every stop once, at multiplier 1",
+                field=where,
+            )
         if self.declared.get("towns_fill"):
             spec = towns_fill(train, spec)
         if self.leased_only():
@@ -1091,6 +1109,56 @@ class DeclaredRules(Rules):
             return node.value([column]) + self.value_bonus(hx, node)
         return super().value(hx, node)
 
+    def make_stop(self, hx, node):
+        """``port_half_again``: a stop of its group is flagged (the searches pay the route half again)."""
+        stop = super().make_stop(hx, node)
+        rule = self.declared.get("port_half_again")
+        if rule and rule["group"] in node.groups:
+            stop.half_again = True
+        if self.port_group(node):  # port_per_token: "must contain 2 other stops"
+            stop.min_three = True
+        if self.declared.get("destination_ends") and hx.id == self.reached_destination():
+            stop.end_bonus = node.value(self.board.phase_tiles)
+        return stop
+
+    def reached_destination(self) -> str | None:
+        """``destination_ends``: the company's destination hex (the first hex of its first ability, as
+        lib/engine/game/g_1870/game.rb#destination_hex reads it) once reached: no longer assigned the
+        company (#destination_revenue: ``return 0 if destination.assigned?(route.corporation)``)."""
+        abilities = self.company.abilities
+        hexes = (abilities[0].get("hexes") or []) if abilities else []
+        hx = self.board.hexes.get(hexes[0]) if hexes else None
+        if hx is None:
+            return None
+        cid = self.company.id
+        if any(key == cid or str(key).endswith(f": {cid}>") for key in hx.assignments):
+            return None
+        return hx.id
+
+    def half_again_pairs(self) -> list:
+        """``port_half_again``: each port paid with each other stop half that stop's value, rounded up;
+        the searches take back what the engine's rounding down to 10 leaves out (never more than the
+        pairs add, so they bound the route: ``revenue.half_again_adjustment``). Only where a stop pays
+        every train alike, at multiplier 1 (1850Jr's trains), and the ports themselves nothing (1850Jr's
+        ``revenue:yellow_0``), so that the pairs are half the route's sum, rounded up."""
+        group = self.declared["port_half_again"]["group"]
+        ports: list = []
+        others: list = []
+        for hx in self.board.hexes.values():
+            for node in hx.stop_nodes:
+                if self.forbidden(hx, node):
+                    continue
+                stop_id = hx.node_id(node.index)
+                value = self.value(hx, node)
+                if group in node.groups and value:
+                    raise BoardError(
+                        f"hex {hx.id}: port_half_again needs its ports worth nothing (this one pays {value})",
+                        field="hexes",
+                        hex=hx.id,
+                    )
+                (ports if group in node.groups else others).append((stop_id, value))
+        return [PairBonus(p, s, (v + 1) // 2) for p, _ in ports for s, v in others if v > 0]
+
     def port_group(self, node) -> bool:
         """A stop of ``port_per_token``'s group."""
         rule = self.declared.get("port_per_token")
@@ -1264,6 +1332,8 @@ class DeclaredRules(Rules):
         bonuses.pairs += self.group_conflicts()
         if self.declared.get("port_per_token"):
             bonuses.pairs += self.port_pairs()
+        if self.declared.get("port_half_again"):
+            bonuses.pairs += self.half_again_pairs()
         if self.declared.get("freight_ports"):
             bonuses.pairs += steamboat_pairs(self.board, self.company, self.declared["freight_ports"])
         bonuses.hex_bonuses = self.track_hex_bonuses()

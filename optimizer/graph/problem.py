@@ -219,6 +219,11 @@ class Problem:
 
     # ---- a train whose paid subset holds every large stop it visits (TrainSpec.large_first); empty: none
     large_first_by_train: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
+    # ---- port_half_again (1850Jr): a port on a route pays half its sum again, rounded down to 10
+    half_again_by_stop: np.ndarray | None = None  # uint8 per stop: 1 paid half again, 2 a route with it needs 2
+    #   other stops (port_per_token's ports too); None: no such port
+    # ---- destination_ends (1870): a route whose first or last stop is this one earns it again (once)
+    end_bonus_by_stop: np.ndarray | None = None  # int32 per stop (None: the family is not in play)
 
     def multiplied(self, k: int) -> bool:
         """Best-route bonus k's amount is times the multiplier of the route's train."""
@@ -301,6 +306,12 @@ def _empty(dtype) -> np.ndarray:
 
 
 _NONE = {np.int32: _empty(np.int32), np.uint8: _empty(np.uint8), np.uint32: _empty(np.uint32)}
+
+
+def port_flags(stops: list) -> np.ndarray | None:
+    """Per stop: 1 paid half again (port_half_again), 2 a route with it needs 2 other stops; None: none."""
+    flags = [int(s.half_again) | (2 if s.half_again or s.min_three else 0) for s in stops]
+    return _arr(flags, np.uint8) if any(flags) else None
 
 
 def _arr(xs, dtype=np.int32) -> np.ndarray:
@@ -488,6 +499,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         no_end_by_stop=flags[4],
         loc_by_stop=loc,
         mine_by_stop=_arr([s.mine for s in stops], np.uint8),
+        half_again_by_stop=port_flags(stops),
+        end_bonus_by_stop=_arr([s.end_bonus for s in stops], np.int32) if any(s.end_bonus for s in stops) else None,
         adj_ptr_by_stop=np.array(ptr, dtype=np.int32),
         to_stop_by_dir=adj[2],
         seg_by_dir=adj[1],

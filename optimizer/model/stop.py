@@ -22,3 +22,6 @@ class Stop:
     name: str | None = None
     no_end: bool = False  # a route may pass through here but neither begin nor end here
     mine: bool = False  # only goods trains visit it, one a route (1837 family: a mine)
+    half_again: bool = False  # a route through it pays half its sum again and needs 2 other stops (1850Jr's ports)
+    min_three: bool = False  # a route with it needs 2 other stops (1836Jr's ports; 1850Jr's by half_again)
+    end_bonus: int = 0  # a route beginning or ending here earns this again, once (1870's reached destination)

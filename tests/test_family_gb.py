@@ -29,13 +29,14 @@ from optimizer.board.inputs import input_fields
 from optimizer.core.bounds import crow_bound
 from optimizer.games.declared import engine_xy
 from optimizer.graph.problem import build_problem
-from optimizer.revenue import crow_hexes
+from optimizer.revenue import crow_hexes, gauge_cities, price_route
 
 from .boards import bonuses, small_boards
 from .ruby import engine_dir, tool
 from .test_catalog_rules import catalog_state
 from .test_core import _assert_sound
 from .test_engine_oracle import judge
+from .test_family_zoo import route_rules
 from .twins import searches_agree
 
 # States the engine priced above our answer under the generic rules (ours, engine's), each right
@@ -137,3 +138,78 @@ def test_twins_agree_with_a_crow_bonus(data):
     ref, nested, packing = searches_agree(problem)
     _assert_sound(problem, nested)
     _assert_sound(problem, packing)
+
+
+# ---- 18ZOO: the tunnel between two holes (holes) and A_TIP_OF_SUGAR (extra_distance) ----------------------
+
+# States the engine refused or under-paid without the families (its error or the router's figure named),
+# each right with them: judged by the engine (benchmarks/engine_judge.py).
+ZOO_JUDGED = (
+    "18ZOOMapA/153535@202",  # "5 is too many stops for 4S": the tunnel counts one more stop
+    "18ZOOMapA/153535@219",  # the hole's 30 and A_TIP_OF_SUGAR: ours 280, router 340
+    "18ZOOMapA/153535@256",  # below router: ours 460, router 520
+    "18ZOOMapE/113805@171",  # the tunnel counts as the second stop a route must count: ours 140, router 160
+    "18ZOOMapE/113805@209",  # the hole's value: ours 120, engine 150
+    "18ZOOMapF/47334@209",  # "4 is too many stops for 3S"
+)
+
+
+@pytest.mark.parametrize("state_id", ZOO_JUDGED)
+def test_the_engine_accepts_and_prices_our_zoo_answer(state_id):
+    tool("ruby")
+    state = catalog_state(state_id)
+    [verdict] = judge.judge([state], engine_dir())
+    assert verdict.right, verdict.reasons
+    assert verdict.ours == verdict.engine >= (verdict.router or 0)
+
+
+def test_the_tunnel_is_one_more_stop_and_pays_the_hole():
+    """18ZOO Map A @219: holes M5 and N18 (yellow_30|brown_60, phase 5S: 30). The engine's router ran
+    O9-N10-N12-N14-L4-K9-I9-H10-I11-H14-F18 through the tunnel at 340 (expected.router): four cities
+    and the tunnel make five counted stops, one more than the 4S runs but for A_TIP_OF_SUGAR."""
+    state = catalog_state("18ZOOMapA/153535@219")
+    [router] = state["expected"]["router"]["routes"]
+    doc = json.loads(json.dumps(input_fields(state)))
+    checked = api.check(doc, [{"train": router["train"], "hexes": router["hexes"]}])
+    assert checked["legal"] and checked["revenue"] == router["revenue"] == 340, checked
+    problem = build_problem(doc)
+    assert problem.specs[0].visit_large == 5  # 4, and one for A_TIP_OF_SUGAR
+    doc["corporation"]["companies"] = []
+    checked = api.check(doc, [{"train": router["train"], "hexes": router["hexes"]}])
+    assert not checked["legal"]
+    assert any("changes gauge 1 times" in e for e in checked["routes"][0]["errors"]), checked
+
+
+def test_no_route_ends_at_both_holes():
+    """The two holes' off-boards share a location: "Route cannot use holes as terminal more than once"."""
+    problem = build_problem(json.loads(json.dumps(input_fields(catalog_state("18ZOOMapA/153535@219")))))
+    index = problem.graph.stop_index()
+    assert problem.loc_by_stop[index["M5._0"]] == problem.loc_by_stop[index["N18._0"]]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_when_gauge_changes_count_towards_the_minimum(data):
+    """A route's gauge changes (the tunnel) count towards the large stops its train must count: the
+    reference and the nested search agree (packing declines gauge changes), and each route answered
+    counts its minimum."""
+    doc = data.draw(small_boards(max_hexes=10, min_trains=1, max_trains=3))
+    problem = build_problem(doc)
+    data.draw(route_rules(problem))
+    problem.gauge_halves_by_seg = (
+        np.array([data.draw(st.sampled_from([0, 0, 1, 2])) for _ in problem.graph.segments], dtype=np.int32)
+        if len(problem.graph.segments)
+        else problem.gauge_halves_by_seg
+    )
+    ref, nested, packing = searches_agree(problem)
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            segs = [int(problem.seg_by_dir[d]) for d in route.dsegs]
+            halves = sum(int(problem.gauge_halves_by_seg[k]) for k in segs)
+            large = sum(int(problem.large_by_stop[s]) for s in route.stops) + gauge_cities(problem, route.train, halves)
+            assert large >= problem.min_large_by_train[route.train], route
+            pen = 0
+            for k in segs:
+                pen |= int(problem.penalty_mask_by_seg[k])
+            priced = price_route(problem, route.train, route.stops, pen, segs)  # (with its gauge changes)
+            assert priced.legal and priced.revenue == route.revenue, (route, priced)

@@ -213,3 +213,39 @@ def test_twins_agree_when_gauge_changes_count_towards_the_minimum(data):
                 pen |= int(problem.penalty_mask_by_seg[k])
             priced = price_route(problem, route.train, route.stops, pen, segs)  # (with its gauge changes)
             assert priced.legal and priced.revenue == route.revenue, (route, priced)
+
+
+# ---- 18Uruguay: stops whose visit costs no distance (free_visits) ------------------------------------------
+
+URUGUAY_JUDGED = (
+    "18Uruguay/18Uruguay_game_end_nationalized@400",  # below router: ours 210, router 250
+    "18Uruguay/18Uruguay_game_end_nationalized@570",  # below router: ours 560, router 570
+    "18Uruguay/18Uruguay_game_end_nationalized@664",  # below router: ours 650, router 740
+    "18Uruguay/18Uruguay_game_end_nationalized@726",  # below router: ours 310, router 370
+)
+
+
+@pytest.mark.parametrize("state_id", URUGUAY_JUDGED)
+def test_the_engine_accepts_and_prices_our_uruguay_answer(state_id):
+    tool("ruby")
+    state = catalog_state(state_id)
+    [verdict] = judge.judge([state], engine_dir())
+    assert verdict.right, verdict.reasons
+    assert verdict.ours == verdict.engine >= (verdict.router or 0)
+
+
+def test_an_england_offboard_costs_no_distance():
+    """@664: the router's 6 train ran K7-J6-I3-H4-G7-F6-E3 at 370 (expected.router), seven stops, K7 an
+    England off-board (visit_cost:0); the checker takes it at that price. A town counts as any stop."""
+    state = catalog_state("18Uruguay/18Uruguay_game_end_nationalized@664")
+    [six] = [r for r in state["expected"]["router"]["routes"] if r["train_name"] == "6"]
+    doc = json.loads(json.dumps(input_fields(state)))
+    checked = api.check(doc, [{"train": six["train"], "hexes": six["hexes"]}])
+    assert checked["legal"] and checked["revenue"] == six["revenue"] == 370, checked
+    problem = build_problem(doc)
+    stops = problem.graph.stops
+    england = [i for i, s in enumerate(stops) if s.hex in ("E1", "G1", "I1", "J14", "K5", "K7", "K13")]
+    assert england and not any(problem.large_by_stop[i] for i in england)
+    assert all(problem.large_by_stop[i] for i, s in enumerate(stops) if i not in england)
+    spec = next(s for s in problem.specs if s.name == "6")
+    assert spec.visit_large == 6 and spec.pays_all

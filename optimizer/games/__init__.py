@@ -108,6 +108,8 @@ DATA_FILES = {
     "1847 AE": "1847AE.json",
     # a distance bonus between a route's ends (crow_distance_bonus), closed privates' hex bonuses
     "18GB": "18GB.json",
+    # stops whose visit costs no distance (free_visits)
+    "18Uruguay": "18Uruguay.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

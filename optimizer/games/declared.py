@@ -160,6 +160,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``extra_distance``: ``{company, amount, except_trains?}``: a train not named counts ``amount`` more
   large stops while the company owns ``company``, where it is the company's one such train (18ZOO's
   A_TIP_OF_SUGAR: g_18_zoo/game.rb#distance_aux; only one train may use it in a run, #check_connected).
+- ``free_visits``: ``true`` where a stop whose visit costs nothing (the tile DSL's ``visit_cost:0``)
+  counts no distance for a train of a numeric distance (lib/engine/game/base.rb#check_distance:
+  ``visits.sum(&:visit_cost)``; every visit is paid, #compute_stops): every other stop, of any kind,
+  counts against the train's distance as a large stop, and those ride free (18Uruguay's England
+  off-boards, g_18_uruguay/map.rb).
 - ``crow_distance_bonus``: ``{trains, per_hex}``: a train whose whole name matches the pattern ``trains``
   earns ``per_hex`` for each hex, as the crow flies, between its route's first and last stop on a hex
   whose tile has a city or an off-board (18GB's X trains: lib/engine/game/g_18_gb/game.rb#distance_bonus,
@@ -343,6 +348,8 @@ class DeclaredRules(Rules):
         (G18ZOO#cities_visited: ``v.offboard? && v.revenue[:yellow].positive?``)."""
         if node.kind == "offboard" and "counted_stops" in self.declared:
             return yellow_value(node) > 0
+        if self.declared.get("free_visits"):
+            return node.visit_cost != 0  # every stop a visit costs counts, of every kind
         types = self.large_types()  # stop_classes: the node types it names, less its small groups
         if types is not None:
             return node.kind in types and not set(node.groups) & set(self.small_groups())
@@ -476,7 +483,8 @@ class DeclaredRules(Rules):
             return spec
         if self.declared.get("label_count_bonus") and not spec.pays_all:
             raise BoardError(f"{where}: label_count_bonus needs train {train.name!r} to pay every stop", field=where)
-        if not self.counts_towns(spec) and not isinstance(train.distance, list):
+        free_visits = self.declared.get("free_visits") and not isinstance(train.distance, list)
+        if free_visits or (not self.counts_towns(spec) and not isinstance(train.distance, list)):
             free = UNLIMITED
             spec = replace(spec, visit_small=free, visit_total=free, pay_small=free, pay_total=free)
         rule = self.declared.get("hex_distance")

@@ -222,6 +222,7 @@ URUGUAY_JUDGED = (
     "18Uruguay/18Uruguay_game_end_nationalized@570",  # below router: ours 560, router 570
     "18Uruguay/18Uruguay_game_end_nationalized@664",  # below router: ours 650, router 740
     "18Uruguay/18Uruguay_game_end_nationalized@726",  # below router: ours 310, router 370
+    "1882/5236@1110",  # the fishing off-board B6 (visit_cost:0): below router, ours 230, router 260
 )
 
 

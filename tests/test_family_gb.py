@@ -28,7 +28,7 @@ from optimizer import api
 from optimizer.board.inputs import input_fields
 from optimizer.core.bounds import crow_bound
 from optimizer.games.declared import engine_xy
-from optimizer.graph.problem import build_problem
+from optimizer.graph.problem import build_problem, one_extra_variants
 from optimizer.revenue import crow_hexes, gauge_cities, price_route
 
 from .boards import bonuses, small_boards
@@ -250,3 +250,42 @@ def test_an_england_offboard_costs_no_distance():
     assert all(problem.large_by_stop[i] for i, s in enumerate(stops) if i not in england)
     spec = next(s for s in problem.specs if s.name == "6")
     assert spec.visit_large == 6 and spec.pays_all
+
+
+def test_a_tip_of_sugar_serves_one_train_of_two():
+    """18ZOO Map B @221: PB owns A_TIP_OF_SUGAR and runs a 3S and a 3S Long. The engine's router ran
+    the 3S Long over four cities (K10, G6, I6, H3) and the 3S over three (expected.router: 170 + 110):
+    legal, one train using the private. Both over their distance is not (#check_connected: "Only one
+    train can use \\"A tip of sugar\\"": the twins below)."""
+    state = catalog_state("18ZOOMapB/18ZOOMapB_game_end_fixed_round@221")
+    doc = json.loads(json.dumps(input_fields(state)))
+    problem = build_problem(doc)
+    assert len(problem.one_extra_large) == 2 and [s.visit_large for s in problem.specs] == [3, 3]
+    routes = [{"train": r["train"], "hexes": r["hexes"]} for r in state["expected"]["router"]["routes"]]
+    checked = api.check(doc, routes)
+    assert checked["legal"] and checked["revenue"] == state["expected"]["router"]["revenue"] == 280, checked
+    # the searches and the checker try each train with one more, the others at their distance
+    variants = one_extra_variants(problem)
+    assert sorted([s.visit_large for s in v.specs] for v in variants) == [[3, 4], [4, 3]]
+    assert all(v.one_extra_large == () for v in variants)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_when_one_train_may_count_one_more(data):
+    """``one_extra_large`` on random boards: the reference, nested and packing searches agree, and no
+    answer has two trains of it over their large caps."""
+    doc = data.draw(small_boards(max_hexes=10, min_trains=2, max_trains=3))
+    problem = build_problem(doc)
+    data.draw(bonuses(problem))
+    problem.one_extra_large = tuple(
+        t for t in range(problem.n_trains) if data.draw(st.booleans(), label=f"extra {t}")
+    ) or (0, 1)
+    ref, nested, packing = searches_agree(problem)
+    for result in (ref, nested, packing):
+        over = [
+            r.train
+            for r in result.routes
+            if sum(int(problem.large_by_stop[s]) for s in r.stops) > problem.specs[r.train].visit_large
+        ]
+        assert len(over) <= 1 and all(t in problem.one_extra_large for t in over), result.routes

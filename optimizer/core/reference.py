@@ -16,6 +16,7 @@ from ..revenue import award_best_route, best_route_awards, gauge_cities, price_r
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
+from .variants import best_of_variants
 
 NAME = "python"
 CHECK_EVERY = 64  # nodes between looks at the clock and the cancel token
@@ -138,6 +139,14 @@ def search(
     The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
     what ``on_improve`` raises stops the search and is raised.
     """
+    if problem.one_extra_large:
+        return best_of_variants(
+            problem,
+            lambda variant, left: search(
+                variant, deadline_ms=left, node_budget=node_budget, cancel=cancel, on_improve=on_improve
+            ),
+            deadline_ms,
+        )
     start = time.monotonic()
     limits = _Limits(start, deadline_ms, node_budget, cancel)
     cap = company_cap(problem)  # the Pullman and the best-route bonuses

@@ -159,7 +159,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   #check_other).
 - ``extra_distance``: ``{company, amount, except_trains?}``: a train not named counts ``amount`` more
   large stops while the company owns ``company``, where it is the company's one such train (18ZOO's
-  A_TIP_OF_SUGAR: g_18_zoo/game.rb#distance_aux; only one train may use it in a run, #check_connected).
+  A_TIP_OF_SUGAR: g_18_zoo/game.rb#distance_aux); where it serves two or more, any one of them but
+  one only in a run (#check_connected: ``Problem.one_extra_large``, each search the best of the runs
+  with one of them counting one more, :func:`optimizer.graph.problem.one_extra_variants`).
 - ``free_visits``: ``true`` where a stop whose visit costs nothing (the tile DSL's ``visit_cost:0``)
   counts no distance for a train of a numeric distance (lib/engine/game/base.rb#check_distance:
   ``visits.sum(&:visit_cost)``; every visit is paid, #compute_stops): every other stop, of any kind,
@@ -508,6 +510,17 @@ class DeclaredRules(Rules):
             return 0
         served = [t for t in self.board.trains if t.name not in rule.get("except_trains", ())]
         return int(rule["amount"]) if len(served) == 1 else 0
+
+    def one_extra_large(self, specs: list) -> tuple:
+        """``extra_distance`` where the private serves two or more of the company's trains: any one of
+        them, but one only, may count one more large stop in a run (#check_connected)."""
+        rule = self.declared.get("extra_distance")
+        if not rule or rule["company"] not in self.company.companies or int(rule["amount"]) != 1:
+            return ()
+        served = [t for t in self.board.trains if t.name not in rule.get("except_trains", ())]
+        if len(served) < 2:
+            return ()
+        return tuple(t for t, spec in enumerate(specs) if spec.name not in rule.get("except_trains", ()))
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
         rule = self.declared.get("hex_distance")

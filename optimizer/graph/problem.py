@@ -8,7 +8,7 @@ and the bonuses as index arrays. The Python objects stay alongside for explainin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 
 import numpy as np
@@ -140,6 +140,9 @@ class Problem:
     crow_y_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [n]: its hex's y
     crow_end_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))  # uint8 [n]: it may be
     #   an end of the distance (a stop on a hex with a city or an off-board; the others are passed over)
+    # ---- a rule on the whole run: one of these trains, at most, counts one more large stop (18ZOO's
+    #   A_TIP_OF_SUGAR serving two trains); the searches take the best of one_extra_variants
+    one_extra_large: tuple = ()
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -421,7 +424,31 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
         **crow_arrays(bonuses.crow, specs, [s.id for s in stops]),
+        one_extra_large=tuple(rules.one_extra_large(specs)),
     )
+
+
+def one_extra_variants(problem: Problem) -> list:
+    """For a problem with ``one_extra_large``: one problem per such train (one of each group of
+    identical trains), in which that train counts and is paid one more large stop and the others
+    do not. A run is legal when at most one of them counts more, so it is legal in one of these,
+    and each of their runs is legal: the best of their optima is the optimum."""
+    out = []
+    seen = set()
+    for t in problem.one_extra_large:
+        group = int(problem.group_by_train[t])
+        if group in seen:
+            continue
+        seen.add(group)
+        caps = problem.caps_by_train.copy()
+        caps[t, 0] += 1
+        caps[t, 3] += 1
+        specs = list(problem.specs)
+        specs[t] = replace(specs[t], visit_large=specs[t].visit_large + 1, pay_large=specs[t].pay_large + 1)
+        groups = problem.group_by_train.copy()
+        groups[t] = int(groups.max()) + 1  # no longer identical to its twins
+        out.append(replace(problem, caps_by_train=caps, specs=specs, group_by_train=groups, one_extra_large=()))
+    return out
 
 
 def crow_arrays(crow, specs, stop_ids) -> dict:

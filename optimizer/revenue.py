@@ -64,8 +64,9 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
     if flags is not None and len(stops) < 3 and any(int(flags[s]) & 2 for s in stops):
         errors.append("a route to a port must contain 2 other stops")
     minimum = int(problem.min_large_by_train[t])
-    if n_large < minimum:
-        errors.append(f"{label} counts {n_large} large stops (cities, off-boards that pay); it must count {minimum}")
+    if n_large + extra < minimum:  # (gauge changes count: 18ZOO's tunnel between two holes is a stop)
+        counted = f"{n_large} large stops (cities, off-boards that pay)" + (f" and {extra} more" if extra else "")
+        errors.append(f"{label} counts {counted}; it must count {minimum}")
     ends = {stops[0], stops[-1]} if len(stops) >= 2 else set()
     for s in sorted(ends):
         if problem.no_end_by_stop[s]:

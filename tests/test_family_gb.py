@@ -28,14 +28,15 @@ from optimizer import api
 from optimizer.board.inputs import input_fields
 from optimizer.core.bounds import crow_bound
 from optimizer.games.declared import engine_xy
-from optimizer.graph.problem import build_problem
-from optimizer.revenue import crow_hexes
+from optimizer.graph.problem import build_problem, one_extra_variants
+from optimizer.revenue import crow_hexes, gauge_cities, price_route
 
 from .boards import bonuses, small_boards
 from .ruby import engine_dir, tool
 from .test_catalog_rules import catalog_state
 from .test_core import _assert_sound
 from .test_engine_oracle import judge
+from .test_family_zoo import route_rules
 from .twins import searches_agree
 
 # States the engine priced above our answer under the generic rules (ours, engine's), each right
@@ -137,3 +138,154 @@ def test_twins_agree_with_a_crow_bonus(data):
     ref, nested, packing = searches_agree(problem)
     _assert_sound(problem, nested)
     _assert_sound(problem, packing)
+
+
+# ---- 18ZOO: the tunnel between two holes (holes) and A_TIP_OF_SUGAR (extra_distance) ----------------------
+
+# States the engine refused or under-paid without the families (its error or the router's figure named),
+# each right with them: judged by the engine (benchmarks/engine_judge.py).
+ZOO_JUDGED = (
+    "18ZOOMapA/153535@202",  # "5 is too many stops for 4S": the tunnel counts one more stop
+    "18ZOOMapA/153535@219",  # the hole's 30 and A_TIP_OF_SUGAR: ours 280, router 340
+    "18ZOOMapA/153535@256",  # below router: ours 460, router 520
+    "18ZOOMapE/113805@171",  # the tunnel counts as the second stop a route must count: ours 140, router 160
+    "18ZOOMapE/113805@209",  # the hole's value: ours 120, engine 150
+    "18ZOOMapF/47334@209",  # "4 is too many stops for 3S"
+)
+
+
+@pytest.mark.parametrize("state_id", ZOO_JUDGED)
+def test_the_engine_accepts_and_prices_our_zoo_answer(state_id):
+    tool("ruby")
+    state = catalog_state(state_id)
+    [verdict] = judge.judge([state], engine_dir())
+    assert verdict.right, verdict.reasons
+    assert verdict.ours == verdict.engine >= (verdict.router or 0)
+
+
+def test_the_tunnel_is_one_more_stop_and_pays_the_hole():
+    """18ZOO Map A @219: holes M5 and N18 (yellow_30|brown_60, phase 5S: 30). The engine's router ran
+    O9-N10-N12-N14-L4-K9-I9-H10-I11-H14-F18 through the tunnel at 340 (expected.router): four cities
+    and the tunnel make five counted stops, one more than the 4S runs but for A_TIP_OF_SUGAR."""
+    state = catalog_state("18ZOOMapA/153535@219")
+    [router] = state["expected"]["router"]["routes"]
+    doc = json.loads(json.dumps(input_fields(state)))
+    checked = api.check(doc, [{"train": router["train"], "hexes": router["hexes"]}])
+    assert checked["legal"] and checked["revenue"] == router["revenue"] == 340, checked
+    problem = build_problem(doc)
+    assert problem.specs[0].visit_large == 5  # 4, and one for A_TIP_OF_SUGAR
+    doc["corporation"]["companies"] = []
+    checked = api.check(doc, [{"train": router["train"], "hexes": router["hexes"]}])
+    assert not checked["legal"]
+    assert any("changes gauge 1 times" in e for e in checked["routes"][0]["errors"]), checked
+
+
+def test_no_route_ends_at_both_holes():
+    """The two holes' off-boards share a location: "Route cannot use holes as terminal more than once"."""
+    problem = build_problem(json.loads(json.dumps(input_fields(catalog_state("18ZOOMapA/153535@219")))))
+    index = problem.graph.stop_index()
+    assert problem.loc_by_stop[index["M5._0"]] == problem.loc_by_stop[index["N18._0"]]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_when_gauge_changes_count_towards_the_minimum(data):
+    """A route's gauge changes (the tunnel) count towards the large stops its train must count: the
+    reference and the nested search agree (packing declines gauge changes), and each route answered
+    counts its minimum."""
+    doc = data.draw(small_boards(max_hexes=10, min_trains=1, max_trains=3))
+    problem = build_problem(doc)
+    data.draw(route_rules(problem))
+    problem.gauge_halves_by_seg = (
+        np.array([data.draw(st.sampled_from([0, 0, 1, 2])) for _ in problem.graph.segments], dtype=np.int32)
+        if len(problem.graph.segments)
+        else problem.gauge_halves_by_seg
+    )
+    ref, nested, packing = searches_agree(problem)
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            segs = [int(problem.seg_by_dir[d]) for d in route.dsegs]
+            halves = sum(int(problem.gauge_halves_by_seg[k]) for k in segs)
+            large = sum(int(problem.large_by_stop[s]) for s in route.stops) + gauge_cities(problem, route.train, halves)
+            assert large >= problem.min_large_by_train[route.train], route
+            pen = 0
+            for k in segs:
+                pen |= int(problem.penalty_mask_by_seg[k])
+            priced = price_route(problem, route.train, route.stops, pen, segs)  # (with its gauge changes)
+            assert priced.legal and priced.revenue == route.revenue, (route, priced)
+
+
+# ---- 18Uruguay: stops whose visit costs no distance (free_visits) ------------------------------------------
+
+URUGUAY_JUDGED = (
+    "18Uruguay/18Uruguay_game_end_nationalized@400",  # below router: ours 210, router 250
+    "18Uruguay/18Uruguay_game_end_nationalized@570",  # below router: ours 560, router 570
+    "18Uruguay/18Uruguay_game_end_nationalized@664",  # below router: ours 650, router 740
+    "18Uruguay/18Uruguay_game_end_nationalized@726",  # below router: ours 310, router 370
+    "1882/5236@1110",  # the fishing off-board B6 (visit_cost:0): below router, ours 230, router 260
+)
+
+
+@pytest.mark.parametrize("state_id", URUGUAY_JUDGED)
+def test_the_engine_accepts_and_prices_our_uruguay_answer(state_id):
+    tool("ruby")
+    state = catalog_state(state_id)
+    [verdict] = judge.judge([state], engine_dir())
+    assert verdict.right, verdict.reasons
+    assert verdict.ours == verdict.engine >= (verdict.router or 0)
+
+
+def test_an_england_offboard_costs_no_distance():
+    """@664: the router's 6 train ran K7-J6-I3-H4-G7-F6-E3 at 370 (expected.router), seven stops, K7 an
+    England off-board (visit_cost:0); the checker takes it at that price. A town counts as any stop."""
+    state = catalog_state("18Uruguay/18Uruguay_game_end_nationalized@664")
+    [six] = [r for r in state["expected"]["router"]["routes"] if r["train_name"] == "6"]
+    doc = json.loads(json.dumps(input_fields(state)))
+    checked = api.check(doc, [{"train": six["train"], "hexes": six["hexes"]}])
+    assert checked["legal"] and checked["revenue"] == six["revenue"] == 370, checked
+    problem = build_problem(doc)
+    stops = problem.graph.stops
+    england = [i for i, s in enumerate(stops) if s.hex in ("E1", "G1", "I1", "J14", "K5", "K7", "K13")]
+    assert england and not any(problem.large_by_stop[i] for i in england)
+    assert all(problem.large_by_stop[i] for i, s in enumerate(stops) if i not in england)
+    spec = next(s for s in problem.specs if s.name == "6")
+    assert spec.visit_large == 6 and spec.pays_all
+
+
+def test_a_tip_of_sugar_serves_one_train_of_two():
+    """18ZOO Map B @221: PB owns A_TIP_OF_SUGAR and runs a 3S and a 3S Long. The engine's router ran
+    the 3S Long over four cities (K10, G6, I6, H3) and the 3S over three (expected.router: 170 + 110):
+    legal, one train using the private. Both over their distance is not (#check_connected: "Only one
+    train can use \\"A tip of sugar\\"": the twins below)."""
+    state = catalog_state("18ZOOMapB/18ZOOMapB_game_end_fixed_round@221")
+    doc = json.loads(json.dumps(input_fields(state)))
+    problem = build_problem(doc)
+    assert len(problem.one_extra_large) == 2 and [s.visit_large for s in problem.specs] == [3, 3]
+    routes = [{"train": r["train"], "hexes": r["hexes"]} for r in state["expected"]["router"]["routes"]]
+    checked = api.check(doc, routes)
+    assert checked["legal"] and checked["revenue"] == state["expected"]["router"]["revenue"] == 280, checked
+    # the searches and the checker try each train with one more, the others at their distance
+    variants = one_extra_variants(problem)
+    assert sorted([s.visit_large for s in v.specs] for v in variants) == [[3, 4], [4, 3]]
+    assert all(v.one_extra_large == () for v in variants)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_when_one_train_may_count_one_more(data):
+    """``one_extra_large`` on random boards: the reference, nested and packing searches agree, and no
+    answer has two trains of it over their large caps."""
+    doc = data.draw(small_boards(max_hexes=10, min_trains=2, max_trains=3))
+    problem = build_problem(doc)
+    data.draw(bonuses(problem))
+    problem.one_extra_large = tuple(
+        t for t in range(problem.n_trains) if data.draw(st.booleans(), label=f"extra {t}")
+    ) or (0, 1)
+    ref, nested, packing = searches_agree(problem)
+    for result in (ref, nested, packing):
+        over = [
+            r.train
+            for r in result.routes
+            if sum(int(problem.large_by_stop[s]) for s in r.stops) > problem.specs[r.train].visit_large
+        ]
+        assert len(over) <= 1 and all(t in problem.one_extra_large for t in over), result.routes

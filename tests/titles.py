@@ -28,5 +28,6 @@ CATALOG_GAMES = {
     "18TN",
     "Harzbahn 1873",
     *("18 Los Angeles", "18 Los Angeles 2"),
+    "18Uruguay",
 }  # the catalogue's titles with rules as data
 BUILT_IN_TITLES = GAMES | BEYOND_GAMES | CATALOG_GAMES

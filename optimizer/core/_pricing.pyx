@@ -520,9 +520,11 @@ cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv, uin
 
 cdef inline int route_refused(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
     """1 if the route breaks an end or count rule: it begins or ends at a stop that may only be passed
-    through, or visits fewer large stops than its train must, or a port (flag 2) with fewer than
-    2 other stops (``revenue.visit_errors``)."""
-    if L.n_large < c.inp.min_large_by_train[L.t]:
+    through, or visits fewer large stops than its train must, its gauge changes counted among them
+    (18ZOO's tunnel between two holes), or a port (flag 2) with fewer than 2 other stops
+    (``revenue.visit_errors``)."""
+    cdef int extra = L.n_halves // 2 - c.inp.free_gauge_by_train[L.t]
+    if L.n_large + (extra if extra > 0 else 0) < c.inp.min_large_by_train[L.t]:
         return 1
     if nv < 3 and half_again_on(c, visited, nv, 2):
         return 1

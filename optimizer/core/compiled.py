@@ -22,6 +22,7 @@ from .bounds import (
 from .contract import REACH_FROM, KernelInput, KernelResult
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
+from .variants import best_of_variants
 
 NAME = "compiled"
 STRATEGIES = ("auto", "nested", "packing")
@@ -183,6 +184,21 @@ def search(
         Settings of the packing kernel for this search only (experiments and tests): the keyword
         arguments of ``_packing.Packing``, the others at their defaults.
     """
+    if problem.one_extra_large:
+        return best_of_variants(
+            problem,
+            lambda variant, left: search(
+                variant,
+                deadline_ms=left,
+                node_budget=node_budget,
+                cancel=cancel,
+                on_improve=on_improve,
+                reach_from=reach_from,
+                strategy=strategy,
+                packing=packing,
+            ),
+            deadline_ms,
+        )
     if problem.home_stop != NO_HOME_RULE:
         return _search_home_route(
             problem,

@@ -27,6 +27,7 @@ from .bounds import company_cap, static_bound
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
 from .runs import best_runs
+from .variants import best_of_variants
 
 NAME = "python"
 CHECK_EVERY = 64  # nodes between looks at the clock and the cancel token
@@ -148,6 +149,14 @@ def search(
     The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
     what ``on_improve`` raises stops the search and is raised.
     """
+    if problem.one_extra_large:
+        return best_of_variants(
+            problem,
+            lambda variant, left: search(
+                variant, deadline_ms=left, node_budget=node_budget, cancel=cancel, on_improve=on_improve
+            ),
+            deadline_ms,
+        )
     start = time.monotonic()
     limits = _Limits(start, deadline_ms, node_budget, cancel)
     if problem.run_rule is not None:  # a run priced and checked as a whole (Harzbahn 1873)

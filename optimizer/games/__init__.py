@@ -130,6 +130,8 @@ DATA_FILES = {
     "1850Jr": "1850Jr.json",
     # a route ending at the reached destination earns it again (destination_ends)
     "1870": "1870.json",
+    # stops whose visit costs no distance (free_visits)
+    "18Uruguay": "18Uruguay.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -154,6 +154,11 @@ class Rules:
         stops of any kind)."""
         return 0
 
+    def one_extra_large(self, specs: list) -> tuple:
+        """The trains (indexes into ``specs``) one of which, at most, may count one more large stop in
+        a run (none by default)."""
+        return ()
+
     def train_value(self, stop: Stop, spec: TrainSpec) -> int:
         """What a stop pays to one train: its value, times the multiplier of the train's row that
         counts it (a game with diesel values differs by train too). A company's bonus on the stop

@@ -256,6 +256,23 @@ is then a data file, and a new game needs code only for a family not seen yet:
   columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
   ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
   #game_route_revenue, ``REAL_PHASE_TO_REV_PHASE``).
+- ``holes``: ``true`` where two hexes may be holes joined by a tunnel (18ZOO: the tiles
+  g_18_zoo/game.rb#assign_hole lays, an off-board and paths with lanes): a route through the tunnel
+  counts one more stop (each tunnel end is half a gauge change, ``gauge_halves_by_seg``) and is paid
+  the first hole's off-board times the trains' multiplier (on the hex beyond its tunnel side, crossed
+  by the tunnel's routes only, once a route), #pass_through_hole?, #cities_visited, #revenue_for; the
+  two holes' off-boards share a location ("Route cannot use holes as terminal more than once",
+  #check_other).
+- ``extra_distance``: ``{company, amount, except_trains?}``: a train not named counts ``amount`` more
+  large stops while the company owns ``company``, where it is the company's one such train (18ZOO's
+  A_TIP_OF_SUGAR: g_18_zoo/game.rb#distance_aux); where it serves two or more, any one of them but
+  one only in a run (#check_connected: ``Problem.one_extra_large``, each search the best of the runs
+  with one of them counting one more, :func:`optimizer.graph.problem.one_extra_variants`).
+- ``free_visits``: ``true`` where a stop whose visit costs nothing (the tile DSL's ``visit_cost:0``)
+  counts no distance for a train of a numeric distance (lib/engine/game/base.rb#check_distance:
+  ``visits.sum(&:visit_cost)``; every visit is paid, #compute_stops): every other stop, of any kind,
+  counts against the train's distance as a large stop, and those ride free (18Uruguay's England
+  off-boards, g_18_uruguay/map.rb).
 - ``crow_distance_bonus``: ``{trains, per_hex}``: a train whose whole name matches the pattern ``trains``
   earns ``per_hex`` for each hex, as the crow flies, between its route's first and last stop on a hex
   whose tile has a city or an off-board (18GB's X trains: lib/engine/game/g_18_gb/game.rb#distance_bonus,
@@ -372,6 +389,8 @@ from .narrow_gauge import narrow_gauge_bonus
 from .stop_classes import spec_by_classes
 
 FORBIDDEN = -(1 << 24)  # a visited pair no legal route holds: a route with it earns less than none
+# a path with lanes: "path=a:5,b:2,a_lane:2.0": group 1, 2 its ends, group 3 the end with the lanes
+_LANE_PATH = re.compile(r"path=a:(\d),b:(\d),(a|b)_lane:")
 
 
 def engine_xy(hex_id: str, axes: dict | None) -> tuple:
@@ -569,6 +588,8 @@ class DeclaredRules(Rules):
         for name, hexes in (self.declared.get("shared_locations") or {}).items():
             if hx.id in hexes:
                 return "shared:" + name  # one of them a route
+        if node.kind == "offboard" and hx.id in {hole for hole, _ in self.holes()}:
+            return "holes"  # "Route cannot use holes as terminal more than once" (g_18_zoo #check_other)
         rule = self.declared.get("one_stop_per_hex")
         only = rule.get("hexes") if isinstance(rule, dict) else None
         groups = self.node_groups(hx, node)
@@ -661,6 +682,8 @@ class DeclaredRules(Rules):
         (G18ZOO#cities_visited: ``v.offboard? && v.revenue[:yellow].positive?``)."""
         if node.kind == "offboard" and "counted_stops" in self.declared:
             return yellow_value(node) > 0
+        if self.declared.get("free_visits"):
+            return node.visit_cost != 0  # every stop a visit costs counts, of every kind
         types = self.large_types()  # stop_classes: the node types it names, less its small groups
         if types is not None:
             return node.kind in types and not set(node.groups) & set(self.small_groups())
@@ -700,9 +723,11 @@ class DeclaredRules(Rules):
         city of no value (lib/engine/game/g_1848/game.rb #visited_stops, #get_modified_gauge_distance,
         #edge_crossings: every path edge with a border on its own tile, summed and halved, as each
         border is listed on both hexes)."""
+        a, _, b = side_name.partition("/")
+        if self.declared.get("holes") and ({a, b} in [{h, n} for h, n in self.holes()]):
+            return 1  # each end of the tunnel between two holes: the two make one more stop
         if not self.declared.get("gauge_borders"):
             return 0
-        a, _, b = side_name.partition("/")
         ha, hb = self.board.hexes.get(a), self.board.hexes.get(b)
         if ha is None or hb is None:
             return 0
@@ -711,6 +736,36 @@ class DeclaredRules(Rules):
             return 0
         back = next((e for e, other in hb.neighbors.items() if other == a), None)
         return int(any(e == edge for e, _ in ha.borders)) + int(any(e == back for e, _ in hb.borders))
+
+    def holes(self) -> list:
+        """``holes``: the two holes' hexes (a tile with an off-board and lanes: the tiles
+        g_18_zoo/game.rb#assign_hole lays), each with the hex beyond its tunnel side (the side its
+        lanes leave by); none unless there are exactly two."""
+        if not self.declared.get("holes"):
+            return []
+        found = []
+        for hx in self.board.hexes.values():
+            if not any(n.kind == "offboard" for n in hx.tile.nodes):
+                continue
+            sides = {int(m.group(2 if m.group(3) == "b" else 1)) for m in _LANE_PATH.finditer(hx.tile.code)}
+            for side in sides:
+                beyond = hx.neighbors.get((side + hx.rotation) % 6)
+                if beyond is not None:
+                    found.append((hx.id, beyond))
+        return found if len({h for h, _ in found}) == 2 and len(found) == 2 else []
+
+    def hole_bonus(self) -> dict:
+        """Passing through the tunnel pays a hole's off-board (G18ZOO#revenue_for, ``@holes[0]``) times
+        the trains' multiplier: on the hex beyond the first hole's tunnel side, which only the tunnel's
+        routes cross (paid once a route, as track)."""
+        holes = self.holes()
+        if not holes:
+            return {}
+        hole, beyond = holes[0]
+        hx = self.board.hexes[hole]
+        value = max(n.value(self.board.phase_tiles) for n in hx.tile.nodes if n.kind == "offboard")
+        multipliers = {int(t.multiplier or 1) for t in self.board.trains} or {1}
+        return {beyond: value * (multipliers.pop() if len(multipliers) == 1 else 1)}
 
     def free_gauge(self, spec: TrainSpec) -> int:
         """A train whose name has ``free_in_name`` (1848's "+" trains) runs one gauge change free."""
@@ -830,7 +885,8 @@ class DeclaredRules(Rules):
             return spec
         if self.declared.get("label_count_bonus") and not spec.pays_all:
             raise BoardError(f"{where}: label_count_bonus needs train {train.name!r} to pay every stop", field=where)
-        if not self.counts_towns(spec) and not isinstance(train.distance, list):
+        free_visits = self.declared.get("free_visits") and not isinstance(train.distance, list)
+        if free_visits or (not self.counts_towns(spec) and not isinstance(train.distance, list)):
             free = UNLIMITED
             spec = replace(spec, visit_small=free, visit_total=free, pay_small=free, pay_total=free)
         rule = self.declared.get("hex_distance")
@@ -868,7 +924,32 @@ class DeclaredRules(Rules):
             free = UNLIMITED
             spec = replace(spec, visit_large=free, visit_small=free, visit_total=free)
             spec = replace(spec, pay_large=free, pay_small=free, pay_total=free)
+        more = self.extra_distance(train)
+        if more:
+            spec = replace(spec, visit_large=spec.visit_large + more, pay_large=spec.pay_large + more)
         return spec
+
+    def extra_distance(self, train) -> int:
+        """``extra_distance``: the large stops one train of the company may count beyond its distance
+        while the company owns the private (18ZOO's A_TIP_OF_SUGAR, g_18_zoo/game.rb#distance_aux);
+        only where that train is the company's one train the private serves, since no more than one
+        may use it in a run (#check_connected: "Only one train can use \"A tip of sugar\"")."""
+        rule = self.declared.get("extra_distance")
+        if not rule or rule["company"] not in self.company.companies or train.name in rule.get("except_trains", ()):
+            return 0
+        served = [t for t in self.board.trains if t.name not in rule.get("except_trains", ())]
+        return int(rule["amount"]) if len(served) == 1 else 0
+
+    def one_extra_large(self, specs: list) -> tuple:
+        """``extra_distance`` where the private serves two or more of the company's trains: any one of
+        them, but one only, may count one more large stop in a run (#check_connected)."""
+        rule = self.declared.get("extra_distance")
+        if not rule or rule["company"] not in self.company.companies or int(rule["amount"]) != 1:
+            return ()
+        served = [t for t in self.board.trains if t.name not in rule.get("except_trains", ())]
+        if len(served) < 2:
+            return ()
+        return tuple(t for t, spec in enumerate(specs) if spec.name not in rule.get("except_trains", ()))
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
         rule = self.declared.get("hex_distance")
@@ -1042,7 +1123,7 @@ class DeclaredRules(Rules):
     def track_hex_bonuses(self) -> dict:
         """Hex id -> what a route crossing it earns, once a route (``track_assignment_bonuses``,
         ``track_label_bonuses``)."""
-        out: dict = {}
+        out: dict = dict(self.hole_bonus())
         if self.declared.get("track_label_bonuses"):
             for hx in self.board.hexes.values():
                 amount = self.label_bonus(hx)

@@ -173,6 +173,9 @@ class Problem:
     free_by_stop: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: a visit costs no
     #   distance (the tile DSL's ``visit_cost:0``: Game::Base#check_distance sums visits' visit_cost), neither
     #   large nor small, though it is paid and takes a pay slot (#compute_stops); empty: none is
+    # ---- a rule on the whole run: one of these trains, at most, counts one more large stop (18ZOO's
+    #   A_TIP_OF_SUGAR serving two trains); the searches take the best of one_extra_variants
+    one_extra_large: tuple = ()
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -575,7 +578,31 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         fixed_revenue=rules.fixed_revenue(),
         stop_bonus_kinds=stop_kinds,
         stop_bonus_amount=stop_amount if stop_kinds else 0,
+        one_extra_large=tuple(rules.one_extra_large(specs)),
     )
+
+
+def one_extra_variants(problem: Problem) -> list:
+    """For a problem with ``one_extra_large``: one problem per such train (one of each group of
+    identical trains), in which that train counts and is paid one more large stop and the others
+    do not. A run is legal when at most one of them counts more, so it is legal in one of these,
+    and each of their runs is legal: the best of their optima is the optimum."""
+    out = []
+    seen = set()
+    for t in problem.one_extra_large:
+        group = int(problem.group_by_train[t])
+        if group in seen:
+            continue
+        seen.add(group)
+        caps = problem.caps_by_train.copy()
+        caps[t, 0] += 1
+        caps[t, 3] += 1
+        specs = list(problem.specs)
+        specs[t] = replace(specs[t], visit_large=specs[t].visit_large + 1, pay_large=specs[t].pay_large + 1)
+        groups = problem.group_by_train.copy()
+        groups[t] = int(groups.max()) + 1  # no longer identical to its twins
+        out.append(replace(problem, caps_by_train=caps, specs=specs, group_by_train=groups, one_extra_large=()))
+    return out
 
 
 def crow_arrays(crow, specs, stop_ids) -> dict:

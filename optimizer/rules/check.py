@@ -11,7 +11,7 @@ from itertools import product
 
 from ..errors import RoutesError
 from ..games.home_route import home_error, run_visits_home
-from ..graph.problem import HEX_FORBIDDEN, build_problem
+from ..graph.problem import HEX_FORBIDDEN, build_problem, one_extra_variants
 from ..revenue import best_route_awards, once_taken_back, price_route, visit_errors
 from .notation import known_trains, named_hexes, train_ids
 from .routes import readings
@@ -48,13 +48,16 @@ def check_routes(board, routes) -> dict:
 
     best = None
     choices = [p[2] or [None] for p in parsed]
+    # a rule on the whole run (one_extra_large): the run is judged under each train counting one more
+    variants = [problem] + one_extra_variants(problem) if problem.one_extra_large else [problem]
     for n, combo in enumerate(product(*choices)):
         if n >= 4096:
             break
-        answer = _evaluate(problem, parsed, combo, trains, bonus_trains)
-        key = (answer["legal"], -sum(len(r["errors"]) for r in answer["routes"]), answer["revenue"])
-        if best is None or key > best[0]:
-            best = (key, answer)
+        for variant in variants:
+            answer = _evaluate(variant, parsed, combo, trains, bonus_trains)
+            key = (answer["legal"], -sum(len(r["errors"]) for r in answer["routes"]), answer["revenue"])
+            if best is None or key > best[0]:
+                best = (key, answer)
     return best[1] if best else {"legal": True, "revenue": 0, "routes": []}
 
 

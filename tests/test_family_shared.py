@@ -298,3 +298,63 @@ def test_no_route_reaches_london_without_a_token_on_b15_or_d15():
     assert any("holds no token on B15 or D15" in e for e in verdict["routes"][0]["errors"]), verdict
     answer = api.solve(doc)
     assert answer["revenue"] == 400 and not any("A12" in str(r["hexes"]) for r in answer["routes"])
+
+
+# ---- 1860 and 1862: a run's routes must all meet (routes_meet) --------------------------------------
+# g_1860/game.rb and g_1862/game.rb #check_intersection, from #check_route_combination.
+
+
+def test_routes_linked_through_shared_stops():
+    """Every route of track linked to the others through stops they share, directly or not; runs of
+    one stop (a local run) are left out, as the engine leaves out routes without chains."""
+    from optimizer.games.routes_meet import routes_linked
+
+    assert routes_linked([]) and routes_linked([[1, 2]]) and routes_linked([[1, 2], [7]])
+    assert routes_linked([[1, 2], [2, 3], [3, 4]])  # the first and the last meet through the second
+    assert not routes_linked([[1, 2], [3, 4]])
+    assert not routes_linked([[1, 2], [2, 3], [5, 6]])
+
+
+def test_1862_routes_that_do_not_meet_are_refused():
+    """@456 (two 2/3E and a 3F): without the rule the best run's routes do not all meet (the engine
+    refused it: "Routes must intersect with each other"); the checker refuses it, and our answer meets."""
+    from optimizer.games.routes_meet import MEET_ERROR, routes_linked
+
+    state_id = "1862/46925@456"
+    doc = input_fields(catalog_state(state_id))
+    board = read_board(doc)
+    family = {k: v for k, v in rules_class("1862").declared.items() if k != "routes_meet"}
+    rules = DeclaredRules.for_game("1862 with routes apart", {}, family)(board)
+    apart = problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=True))
+    found = searches_agree(apart)[0]
+    assert not routes_linked([r.stops for r in found.routes])
+    routes = []
+    for route in found.routes:
+        chains = []
+        for a, d in zip(route.stops, route.dsegs):
+            seg = apart.graph.segments[int(apart.seg_by_dir[d])]
+            chains.append(list(seg.hexes if seg.a == a else seg.hexes[::-1]))
+        routes.append({"train": apart.trains[route.train].id, "hexes": chains})
+    verdict = api.check(doc, routes)
+    assert not verdict["legal"] and MEET_ERROR in verdict["errors"]
+    answer = api.solve(doc)
+    problem = build_problem(doc)
+    ids = {s.id: i for i, s in enumerate(problem.graph.stops)}
+    assert routes_linked([[ids[s] for s in r["stops"]] for r in answer["routes"]])
+    assert api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])["legal"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_when_routes_must_meet(data):
+    """Random boards under ``routes_meet``: the reference and the compiled searches (the kernel's
+    optimum where it keeps the rule, else the reference) agree, and every answer's routes meet."""
+    from optimizer.games.routes_meet import routes_linked
+
+    doc = data.draw(small_boards(max_hexes=10, min_trains=2, max_trains=3))
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"routes_meet": True})(board)
+    reachable_only = not any_train_without_token(board, rules)
+    problem = problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))
+    for result in searches_agree(problem):
+        assert routes_linked([r.stops for r in result.routes])

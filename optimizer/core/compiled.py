@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..games.home_route import NO_HOME_RULE, run_visits_home
+from ..games.routes_meet import routes_linked
 from ..revenue import award_best_route, paid_once_routes, pullman_bonus
 from .bounds import company_cap, pairs_bound, track_bonus_bound
 from .contract import REACH_FROM, KernelInput, KernelResult
@@ -163,7 +164,7 @@ def search(
         Settings of the packing kernel for this search only (experiments and tests): the keyword
         arguments of ``_packing.Packing``, the others at their defaults.
     """
-    if problem.home_stop != NO_HOME_RULE:
+    if problem.home_stop != NO_HOME_RULE or problem.routes_meet:
         return _search_home_route(
             problem,
             deadline_ms,
@@ -235,15 +236,21 @@ def search(
 
 def _search_home_route(problem, deadline_ms, node_budget, cancel, on_improve, **how) -> SearchResult:
     """A run some route of which must visit the home token (``Problem.home_stop``: a rule on the whole
-    run, optimizer/games/home_route.py). The kernels know no such rule, but it only takes runs away:
-    their optimum, where it keeps the rule, is the rule's optimum too. Otherwise the reference
-    answers, keeping only the runs that keep it (what it answers says so in ``core``)."""
+    run, optimizer/games/home_route.py), or whose routes must all meet (``Problem.routes_meet``,
+    optimizer/games/routes_meet.py). The kernels know no such rule, but each only takes runs away:
+    their optimum, where it keeps the rules, is the rules' optimum too. Otherwise the reference
+    answers, keeping only the runs that keep them (what it answers says so in ``core``)."""
     from . import reference
 
     start = time.monotonic()
-    free = replace(problem, home_stop=NO_HOME_RULE)
+    free = replace(problem, home_stop=NO_HOME_RULE, routes_meet=0)
     found = search(free, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, **how)
-    if found.optimal and run_visits_home(problem.home_stop, [r.stops for r in found.routes]):
+    stops = [r.stops for r in found.routes]
+    if (
+        found.optimal
+        and run_visits_home(problem.home_stop, stops)
+        and (not problem.routes_meet or routes_linked(stops))
+    ):
         if on_improve is not None:
             on_improve(found)
         return found

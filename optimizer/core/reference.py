@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from ..games.home_route import run_visits_home
+from ..games.routes_meet import routes_linked
 from ..model import MINES_NONE
 from ..revenue import award_best_route, best_route_awards, gauge_cities, paid_once_routes, price_route, pullman_bonus
 from .bounds import company_cap, static_bound
@@ -150,6 +151,8 @@ def search(
             found = [c[2] for c in chosen]
             if not run_visits_home(problem.home_stop, [f.stops for f in found]):
                 return  # a rule on the whole run: some route must visit the home token
+            if problem.routes_meet and not routes_linked([f.stops for f in found]):
+                return  # another: the routes must all meet
             bonus = pullman_bonus(problem, found) + sum(
                 a for _, a in best_route_awards(problem, [f.stops for f in found], [f.train for f in found])
             )

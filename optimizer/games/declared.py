@@ -166,6 +166,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   holds no token in a city on one of ``token_hexes`` (g_1862/game.rb#check_london, #london_link?: "Train
   cannot visit London w/o link", of a route's first and last stops; London's are off-boards, which only
   end routes, so no route reaches them).
+- ``routes_meet``: ``true`` where a run's routes must all link up through stops they share (g_1860/game.rb
+  and g_1862/game.rb #check_intersection, from #check_route_combination): a rule on the whole run; see
+  :mod:`optimizer.games.routes_meet`.
 - ``unlike_ends``: ``["red", "blue"]``: no route begins and ends on hexes of one of these colours
   (g_1862/game.rb#check_distance: "Route cannot visit two red offboards or two ports"). Checked where a
   route is priced; the kernels decline it (the reference answers).
@@ -339,6 +342,9 @@ class DeclaredRules(Rules):
 
     def unlike_end_colours(self) -> tuple:
         return tuple(self.declared.get("unlike_ends", ()))
+
+    def routes_meet(self) -> bool:
+        return bool(self.declared.get("routes_meet"))
 
     # ---- gauge changes ---------------------------------------------------------------------
     def gauge_halves(self, side_name: str) -> int:

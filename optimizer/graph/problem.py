@@ -138,6 +138,7 @@ class Problem:
     # ---- freight trains paid by their ends (freight_trains: optimizer/games/freight.py)
     freight_by_train: tuple = ()  # per train: (bonus, port bonus) a crow-flight hex between its ends; None: no freight
     unlike_end_colours: tuple = ()  # hex colours no route may both begin and end on (1862: red, blue)
+    routes_meet: int = 0  # 1: a run's routes must all link up through shared stops (optimizer/games/routes_meet.py)
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -423,6 +424,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         paid_once=int(rules.stops_paid_once()),
         freight_by_train=tuple(rules.freight_terms(s) for s in specs),
         unlike_end_colours=rules.unlike_end_colours(),
+        routes_meet=int(rules.routes_meet()),
     )
 
 

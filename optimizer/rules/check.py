@@ -11,6 +11,7 @@ from itertools import product
 
 from ..errors import RoutesError
 from ..games.home_route import home_error, run_visits_home
+from ..games.routes_meet import MEET_ERROR, routes_linked
 from ..graph.problem import HEX_FORBIDDEN, build_problem
 from ..revenue import best_route_awards, price_route, visit_errors
 from .notation import known_trains, named_hexes, train_ids
@@ -154,6 +155,8 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     out = {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
     if not run_visits_home(problem.home_stop, [p[3] for p in priced_routes]):  # a rule on the whole run
         out.update(legal=False, revenue=0, errors=[home_error(problem)])
+    if problem.routes_meet and not routes_linked([p[3] for p in priced_routes]):  # another
+        out.update(legal=False, revenue=0, errors=out.get("errors", []) + [MEET_ERROR])
     return out
 
 

@@ -156,12 +156,13 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``[]``): every train runs in an overlap group of its own (``Problem.track_group_by_train``).
 - ``stops_paid_once``: ``true`` where a stop already on an earlier route of the run pays nothing
   (g_1877_stockholm_tramways/game.rb#revenue_for, #stop_on_other_route?): the run pays each stop it
-  visits once, whichever route visits it, and each route the stops no earlier route (in the order
-  the routes are listed) visits. Every train must pay all its stops (hex trains); the searches price
-  a route by its stops the routes placed before it leave unpaid (a route alone is a bound of that, so
-  the bounds stay admissible; see ``revenue.paid_once_routes``). The engine also takes nothing for a
-  stop sharing a group with a stop of an earlier route; Stockholm's map has no groups, so the family
-  reads no groups.
+  pays once, to the first route (in the order the routes are listed) paid it; a stop sharing a group
+  with it pays nothing either. A route is paid what the engine's ``compute_stops`` gives: every stop
+  for a train paying all, a freight train's ends, and for one paying some of its cities the ones the
+  engine picks across the run (g_1862/game.rb#global_optimize); see ``revenue.paid_once_run``. A route
+  alone earns at least its share, so the bounds stay admissible. The nested kernel prices it where
+  every train pays all its stops and no stop has a group (a level's route less the stops of the levels
+  before it); otherwise the reference answers.
 - ``linked_stops``: ``{group, token_hexes}``: the stops of the group are no route's while the company
   holds no token in a city on one of ``token_hexes`` (g_1862/game.rb#check_london, #london_link?: "Train
   cannot visit London w/o link", of a route's first and last stops; London's are off-boards, which only
@@ -438,8 +439,6 @@ class DeclaredRules(Rules):
         e_rule = self.declared.get("e_trains")
         if e_rule and train.name in e_rule["trains"]:
             spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
-        if self.stops_paid_once() and not spec.pays_all:
-            raise BoardError(f"{where}: stops_paid_once needs train {train.name!r} to pay every stop", field=where)
         return spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:

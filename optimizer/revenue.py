@@ -67,7 +67,7 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
     ends = {stops[0], stops[-1]} if len(stops) >= 2 else set()
     for s in sorted(ends):
         if problem.no_end_by_stop[s]:
-            errors.append(f"a route may not begin or end at {problem.stop_id(s)} (a town)")
+            errors.append(f"a route may not begin or end at {problem.stop_id(s)} ({problem.rules.no_end_reason()})")
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")
     elif (
@@ -124,12 +124,17 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
         where = on_route if visit else on
         if a in where and b in where:
             extra += int(amount)
+    skip = problem.skip_set_pairs(t)
     for k, (amount, visit) in enumerate(zip(problem.amount_by_set_pair, problem.visited_by_set_pair)):
+        if skip >> k & 1:
+            continue  # not for this train
         met = 0
         for s in visited if visit else paid:
             met |= int(problem.sets_by_stop[s]) >> (2 * k) & 3
         if met == 3:  # a stop of each set, however many: once
             extra += int(amount)
+            if k < len(problem.largest_by_set_pair) and problem.largest_by_set_pair[k]:
+                extra += max([int(values[s]) for s in paid], default=0)
     for trigger, exclude in zip(problem.trigger_by_largest, problem.excluded_by_largest_stop):
         if trigger in on:
             others = [int(values[s]) for s in paid if s != trigger and not exclude[s]]
@@ -142,7 +147,38 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     ):
         tokens = sum(1 for s in paid if problem.token_by_stop[s])
         extra += problem.r2r_per_token * min(tokens, problem.r2r_max_tokens)
-    return extra
+    return extra + crow_bonus(problem, t, visited)
+
+
+def crow_bonus(problem, t: int, visited: list) -> int:
+    """The crow-distance bonus of train t's route (``Problem.crow_per_hex_by_train``): per hex between
+    the first and the last of its stops that may end the distance (g_18_gb/game.rb#distance_bonus)."""
+    per_hex = int(problem.crow_per_hex_by_train[t]) if len(problem.crow_per_hex_by_train) else 0
+    ends = [s for s in visited if problem.crow_end_by_stop[s]] if per_hex else []
+    if not ends:
+        return 0
+    a, b = ends[0], ends[-1]
+    return per_hex * crow_hexes(
+        int(problem.crow_x_by_stop[a]),
+        int(problem.crow_y_by_stop[a]),
+        int(problem.crow_x_by_stop[b]),
+        int(problem.crow_y_by_stop[b]),
+    )
+
+
+def crow_hexes(x1: int, y1: int, x2: int, y2: int) -> int:
+    """Hexes between two hexes as the crow flies (g_18_gb/game.rb#hex_crow_distance)."""
+    dx, dy = abs(x1 - x2), abs(y1 - y2)
+    return dx + max(0, (dy - dx) // 2)
+
+
+def halve_to_ten(revenue: int) -> int:
+    """Half a revenue, rounded to 10 as the engine does it: Ruby's ``(revenue / 2).round(-1)``, an
+    integer division (floor) and then half away from zero (lib/engine/game/g_1822_mx/game.rb#revenue_for).
+    Never above the revenue where it is 10 or more, and it grows with the revenue: the bounds of the
+    unhalved revenue stay bounds."""
+    half = revenue // 2
+    return (half + 5) // 10 * 10 if half >= 0 else -((-half + 5) // 10 * 10)
 
 
 def penalty_value(problem, pen_mask: int) -> int:
@@ -179,6 +215,11 @@ def end_colour_errors(problem, stops: list) -> list:
     return []
 
 
+def large_first(problem, t: int) -> bool:
+    """Train t pays every large stop it visits, the best small ones in the pay left (TrainSpec.large_first)."""
+    return t < len(problem.large_first_by_train) and bool(problem.large_first_by_train[t])
+
+
 def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> Priced:
     """Price train t's route through ``stops`` (indexes, route order), over track segments ``segs``
     (where given: a train counting hex edges is checked against its cap, and every train
@@ -204,10 +245,11 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
         candidates = [list(stops)]
     else:
         candidates = []
+        must_large = sum(1 for s in stops if problem.large_by_stop[s]) if large_first(problem, t) else 0
         for k in range(min(spec.pay_total, len(stops)), 0, -1):
             for subset in combinations(stops, k):
                 n_large = sum(1 for s in subset if problem.large_by_stop[s])
-                if n_large > spec.pay_large or k - n_large > spec.pay_small:
+                if n_large > spec.pay_large or k - n_large > spec.pay_small or n_large < must_large:
                     continue
                 if spec.requires_token and not any(problem.token_by_stop[s] for s in subset):
                     continue
@@ -222,7 +264,9 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
             best, best_key = Priced(revenue, paid, []), key
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
-    best.revenue -= penalty_value(problem, pen_mask)
+    if problem.halved(t):
+        best.revenue = halve_to_ten(best.revenue)
+    best.revenue -= penalty_value(problem, pen_mask & ~problem.skip_penalties(t))
     return best
 
 
@@ -244,36 +288,60 @@ def pullman_bonus(problem, routes: list) -> int:
     return pick[0] if pick else 0
 
 
-def best_route_value(problem, k: int, visited: list, t: int | None = None) -> int:
+def best_route_value(problem, k: int, visited: list, t: int | None = None, pen_mask: int = 0) -> int:
     """What best-route bonus k would pay on train t's route visiting these stops (its amount times
-    the train's multiplier where the bonus says so; a train of multiplier 1 when t is None)."""
+    the train's multiplier where the bonus says so; a train of multiplier 1 when t is None), whose
+    track crosses the hexes of ``pen_mask`` (the bits of ``amount_by_penalty``: the bonus's per-hex pay).
+    A train paid only by the company's token cities meets a group only at such a stop (1822PNW's mill
+    for an E train, lib/engine/game/g_1822_pnw/game.rb#calculate_mill_bonus)."""
     met = 0
+    tokens_only = t is not None and problem.tokens_only(t)
     for s in visited:
-        met |= int(problem.groups_by_best_route_stop[k][s])
+        if not tokens_only or problem.token_by_stop[s]:
+            met |= int(problem.groups_by_best_route_stop[k][s])
     full = int(problem.full_by_best_route[k])
     amount = int(problem.amount_by_best_route[k])
     if t is not None and problem.multiplied(k):
         amount *= int(problem.multiplier_by_train[t])
-    return (amount if met & full == full else 0) + int(problem.per_stop_by_best_route[k]) * len(visited)
+    uncounted = problem.uncounted_by_best_route_stop
+    n = len(visited) - (sum(int(uncounted[k][s]) for s in visited) if len(uncounted) else 0)
+    per_hex, hexes = problem.per_hex(k)
+    crossed = pen_mask & hexes & ~(problem.skip_penalties(t) if t is not None else 0)
+    return (
+        (amount if met & full == full else 0)
+        + int(problem.per_stop_by_best_route[k]) * n
+        + per_hex * bin(crossed).count("1")
+    )
 
 
-def best_route_awards(problem, visited_lists: list, trains: list | None = None) -> list:
+def best_route_awards(problem, visited_lists: list, trains: list | None = None, pen_masks: list | None = None) -> list:
     """Each best-route bonus paid once, on the route that earns it most (the first of equals):
     (route position, amount) for those that pay (1846 Mail Contract, 18AL named routes, 1822's
-    destinations); ``trains``: each route's train (for bonuses times its multiplier)."""
+    destinations); ``trains``: each route's train (for bonuses times its multiplier); ``pen_masks``:
+    the hexes each route's track crosses (for bonuses paid per hex: 1822PNW's lumber baron)."""
     awards = []
     trains = trains if trains is not None else [None] * len(visited_lists)
+    pen_masks = pen_masks if pen_masks is not None else [0] * len(visited_lists)
     for k in range(len(problem.amount_by_best_route)):
-        values = [best_route_value(problem, k, v, t) for v, t in zip(visited_lists, trains)]
+        values = [best_route_value(problem, k, v, t, m) for v, t, m in zip(visited_lists, trains, pen_masks)]
         if values and max(values) > 0:
             awards.append((values.index(max(values)), max(values)))
     return awards
 
 
+def route_pen_mask(problem, dsegs) -> int:
+    """The bits of ``amount_by_penalty`` a route over these directed segments crosses."""
+    mask = 0
+    for d in dsegs:
+        mask |= int(problem.penalty_mask_by_seg[problem.seg_by_dir[d]])
+    return mask
+
+
 def award_best_route(problem, routes: list) -> int:
     """Add the best-route bonuses to the routes (FoundRoute) that earn them; their total."""
     total = 0
-    for i, amount in best_route_awards(problem, [r.stops for r in routes], [r.train for r in routes]):
+    pens = [route_pen_mask(problem, r.dsegs) for r in routes]
+    for i, amount in best_route_awards(problem, [r.stops for r in routes], [r.train for r in routes], pens):
         routes[i].revenue += amount
         total += amount
     return total

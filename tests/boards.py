@@ -247,6 +247,8 @@ def bonuses(draw, problem):
         problem.amount_by_set_pair = np.array([draw(st.sampled_from([20, 40, -10])) for _ in range(k)], dtype=np.int32)
         problem.visited_by_set_pair = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_set_pairs = k
+        if draw(st.booleans()):  # once met, the richest paid stop again (18Neb's east-west)
+            problem.largest_by_set_pair = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
     if n >= 1 and draw(st.booleans()):
         trigger = draw(st.integers(0, n - 1))
         problem.trigger_by_largest = np.array([trigger], dtype=np.int32)
@@ -296,6 +298,10 @@ def bonuses(draw, problem):
         problem.full_by_best_route = np.array([(1 << g) - 1 for g in groups], dtype=np.uint32)
         problem.multiplied_by_best_route = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_best_route = k
+        if draw(st.integers(0, 2)) == 0:  # per_stop counts some stops only (18Tokaido's Sleeper Train: cities)
+            problem.uncounted_by_best_route_stop = np.array(
+                [[draw(st.integers(0, 1)) for _ in range(n)] for _ in range(k)], dtype=np.uint8
+            )
     return problem
 
 
@@ -429,3 +435,33 @@ def mines(draw, doc):
     rules = DeclaredRules.for_game("random", {}, {"mines": MINES_FAMILY})(board)
     reachable_only = not any_train_without_token(board, rules)
     return problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=reachable_only))
+
+
+@st.composite
+def track_bonuses_by_train(draw, problem):
+    """The track families of 1822PNW drawn onto a problem that already has its bonuses (:func:`bonuses`),
+    in place: penalty (or bonus) hexes some trains neither earn nor pay (``skip_penalty_by_train``: an E
+    train's forests), trains paid only by token cities whose best-route groups count only token stops
+    (``tokens_only_by_train``), and best-route bonuses paid per hex crossed (``per_hex_by_best_route``,
+    ``hexes_by_best_route``: the lumber baron). Identical trains (one ``group_by_train``) are drawn alike.
+    Returns the problem."""
+    K, P, B = problem.n_trains, problem.n_penalties, problem.n_best_route
+    groups = sorted({int(g) for g in problem.group_by_train})
+    full = (1 << P) - 1
+    if P and draw(st.booleans()):
+        skip = {g: draw(st.integers(0, full)) for g in groups}
+        problem.skip_penalty_by_train = np.array([skip[int(g)] for g in problem.group_by_train], dtype=np.uint32)
+    if K and B and draw(st.booleans()):
+        only = {g: draw(st.booleans()) for g in groups}
+        problem.tokens_only_by_train = np.array([only[int(g)] for g in problem.group_by_train], dtype=np.uint8)
+    if P and B and draw(st.booleans()):
+        problem.per_hex_by_best_route = np.array([draw(st.sampled_from([0, 10, 20])) for _ in range(B)], np.int32)
+        problem.hexes_by_best_route = np.array([draw(st.integers(0, full)) for _ in range(B)], dtype=np.uint32)
+    if K and draw(st.integers(0, 2)) == 0:  # trains paid half, rounded to 10 (1822MX's 3/2P)
+        halved = {g: draw(st.booleans()) for g in groups}
+        problem.halved_by_train = np.array([halved[int(g)] for g in problem.group_by_train], dtype=np.uint8)
+    if K and problem.n_set_pairs and draw(st.booleans()):  # set pairs some trains are not paid (1822CA's ports)
+        every = (1 << problem.n_set_pairs) - 1
+        skip = {g: draw(st.integers(0, every)) for g in groups}
+        problem.skip_set_pairs_by_train = np.array([skip[int(g)] for g in problem.group_by_train], dtype=np.uint32)
+    return problem

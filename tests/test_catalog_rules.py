@@ -41,7 +41,7 @@ def test_variants_of_1846_take_its_families(variant):
     """lib/engine/game/g_1846_two_player_variant/game.rb and g_18_mo/game.rb: ``class Game <
     G1846::Game``. Their data files say so once (``inherits``) and hold their own maps."""
     own = game_data(variant)["revenue_rules"]
-    assert own["inherits"] == "1846" and set(own) <= {"source", "inherits", "one_stop_per_hex"}
+    assert own["inherits"] == "1846" and set(own) <= {"source", "inherits", "one_stop_per_hex", "towns_fill"}
     parent = {k: v for k, v in game_data("1846")["revenue_rules"].items() if k != "source"}
     declared = rules_class(variant).declared
     assert {k: v for k, v in declared.items() if k in parent} == parent

@@ -21,7 +21,7 @@ from server.generated.route18xx.v1 import route_optimizer_pb2_grpc as pb_grpc
 from .corpus import require_corpus
 from .servers import ServerProcess
 
-CIVIL_WAR = unsupported_rules("18TN")
+TRAIN_BASES = unsupported_rules("21Moon")
 
 
 def board_of(title: str) -> dict:
@@ -46,10 +46,10 @@ def test_every_catalogue_title_is_known():
 
 
 def test_the_answer_names_what_is_unsupported():
-    assert CIVIL_WAR and "routes_revenue" in CIVIL_WAR[0]
-    answer = api.solve(board_of("18TN"))
-    assert answer["rules"] == "generic" and answer["unsupported"] == list(CIVIL_WAR)
-    assert api.solve(board_of("18tn"))["unsupported"] == list(CIVIL_WAR)  # titles match ignoring case
+    assert TRAIN_BASES and "check_route_combination" in TRAIN_BASES[0]
+    answer = api.solve(board_of("21Moon"))
+    assert answer["rules"] == "generic" and answer["unsupported"] == list(TRAIN_BASES)
+    assert api.solve(board_of("21moon"))["unsupported"] == list(TRAIN_BASES)  # titles match ignoring case
     default = api.solve(default_state())
     assert default["rules"] == "1830" and default["unsupported"] == [] and default["revenue_rules"] == []
     assert api.solve(board_of("No Such Game"))["unsupported"] == []  # unknown: "generic" says it all
@@ -64,23 +64,23 @@ def test_listings_say_per_title():
     built_in = {g["title"]: g for g in api.games()}
     assert built_in["1830"]["unsupported"] == []
     others = {t["title"]: t for t in api.other_titles()}
-    assert others["18TN"] == {"title": "18TN", "rules": "generic", "unsupported": list(CIVIL_WAR)}
+    assert others["21Moon"] == {"title": "21Moon", "rules": "generic", "unsupported": list(TRAIN_BASES)}
     assert not set(others) & set(built_in)
 
 
 def test_cli_solve_and_games(tmp_path):
     path = tmp_path / "board.json"
-    path.write_text(json.dumps(board_of("18TN")))
+    path.write_text(json.dumps(board_of("21Moon")))
     cmd = [sys.executable, "-m", "optimizer"]
     text = subprocess.run([*cmd, "solve", str(path)], capture_output=True, text=True, timeout=120)
     assert text.returncode == 0, text.stderr
-    assert f"unsupported here: {CIVIL_WAR[0]}" in text.stdout
+    assert f"unsupported here: {TRAIN_BASES[0]}" in text.stdout
     listing = subprocess.run([*cmd, "games", "--json"], capture_output=True, text=True, timeout=120)
     assert listing.returncode == 0, listing.stderr
     others = {t["title"]: t["unsupported"] for t in json.loads(listing.stdout)["other_titles"]}
-    assert others["18TN"] == list(CIVIL_WAR)
+    assert others["21Moon"] == list(TRAIN_BASES)
     table = subprocess.run([*cmd, "games"], capture_output=True, text=True, timeout=120).stdout
-    assert f"18TN\n  unsupported: {CIVIL_WAR[0]}" in table
+    assert f"21Moon\n  unsupported: {TRAIN_BASES[0]}" in table
 
 
 @pytest.fixture(scope="module")
@@ -93,18 +93,18 @@ def server(tmp_path_factory):
 def test_grpc_and_http(server):
     with grpc.insecure_channel(server.target) as channel:
         stub = pb_grpc.RouteOptimizerStub(channel)
-        solved = stub.Optimize(pb.OptimizeRequest(state_json=json.dumps(board_of("18TN"))), timeout=60)
-        assert list(solved.solution.unsupported) == list(CIVIL_WAR)
+        solved = stub.Optimize(pb.OptimizeRequest(state_json=json.dumps(board_of("21Moon"))), timeout=60)
+        assert list(solved.solution.unsupported) == list(TRAIN_BASES)
         assert solved.solution.rules == "generic"
         games = stub.ListGames(pb.ListGamesRequest(), timeout=30)
-    assert {t.title: list(t.unsupported) for t in games.other_titles}["18TN"] == list(CIVIL_WAR)
-    body = json.dumps({"board": board_of("18TN")}).encode()
+    assert {t.title: list(t.unsupported) for t in games.other_titles}["21Moon"] == list(TRAIN_BASES)
+    body = json.dumps({"board": board_of("21Moon")}).encode()
     request = urllib.request.Request(
         server.http_url + "/v1/optimize", data=body, headers={"Content-Type": "application/json"}
     )
     with urllib.request.urlopen(request, timeout=60) as response:
         answer = json.loads(response.read())
-    assert answer["solution"]["unsupported"] == list(CIVIL_WAR)
+    assert answer["solution"]["unsupported"] == list(TRAIN_BASES)
     with urllib.request.urlopen(server.http_url + "/v1/games", timeout=30) as response:
         listing = json.loads(response.read())
-    assert {t["title"]: t["unsupported"] for t in listing["otherTitles"]}["18TN"] == list(CIVIL_WAR)
+    assert {t["title"]: t["unsupported"] for t in listing["otherTitles"]}["21Moon"] == list(TRAIN_BASES)

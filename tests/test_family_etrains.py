@@ -37,16 +37,16 @@ from .twins import searches_agree
 
 # Every catalogue state where main's answer was refused by the engine for its E train (judged on main at
 # a2aade9: /work/judge-base.txt), and 1866's, where main's E train was paid by cities without a token;
-# each with whether the engine pays our answer exactly (1822PNW SRS's engine adds 10 a forest hex the
-# route crosses, g_1822_pnw/game.rb#forest_revenue, and its mill: bonuses along the track, not E trains').
+# each with whether the engine pays our answer exactly (every one now: 1822PNW SRS's forests and mill,
+# g_1822_pnw/game.rb#forest_revenue and #calculate_mill_bonus, are priced since tests/test_family_pnw.py).
 E_STATES = {
     "1822/33845@1548": True,
     "1822CAWRS/1822CAWRS_game_end_bank@1058": True,
     "1822NRS/1822NRS_game_end_bank@809": True,
     "1822NRS/1822NRS_game_end_bank@887": True,
     "1822PNW/179700@1193": True,
-    "1822PNWSRS/1822PNWSRS_game_end_bank_during_sr@1015": False,
-    "1822PNWSRS/1822PNWSRS_game_end_bank_during_sr@1090": False,
+    "1822PNWSRS/1822PNWSRS_game_end_bank_during_sr@1015": True,
+    "1822PNWSRS/1822PNWSRS_game_end_bank_during_sr@1090": True,
     "1866/1866_game_end_final_phase@1282": True,
 }
 

@@ -21,6 +21,11 @@ CATALOG_GAMES = {
     *("18ZOO - Map A", "18ZOO - Map B", "18ZOO - Map C", "18ZOO - Map D", "18ZOO - Map E", "18ZOO - Map F"),
     *("Steam Over Holland", "18Rhl", "1837", "1824", "1824 Cisleithania", "18Mag"),
     *("18CO", "18JP-T", "1850", "1841", "18Ardennes", "18VA", "1848", "18MT: Big Sky Barons", "1847 AE"),
+    *("1836Jr30", "1836Jr56"),
+    *("18SJ", "18CZ", "18Neb"),
+    "18GB",
     "1877: Stockholm Tramways",
+    "18TN",
+    "Harzbahn 1873",
 }  # the catalogue's titles with rules as data
 BUILT_IN_TITLES = GAMES | BEYOND_GAMES | CATALOG_GAMES

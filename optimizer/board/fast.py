@@ -218,5 +218,6 @@ def _read_cities(h, tile: Tile) -> dict | None:
         neutral = [(i < len(types) and types[i] == "neutral") for i in range(len(tokens))]
         kinds = [types[i] if i < len(types) else None for i in range(len(tokens))]
         blocking = [kind == "blocking" for kind in kinds]
-        cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral, kinds, blocking)
+        extra = [t for t in c.extra_tokens if isinstance(t, str)]
+        cities[n] = City(city_nodes.index(n), n, max(slots, len(tokens)), tokens, neutral, kinds, blocking, extra)
     return with_untokened(cities, tile, city_nodes)

@@ -39,6 +39,8 @@ class City:
     #   (``token_types``: "destination", "neutral", ...), else None
     blocking: list = field(default_factory=list)  # per slot: a company-less blocking token fills it
     #   (the engine's token type ``blocking``: 18ZOO's Work in Progress; Part::City#blocks? sees no nil)
+    extra: list = field(default_factory=list)  # companies of its ``extra_tokens`` (tokens beyond its slots,
+    #   18VA's P3): Part::City#tokened_by? counts them; read where a family says so
 
 
 @dataclass

@@ -264,6 +264,7 @@ cdef int borrow_sizes(Input* g, p, ki) except -1:
     g.has_pullman = size(p, "has_pullman", 1)
     g.pullman_cap = size(ki, "pullman_cap")
     g.reach_from = size(ki, "reach_from")
+    g.not_all_trains = size(p, "not_all_trains", 1)
     return 0
 
 
@@ -368,11 +369,27 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
         for i in range(K):
             if not g.pays_all_by_train[i]:
                 _refuse("paid_once", "needs every train to pay all its stops (pays_all_by_train)")
+    g.skip_penalty_by_train = <const uint32_t*>take_or_zeros(p, "skip_penalty_by_train", U32, keep, K)
+    g.tokens_only_by_train = <const uint8_t*>take_or_zeros(p, "tokens_only_by_train", U8, keep, K)
+    g.halved_by_train = <const uint8_t*>take_or_zeros(p, "halved_by_train", U8, keep, K)
+    g.skip_set_pairs_by_train = <const uint32_t*>take_or_zeros(p, "skip_set_pairs_by_train", U32, keep, K)
     return 0
+
+
+cdef const void* take_or_zeros(src, str name, int typenum, list keep, Py_ssize_t d0) except NULL:
+    """As ``take``, but an empty array (a problem built without this optional field) lends zeros of
+    length ``d0``."""
+    a = getattr(src, name, None)
+    if isinstance(a, np.ndarray) and a.size == 0:
+        none = padding((d0,), typenum)
+        keep.append(none)
+        return cnp.PyArray_DATA(<cnp.ndarray>none)
+    return take(src, name, typenum, keep, d0)
 
 
 cdef int borrow_bonuses(Input* g, p, list keep) except -1:
     cdef int n = g.n_stops, i
+    cdef cnp.ndarray none
     g.stop_a_by_pair = <const int32_t*>take(p, "stop_a_by_pair", I32, keep, g.n_pairs)
     in_range(g.stop_a_by_pair, g.n_pairs, 0, n, "stop_a_by_pair")
     g.stop_b_by_pair = <const int32_t*>take(p, "stop_b_by_pair", I32, keep, g.n_pairs)
@@ -388,7 +405,46 @@ cdef int borrow_bonuses(Input* g, p, list keep) except -1:
             _refuse("sets_by_stop", f"entry {i} names a set beyond the {g.n_set_pairs} set pairs there are")
     g.amount_by_set_pair = <const int32_t*>take(p, "amount_by_set_pair", I32, keep, g.n_set_pairs)
     g.visited_by_set_pair = <const uint8_t*>take(p, "visited_by_set_pair", U8, keep, g.n_set_pairs)
+    if isinstance(p.largest_by_set_pair, np.ndarray) and p.largest_by_set_pair.size == 0:
+        none = <cnp.ndarray>padding((g.n_set_pairs,), U8)  # none pays its richest stop again
+        keep.append(none)
+        g.largest_by_set_pair = <const uint8_t*>cnp.PyArray_DATA(none)
+    else:
+        g.largest_by_set_pair = <const uint8_t*>take(p, "largest_by_set_pair", U8, keep, g.n_set_pairs)
     borrow_best_route(g, p, keep)
+    borrow_crow(g, p, keep)
+    borrow_large_first(g, p, keep)
+    return 0
+
+
+cdef int borrow_crow(Input* g, p, list keep) except -1:
+    """The crow-distance bonus (a Problem without one has empty arrays: no train earns it)."""
+    cdef int n = g.n_stops, K = g.n_trains, i
+    g.has_crow = 0
+    if getattr(p, "crow_per_hex_by_train", None) is None or p.crow_per_hex_by_train.size == 0:
+        return 0
+    g.crow_per_hex_by_train = <const int32_t*>take(p, "crow_per_hex_by_train", I32, keep, K)
+    in_range(g.crow_per_hex_by_train, K, 0, 1 << 20, "crow_per_hex_by_train")
+    g.crow_x_by_stop = <const int32_t*>take(p, "crow_x_by_stop", I32, keep, n)
+    in_range(g.crow_x_by_stop, n, -(1 << 20), 1 << 20, "crow_x_by_stop")
+    g.crow_y_by_stop = <const int32_t*>take(p, "crow_y_by_stop", I32, keep, n)
+    in_range(g.crow_y_by_stop, n, -(1 << 20), 1 << 20, "crow_y_by_stop")
+    g.crow_end_by_stop = <const uint8_t*>take(p, "crow_end_by_stop", U8, keep, n)
+    for i in range(K):
+        if g.crow_per_hex_by_train[i]:
+            g.has_crow = 1
+    return 0
+
+
+cdef int borrow_large_first(Input* g, p, list keep) except -1:
+    """The trains that pay every large stop they visit; an empty array: none does."""
+    cdef cnp.ndarray none
+    if isinstance(p.large_first_by_train, np.ndarray) and p.large_first_by_train.size == 0:
+        none = <cnp.ndarray>padding((g.n_trains,), U8)
+        keep.append(none)
+        g.large_first_by_train = <const uint8_t*>cnp.PyArray_DATA(none)
+    else:
+        g.large_first_by_train = <const uint8_t*>take(p, "large_first_by_train", U8, keep, g.n_trains)
     return 0
 
 
@@ -406,7 +462,16 @@ cdef int borrow_best_route(Input* g, p, list keep) except -1:
     else:
         g.multiplied_by_best_route = <const uint8_t*>take(p, "multiplied_by_best_route", U8, keep, B)
     g.groups_by_best_route_stop = <const uint32_t*>take(p, "groups_by_best_route_stop", U32, keep, B, n)
+    uncounted = getattr(p, "uncounted_by_best_route_stop", None)
+    if isinstance(uncounted, np.ndarray) and uncounted.size == 0:
+        none = <cnp.ndarray>padding((B, n), U8)  # every stop counts
+        keep.append(none)
+        g.uncounted_by_best_route_stop = <const uint8_t*>cnp.PyArray_DATA(none)
+    else:
+        g.uncounted_by_best_route_stop = <const uint8_t*>take(p, "uncounted_by_best_route_stop", U8, keep, B, n)
     g.full_by_best_route = <const uint32_t*>take(p, "full_by_best_route", U32, keep, B)
+    g.per_hex_by_best_route = <const int32_t*>take_or_zeros(p, "per_hex_by_best_route", I32, keep, B)
+    g.hexes_by_best_route = <const uint32_t*>take_or_zeros(p, "hexes_by_best_route", U32, keep, B)
     for k in range(B):
         for i in range(n):
             j = <int64_t>k * n + i

@@ -10,7 +10,8 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
                       int n_paid) noexcept nogil
 cdef void express_split(Ctx* c, int t, const int32_t* visited, int nv, Express* E) noexcept nogil
 cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil
-cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best) noexcept nogil
+cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best, int n_lp=*,
+                          int64_t head_top=*) noexcept nogil
 cdef void express_take(Express* E, int kl_best, int ks_best) noexcept nogil
 cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* best_large,
                            int32_t* out_paid, int32_t* n_out) noexcept nogil

@@ -60,9 +60,17 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
         for i in range(n_paid):
             on_paid |= g.sets_by_stop[paid[i]]
         for k in range(g.n_set_pairs):
+            if g.skip_set_pairs_by_train[t] >> k & 1:
+                continue  # not for this train
             met = ((on_route if g.visited_by_set_pair[k] else on_paid) >> (2 * k)) & 3
             if met == 3:  # a stop of each set, however many: once
                 extra += g.amount_by_set_pair[k]
+                if g.largest_by_set_pair[k]:  # and the richest paid stop again (18Neb's east-west)
+                    top = 0
+                    for i in range(n_paid):
+                        if values[paid[i]] > top:
+                            top = values[paid[i]]
+                    extra += top
     for i in range(n_visited):
         mark[visited[i]] = 2  # on the route
     for i in range(n_paid):
@@ -88,11 +96,34 @@ cdef int64_t bonus_of(Ctx* c, int t, const int32_t* visited, int n_visited, cons
         if tokens > g.r2r_max_tokens:
             tokens = g.r2r_max_tokens
         extra += <int64_t>g.r2r_per_token * tokens
+    if g.has_crow and g.crow_per_hex_by_train[t]:
+        extra += crow_of(g, t, visited, n_visited)
     for i in range(n_visited):
         mark[visited[i]] = 0
     for i in range(n_paid):
         mark[paid[i]] = 0
     return extra
+
+
+cdef int64_t crow_of(const Input* g, int t, const int32_t* visited, int n_visited) noexcept nogil:
+    """The crow-distance bonus: per hex between the first and the last stop of the route (in route
+    order) that may end it (``revenue.crow_bonus`` is the reference)."""
+    cdef int i, a = -1, b = -1, dx, dy
+    for i in range(n_visited):
+        if g.crow_end_by_stop[visited[i]]:
+            if a < 0:
+                a = visited[i]
+            b = visited[i]
+    if a < 0:
+        return 0
+    dx = g.crow_x_by_stop[a] - g.crow_x_by_stop[b]
+    dy = g.crow_y_by_stop[a] - g.crow_y_by_stop[b]
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    dy = (dy - dx) // 2 if dy > dx else 0
+    return <int64_t>g.crow_per_hex_by_train[t] * (dx + dy)
 
 
 cdef inline int64_t penalty_of(Ctx* c, uint32_t mask) noexcept nogil:
@@ -196,6 +227,8 @@ cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
             express_add(c, values, E, E.inter[i])
             if g.token_by_stop[E.inter[i]]:
                 tok = 1
+        elif g.large_first_by_train[t] and g.large_by_stop[E.inter[i]]:
+            return 0  # a train paying every large stop leaves none out
     for i in range(E.n_forced):
         express_add(c, values, E, express_at(E, E.forced[i]))
         if g.token_by_stop[express_at(E, E.forced[i])]:
@@ -216,39 +249,62 @@ cdef int express_head(Ctx* c, int t, Express* E, int mask) noexcept nogil:
     return E.n_large <= caps[3] and E.n_small <= caps[4] and E.n_large + E.n_small <= caps[5]
 
 
-cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best) noexcept nogil:
+cdef int64_t express_rest(Ctx* c, int t, Express* E, int* kl_best, int* ks_best, int n_lp=0,
+                          int64_t head_top=0) noexcept nogil:
     """The best greedy rest within the pay caps: kl large and ks small stops, richest first,
     positive only (on a tie, a large stop rather than none: the city a Pullman would double);
-    returns their value."""
+    returns their value. Where ``n_lp`` set pairs the head meets pay the richest paid stop again
+    (its value ``head_top`` among the head's), the rest is chosen for its value times the train's
+    multiplier plus that (richest first per class gives, for each kl and ks, both the largest sum
+    and the richest stop, so the choice stays exact)."""
     cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>t * c.inp.n_stops
     cdef const int32_t* caps = c.inp.caps_by_train + t * 6
     cdef int pay_large = caps[3] - E.n_large, pay_small = caps[4] - E.n_small
     cdef int pay_total = caps[5] - E.n_large - E.n_small
     cdef int kl = 0, ks, k, i = 0, room
-    cdef int64_t v = -1, sum_big = 0, sum_small
+    cdef int64_t v = -1, sum_big = 0, sum_small, top_big = 0, top, score, best_score = -1
+    cdef int64_t mult = c.inp.multiplier_by_train[t]
     kl_best[0] = 0
     ks_best[0] = 0
+    if c.inp.large_first_by_train[t]:  # every large stop, whatever it is worth; the small ones fill the rest
+        while i < E.nb:
+            if not express_skip(E, i):
+                if kl + 1 > pay_large or kl + 1 > pay_total:
+                    return -(<int64_t>1 << 40)  # more large stops than it pays: no legal subset
+                sum_big += values[E.big[i]]
+                kl += 1
+            i += 1
+        v = -(<int64_t>1 << 40)  # the large stops are paid even where they are worth less than none
     while True:
         room = pay_total - kl
         ks = 0
         sum_small = 0
+        top = head_top if head_top > top_big else top_big
         k = 0
         while k < E.ns and ks < pay_small and ks < room:
             if not express_skip(E, E.nb + k):
                 if values[E.small[k]] <= 0:
                     break
+                if ks == 0 and values[E.small[k]] > top:
+                    top = values[E.small[k]]
                 sum_small += values[E.small[k]]
                 ks += 1
             k += 1
-        if sum_big + sum_small > v or (sum_big + sum_small == v and kl == 1):  # ties: a city for a Pullman
+        score = (sum_big + sum_small) * mult + n_lp * top if n_lp else sum_big + sum_small
+        if score > best_score or (score == best_score and kl == 1):  # ties: a city for a Pullman
+            best_score = score
             v = sum_big + sum_small
             kl_best[0] = kl
             ks_best[0] = ks
+        if c.inp.large_first_by_train[t]:
+            break
         # take one more large stop
         while i < E.nb and express_skip(E, i):
             i += 1
         if i >= E.nb or values[E.big[i]] <= 0 or kl + 1 > pay_large or kl + 1 > pay_total:
             break
+        if kl == 0:
+            top_big = values[E.big[i]]
         sum_big += values[E.big[i]]
         kl += 1
         i += 1
@@ -278,11 +334,23 @@ cdef void express_try(Ctx* c, int t, const int32_t* visited, int nv, Express* E,
                       int* best_large, int32_t* out_paid, int32_t* n_out) noexcept nogil:
     """Price one paid subset: the head for ``mask`` (with E's forced stops), then the greedy rest;
     keep it in ``best`` if it pays more (ties: the richer city for a Pullman to double)."""
-    cdef int k, kl_best, ks_best, bl
-    cdef int64_t v
+    cdef int k, kl_best, ks_best, bl, n_lp = 0
+    cdef int64_t v, head_top = 0
+    cdef uint32_t on_route = 0, on_head = 0
     if not express_head(c, t, E, mask):
         return
-    v = express_rest(c, t, E, &kl_best, &ks_best)
+    if c.inp.n_set_pairs:  # set pairs the head meets that pay the richest paid stop again
+        for k in range(nv):
+            on_route |= c.inp.sets_by_stop[visited[k]]
+        for k in range(E.n_paid):
+            on_head |= c.inp.sets_by_stop[E.paid[k]]
+            if c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + E.paid[k]] > head_top:
+                head_top = c.inp.values_by_train_stop[<int64_t>t * c.inp.n_stops + E.paid[k]]
+        for k in range(c.inp.n_set_pairs):
+            if c.inp.largest_by_set_pair[k] and \
+                    ((on_route if c.inp.visited_by_set_pair[k] else on_head) >> (2 * k)) & 3 == 3:
+                n_lp += 1
+    v = express_rest(c, t, E, &kl_best, &ks_best, n_lp, head_top)
     express_take(E, kl_best, ks_best)
     v = (E.head + v) * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, E.paid, E.n_paid)
     if v < best[0]:
@@ -366,23 +434,49 @@ cdef int64_t price_express(Ctx* c, int t, const int32_t* visited, int nv, int* b
     return best
 
 
-cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
-    """What each best-route bonus would pay on this route (L.br_rev)."""
+cdef inline int64_t halve_to_ten(int64_t rev) noexcept nogil:
+    """Ruby's ``(rev / 2).round(-1)``: floor division, then half away from zero (revenue.halve_to_ten).
+    Never above rev where rev >= 10, and monotone: the bounds of the unhalved revenue still hold."""
+    cdef int64_t half = rev // 2 if rev >= 0 else -((-rev + 1) // 2)
+    if half >= 0:
+        return (half + 5) // 10 * 10
+    return -((-half + 5) // 10 * 10)
+
+
+cdef inline int bits_set(uint32_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef void price_best_route(Ctx* c, Level* L, const int32_t* visited, int nv, uint32_t pen) noexcept nogil:
+    """What each best-route bonus would pay on this route (L.br_rev), whose track crosses the
+    penalty hexes ``pen`` (those its train earns): a train paid only by token cities meets a group
+    only at one (``revenue.best_route_value``)."""
     cdef const Input* g = &c.inp
-    cdef int k, i
+    cdef int k, i, counted
+    cdef int tokens_only = g.tokens_only_by_train[L.t]
     cdef uint32_t met
     cdef int64_t amount
     cdef const uint32_t* groups
+    cdef const uint8_t* uncounted
     for k in range(g.n_best_route):
         groups = g.groups_by_best_route_stop + <int64_t>k * g.n_stops
+        uncounted = g.uncounted_by_best_route_stop + <int64_t>k * g.n_stops
         met = 0
+        counted = nv
         for i in range(nv):
-            met |= groups[visited[i]]
+            if not tokens_only or g.token_by_stop[visited[i]]:
+                met |= groups[visited[i]]
+            counted -= uncounted[visited[i]]
         amount = g.amount_by_best_route[k]
         if g.multiplied_by_best_route[k]:
             amount *= g.multiplier_by_train[L.t]
-        L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * nv \
-            + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0)
+        L.br_rev[k] = <int64_t>g.per_stop_by_best_route[k] * counted \
+            + (amount if met & g.full_by_best_route[k] == g.full_by_best_route[k] else 0) \
+            + <int64_t>g.per_hex_by_best_route[k] * bits_set(pen & g.hexes_by_best_route[k])
 
 
 cdef inline int route_refused(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
@@ -440,6 +534,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     cdef int32_t* visited = c.work.stops
     cdef int nv = route_stops(c, L, visited)
     cdef uint32_t pen = L.half[0].pen[L.half[0].h] | (L.half[1].pen[L.half[1].h] if L.phase == 2 else 0)
+    pen &= ~c.inp.skip_penalty_by_train[t]  # the hexes this train neither earns nor pays
     cdef int bl = 0, k
     cdef int64_t rev
     if route_refused(c, L, visited, nv) or (c.inp.mine_rule_by_train[t] == MINES_ONE and not has_mine(c, visited, nv)):
@@ -449,7 +544,7 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         L.best_large = 0
         return L.rev
     if c.inp.n_best_route:
-        price_best_route(c, L, visited, nv)
+        price_best_route(c, L, visited, nv, pen)
     if c.inp.pays_all_by_train[t]:
         rev = L.vsum * c.inp.multiplier_by_train[t] + bonus_of(c, t, visited, nv, visited, nv)
         if c.inp.paid_once:
@@ -457,6 +552,8 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         bl = largest_paid(c, t, visited, nv)
     else:
         rev = price_express(c, t, visited, nv, &bl, NULL, NULL)
+    if c.inp.halved_by_train[t]:
+        rev = halve_to_ten(rev)
     rev -= penalty_of(c, pen)
     L.rev = rev
     L.best_large = bl if c.inp.has_pullman else 0

@@ -508,6 +508,18 @@ cdef inline int ends_at_tokens(Ctx* c, Level* L) noexcept nogil:
     return c.inp.token_by_stop[a] and c.inp.token_by_stop[b]
 
 
+cdef inline int every_train_runs(Ctx* c, int lo, int li, int hi) noexcept nogil:
+    """1 if the route level li just yielded completes a run of every train of the company: the whole
+    search (lo 0), its last level, and no level above it running nothing."""
+    cdef int j
+    if lo != 0 or li != hi - 1 or hi != c.inp.n_trains:
+        return 0
+    for j in range(lo, li):
+        if c.work.levels[j].empty:
+            return 0
+    return 1
+
+
 cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) noexcept nogil:
     """Best total of the trains of levels lo..hi-1 (the others run nothing); -1 if stopped."""
     cdef int li = lo, j, r
@@ -539,6 +551,8 @@ cdef int64_t solve(Ctx* c, int lo, int hi, int64_t init_best, int use_pullman) n
             if levels[li].best_large > bl:
                 bl = levels[li].best_large
             value = total + ((bl + best_route_sum(c, &levels[li])) if use_pullman else 0)
+            if c.inp.not_all_trains and every_train_runs(c, lo, li, hi):
+                continue  # a rule on the whole run (the last level: nothing grows from here)
             if value > c.run.cur_best:
                 c.run.cur_best = value
                 if value > c.best.value:

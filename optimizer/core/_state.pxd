@@ -133,7 +133,24 @@ cdef struct Input:
     int reach_from                          # bound by reachable stops while a train may count this many more (0: never)
     const int32_t* hex_cap_by_train         # per train: the most hex edges its route may cross (-1: no cap)
     const int32_t* hex_edges_by_train_seg   # [n_trains * n_segs]: the hex edges a segment costs the train
+    const uint8_t* largest_by_set_pair      # per set pair: once met, the richest paid stop's value again (18Neb)
+    int has_crow                            # some train earns a crow-distance bonus (crow_distance_bonus)
+    const int32_t* crow_per_hex_by_train    # per train: per hex between its route's ends as the crow flies
+    const int32_t* crow_x_by_stop           # per stop: its hex's x (engine's Hex#x) ...
+    const int32_t* crow_y_by_stop           # ... and y
+    const uint8_t* crow_end_by_stop         # per stop: it may be an end of that distance
     int paid_once                           # a stop on an earlier level's route pays nothing (every train pays all)
+    int not_all_trains                      # 1: a run of every train is refused (18TN's Civil War: the lowest
+    #                                         route earns nothing then, so a run of one train fewer earns as much)
+    const uint8_t* uncounted_by_best_route_stop  # [n_best_route * n_stops]: 1 where per_stop does not count the
+    #                                         stop (18Tokaido's Sleeper Train counts cities; zeros: every stop)
+    const uint32_t* skip_penalty_by_train   # per train: penalty bits its routes neither earn nor pay (1822PNW's E)
+    const uint8_t* tokens_only_by_train     # per train: paid only by token cities, which alone meet best-route groups
+    const int32_t* per_hex_by_best_route    # per best_route: paid for each of its hexes the route crosses ...
+    const uint32_t* hexes_by_best_route     # ... its hexes, as penalty bits (less the train's skip_penalty_by_train)
+    const uint8_t* halved_by_train          # per train: paid half its route's revenue, rounded to 10 (1822MX's 3/2P)
+    const uint32_t* skip_set_pairs_by_train  # per train: bit k set where set pair k does not pay it (1822CA's ports)
+    const uint8_t* large_first_by_train     # per train: it pays every large stop it visits (TrainSpec.large_first)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

@@ -24,9 +24,31 @@ def max_route_bonus(problem, t: int) -> int:
     values = problem.values_by_train_stop[t]
     top = int(values.max()) if values.size else 0
     pairs = pairs_bound(problem)
-    largest = len(problem.trigger_by_largest) * max(top, 0)
+    largest = (len(problem.trigger_by_largest) + n_set_pair_largest(problem)) * max(top, 0)
     r2r = problem.r2r_per_token * problem.r2r_max_tokens
-    return pairs + largest + r2r + track_bonus_bound(problem)
+    return pairs + largest + r2r + track_bonus_bound(problem) + crow_bound(problem, t)
+
+
+def crow_bound(problem, t: int | None = None) -> int:
+    """The most the crow-distance bonus can add to one route of train t (of any train where t is
+    None): its per-hex amount times the widest span between two stops that may end it."""
+    per = problem.crow_per_hex_by_train
+    if not len(per):
+        return 0
+    per_hex = max(0, int(per[t]) if t is not None else int(per.max()))
+    ends = np.flatnonzero(problem.crow_end_by_stop)
+    if not per_hex or not len(ends):
+        return 0
+    x = problem.crow_x_by_stop[ends].astype(np.int64)
+    y = problem.crow_y_by_stop[ends].astype(np.int64)
+    dx = np.abs(x[:, None] - x[None, :])
+    dy = np.abs(y[:, None] - y[None, :])
+    return per_hex * int((dx + np.maximum(0, (dy - dx) // 2)).max())
+
+
+def n_set_pair_largest(problem) -> int:
+    """The set pairs that, once met, pay a route's richest paid stop again (each at most the best value)."""
+    return int(np.count_nonzero(problem.largest_by_set_pair[: problem.n_set_pairs]))
 
 
 def track_bonus_bound(problem) -> int:
@@ -65,13 +87,15 @@ def pullman_cap(problem) -> int:
 
 def best_route_cap(problem) -> int:
     """The most the best-route bonuses can add: each its amount plus its per-stop pay on the
-    longest route any train may run."""
+    longest route any train may run, plus its per-hex pay on every one of its hexes."""
     if not len(problem.amount_by_best_route):
         return 0
     longest = max([min(int(c[2]), problem.n_stops) for c in problem.caps_by_train], default=0)
     most = max([int(m) for m in problem.multiplier_by_train[: problem.n_trains]], default=1)
     return sum(
-        max(int(a), 0) * (max(most, 0) if problem.multiplied(k) else 1) + max(int(p), 0) * longest
+        max(int(a), 0) * (max(most, 0) if problem.multiplied(k) else 1)
+        + max(int(p), 0) * longest
+        + max(problem.per_hex(k)[0], 0) * bin(problem.per_hex(k)[1]).count("1")
         for k, (a, p) in enumerate(zip(problem.amount_by_best_route, problem.per_stop_by_best_route))
     )
 

@@ -10,7 +10,7 @@ import numpy as np
 from ..games.home_route import NO_HOME_RULE, run_visits_home
 from ..games.routes_meet import routes_linked
 from ..revenue import award_best_route, paid_once_routes, pullman_bonus, stop_groups
-from .bounds import company_cap, pairs_bound, track_bonus_bound
+from .bounds import company_cap, crow_bound, n_set_pair_largest, pairs_bound, track_bonus_bound
 from .contract import REACH_FROM, KernelInput, KernelResult
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
@@ -63,11 +63,17 @@ def packing_declines(problem) -> bool:
     several overlap groups (its listed routes keep one track bitset each, packed as disjoint), or a
     train whose routes must end at token cities (it drops a route that earns no more than the route
     one segment shorter, which such a train may not run); gauge changes counted as cities (1848) or
-    towns at the ends counted against the cities (18MT), which its listing does not count; stops paid
-    once a run (``Problem.paid_once``)."""
+    towns at the ends counted against the cities (18MT), which its listing does not count; a set pair
+    paying the richest paid stop again (18Neb), which its listing does not price; stops paid once a run
+    (``Problem.paid_once``); a run that may not use every train (civil_war), a rule on the whole run its
+    packing does not keep."""
+    if n_set_pair_largest(problem):
+        return True
     if problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any()):
         return True
     if problem.paid_once:  # a route's price depends on the routes placed before it (its listing prices each alone)
+        return True
+    if problem.not_all_trains:
         return True
     if np.any(problem.gauge_halves_by_seg):
         return True
@@ -82,6 +88,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
     stop)."""
     n = problem.n_stops
     fixed_bonus = pairs_bound(problem) + problem.r2r_per_token * problem.r2r_max_tokens + track_bonus_bound(problem)
+    fixed_bonus += crow_bound(problem)  # (the widest of any train's: one bound for every train)
     max_bonus, prefix, bound, order, anchors, n_anchors, rank = _input().derive(
         problem.values_by_train_stop,
         problem.large_by_stop,
@@ -91,7 +98,7 @@ def prepare(problem, reach_from: int = REACH_FROM) -> KernelInput:
         problem.group_by_train,
         problem.requires_token_by_train,
         fixed_bonus,
-        problem.n_largest,
+        problem.n_largest + n_set_pair_largest(problem),  # each pays at most the best value, as a largest-stop bonus
     )
     # the stops bonuses depend on being paid: ends of pairs that count paid stops, largest-stop triggers
     interesting = np.zeros(n, dtype=np.uint8)
@@ -271,6 +278,8 @@ def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
     problem = ki.problem
     if reference_rules(problem):
         return True
+    if problem.run_rule is not None:
+        return True  # a run priced and checked as a whole (Harzbahn 1873's mining_runs): the reference's
     if problem.n_best_route > kernel.MAX_BEST_ROUTE:
         return True
     if problem.local_cities_once and int(problem.local_by_train[: problem.n_trains].sum()) >= 2:

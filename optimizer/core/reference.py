@@ -22,6 +22,7 @@ from ..revenue import (
     paid_once_run,
     price_route,
     pullman_bonus,
+    route_pen_mask,
 )
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
@@ -148,6 +149,12 @@ def search(
     The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
     what ``on_improve`` raises stops the search and is raised.
     """
+    if problem.run_rule is not None:  # a run priced and checked as a whole (Harzbahn 1873)
+        from .runs import search_runs
+
+        return search_runs(
+            problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, on_improve=on_improve
+        )
     start = time.monotonic()
     limits = _Limits(start, deadline_ms, node_budget, cancel)
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
@@ -160,6 +167,8 @@ def search(
             found = [c[2] for c in chosen]
             if not run_visits_home(problem.home_stop, [f.stops for f in found]):
                 return  # a rule on the whole run: some route must visit the home token
+            if problem.not_all_trains and len(found) == problem.n_trains:
+                return  # a rule on the whole run: not every train runs (civil_war)
             if problem.routes_meet and not routes_linked([f.stops for f in found]):
                 return  # another: the routes must all meet
             if problem.paid_once:  # a stop on an earlier route pays nothing: the run's price (routes alone bound it)
@@ -167,7 +176,13 @@ def search(
                 found = [replace(c[2], revenue=rev, paid=paid) for c, (rev, paid) in zip(chosen, run)]
                 total = sum(rev for rev, _ in run)
             bonus = pullman_bonus(problem, found) + sum(
-                a for _, a in best_route_awards(problem, [f.stops for f in found], [f.train for f in found])
+                a
+                for _, a in best_route_awards(
+                    problem,
+                    [f.stops for f in found],
+                    [f.train for f in found],
+                    [route_pen_mask(problem, f.dsegs) for f in found],
+                )
             )
             if total + bonus > best[0]:
                 best[:] = [total + bonus, list(chosen), bonus]

@@ -87,6 +87,8 @@ DATA_FILES = {
     "18ZOO - Map D": "18ZOOMapD.json",
     "18ZOO - Map E": "18ZOOMapE.json",
     "18ZOO - Map F": "18ZOOMapF.json",
+    # routes begin and end at termini, framed towns never passed through (route_termini)
+    "Harzbahn 1873": "1873.json",
     # no route begins or ends at a town (no_town_ends)
     "Steam Over Holland": "SteamOverHolland.json",
     "18Rhl": "18Rhl.json",
@@ -106,8 +108,24 @@ DATA_FILES = {
     "1841": "1841.json",
     # bonuses for a route joining two sets of hexes (set_pairs)
     "1847 AE": "1847AE.json",
+    # 1846's subclasses with their own bonuses: E/W else N/S, the Dump, freight trains' own track
+    "18 Los Angeles": "18LosAngeles1.json",
+    "18 Los Angeles 2": "18LosAngeles2.json",
+    # a port paid once for each of the company's token cities on the route (port_per_token)
+    "1836Jr30": "1836Jr30.json",
+    "1836Jr56": "1836Jr56.json",
+    # icon pairs as set pairs, private companies paying their owner, an E train's token cities twice
+    "18SJ": "18SJ.json",
+    # a large company's train paid its best stops only (first_row_pays_total), and a label bonus
+    "18CZ": "18CZ.json",
+    # an east-west route paid its richest stop again (set_pairs with largest: a kernel family)
+    "18Neb": "18Neb.json",
+    # a distance bonus between a route's ends (crow_distance_bonus), closed privates' hex bonuses
+    "18GB": "18GB.json",
     # routes sharing track, a stop paid once a run (routes_share_track, stops_paid_once), hex trains
     "1877: Stockholm Tramways": "1877StockholmTramways.json",
+    # a run of every train pays its lowest route nothing (civil_war: a rule on the whole run)
+    "18TN": "18TN.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -64,7 +64,7 @@ class Rules:
         city = hx.cities.get(node.index) if node.kind == "city" else None
         if city is None or not city.slots:
             return False
-        if self.company.id in city.tokens:
+        if self.company.id in city.tokens or self.company.id in city.extra:
             return False
         filled = [bool(t) or (i < len(city.blocking) and city.blocking[i]) for i, t in enumerate(city.tokens)]
         full = len(city.tokens) >= city.slots and all(filled)
@@ -77,6 +77,10 @@ class Rules:
     def no_end(self, hx, node) -> bool:
         """A stop a route may pass through but neither begin nor end at (none, generically)."""
         return False
+
+    def no_end_reason(self) -> str:
+        """Why a route may not begin or end at a stop :meth:`no_end` names, in a player's words."""
+        return "a town"
 
     # hex id -> the off-board area it belongs to, where the map data does not say so itself
     areas: dict[str, str] = {}
@@ -99,8 +103,10 @@ class Rules:
         return hx.color == "red"
 
     def has_token(self, hx, node) -> bool:
+        """The company's token in the city, in a slot or beyond them (``extra_tokens``: 1870's destination
+        token, 18VA's P3): Part::City#tokened_by? counts both, and #blocks? is false for either."""
         city = hx.cities.get(node.index) if node.kind == "city" else None
-        return city is not None and self.company.id in city.tokens
+        return city is not None and (self.company.id in city.tokens or self.company.id in city.extra)
 
     def is_mine(self, hx, node) -> bool:
         """A mine: a stop only goods trains visit, one a route (:meth:`mine_rule`); none in most titles."""
@@ -169,6 +175,10 @@ class Rules:
         """Gauge changes a train runs without counting them as stops."""
         return 0
 
+    def halves(self, spec: TrainSpec) -> bool:
+        """The train is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
+        return False
+
     def end_cap(self, spec: TrainSpec) -> int:
         """The most large stops plus towns at the route's ends a train may count (UNLIMITED: no such rule)."""
         return UNLIMITED
@@ -184,6 +194,15 @@ class Rules:
         """The stop of ``graph`` some route of every run must visit (-1: none; -2: the rule holds
         but the company holds no token in its home hex, so only the empty run is legal)."""
         return -1
+
+    def not_all_trains(self) -> bool:
+        """Whether a run of every train of the company is refused (``civil_war``: 18TN)."""
+        return False
+
+    def run_rule(self, graph, trains, specs):
+        """A rule pricing and checking the run as a whole (Harzbahn 1873's ``mining_runs``), None: the
+        run is the sum of its routes."""
+        return None
 
     def mine_rule(self, spec: TrainSpec) -> int:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""

@@ -5,18 +5,32 @@ is then a data file, and a new game needs code only for a family not seen yet:
 
 - ``train_values``: a train kind paid another entry of the stops' revenue tables
   (``{"D": "diesel"}``: 1889's off-boards pay ``diesel_N`` to D trains).
-- ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?}]``: a route's stop on a hex
+- ``assigned_stop_bonuses``: ``[{assignment, amount, per_icon?, owns?}]``: a route's stop on a hex
   holding an assignment the company holds too earns ``amount`` once per route (times the
-  ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown).
+  ``per_icon`` icons on the hex's tile when given) (1846 Steamboat, Meat Packing, Boomtown); with
+  ``owns``, the company need not hold the assignment but own that private company (18SJ's
+  Sveabolaget: g_18_sj/game.rb#sveabolaget_bonus, 30 a port icon for ``sveabolaget.owner``).
 - ``hex_assignment_stop_bonuses``: ``[{assignment, amount}]``: every paid stop on a hex holding the
   assignment, whoever placed it, earns ``amount`` (1817's bridge tokens:
-  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``).
+  lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``);
+  with ``owns`` only for the owner of that private company (18SJ's GKB: g_18_sj/game.rb#gkb_bonus).
+- ``first_row_pays_total``: ``{company_types}``: a train of a company of those types is paid its best
+  stops only, as many as its first row pays (18CZ's large companies: g_18_cz/game.rb#revenue_for,
+  ``route.train.distance[0][:pay]`` of the stops' revenues, largest first).
+- ``token_hex_doubles``: ``{trains}``: the trains named are paid a stop's value again where a city of
+  its hex holds the company's token (18SJ's E train: g_18_sj/game.rb#revenue_for, #friendly_city?).
 - ``track_assignment_bonuses``: ``[{assignment, amount, no_ends?}]``: a route whose track crosses a hex
   holding the assignment earns ``amount``, once a hex however often it crosses it (1817's mines and
   ranches, 18Hiawatha's farms: g_1817/game.rb#revenue_for, ``route.all_hexes.count { |hex|
   hex.assigned?(mine) }``; ``Route#all_hexes`` is the uniq hexes of the route's paths). With
   ``no_ends`` a route may not start or end at such a hex ("Route cannot start or end with a mine"):
-  the markers lie on plain track, so no route has a node there; a stop on one is refused.
+  the markers lie on plain track, so no route has a node there; a stop on one is refused. With
+  ``except_trains`` (train names) those trains' routes earn nothing there (1822PNW's forests, 10 a hex,
+  and Ski Haus, 30: none for an E train, g_1822_pnw/game.rb#forest_revenue, #ski_haus_revenue): the
+  problem's ``skip_penalty_by_train``.
+- ``track_tile_penalties``: ``[{tiles, amount, except_company?}]``: a route whose track crosses a hex
+  whose tile is one named loses ``amount``, once a hex, unless the company owns ``except_company``
+  (1822PNW's Portage: g_1822_pnw/game.rb#portage_penalty, PNW1/PNW2, none with P16).
 - ``track_label_bonuses``: ``[{label, amount, tiles?, phase?}]``: a route whose track crosses a hex
   whose (not white) tile's label holds ``label`` earns ``amount``, or ``tiles[name]`` for the tiles
   named there, or ``phase[colour]`` once the phase has that tile colour; once a hex, summed over
@@ -26,7 +40,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``train_stop_bonuses``: ``[{train, amount, except_tiles?}]``: a train whose name matches the
   pattern ``train`` earns ``amount`` more for every paid stop, but for those on the tiles named
   (18USA's Pullman upgrade, a train named ``5P``: ``20 * stops.count { |s| !RURAL_TILES.include?
-  (s.tile.name) }``).
+  (s.tile.name) }``). ``hexes``: only the stops on these hexes; ``company_types``: only for companies of
+  these types (1822CA's grain elevators: 10 a paid stop on one, for a major's train neither E, nor the
+  grain train, nor the Pullman's: lib/engine/game/g_1822_ca/game.rb#grain_and_port_bonus).
 - ``untokened_tile_penalties``: ``[{tiles, amount}]``: a route paying a stop on one of these tiles
   whose city holds no token of the company loses ``amount``, once a route (18USA's company towns:
   g_18_usa/game.rb#revenue_for, ``revenue -= 10 if company_tile && !company_tile.cities.first
@@ -35,14 +51,37 @@ is then a data file, and a new game needs code only for a family not seen yet:
   route on them (18AL Warrior Coal Field, ``hexes_bonus``).
 - ``group_pairs``: ``[{a, b, amount}]``: a route paying a stop of set ``a`` and one of set ``b``
   earns ``amount``; sets are ``{"group": G}`` (stops in group G), ``{"label": L}`` (stops on
-  tiles labelled L) or ``{"hexes": [H, ...]}`` (stops on those hexes); ``"icons"`` pays the numbers
-  on both ends' icons (1846 East-West). Paid once per route only where no route can pay two stops
+  tiles labelled L), ``{"hexes": [H, ...]}`` (stops on those hexes) or ``{"assignment": A}`` (stops on
+  hexes holding assignment A, 18Neb's cattle token); ``"icons"`` pays the numbers
+  on both ends' icons (1846 East-West), ``{hex: n}`` the sum of both ends' hexes' entries (1844's
+  bonuses: g_1844/game.rb#east_west_bonus_revenue sums ``hex_bonus_revenue`` of the route's stops,
+  #setup_offboard_bonuses: the ``bonus_N`` icon of the hex or of its group). Paid once per route only where no route can pay two stops
   of one set (1846's E group, 1882's off-boards: a route reaches off-boards only at its ends).
+  ``{"label_has": L}`` is the stops on tiles whose label holds the letter L (18 Los Angeles: ``N/E``
+  is north and east); a rule with ``unless_paired`` pays no pair of stops an earlier rule pays (18 Los
+  Angeles's N/S only where the route is not E/W: g_18_los_angeles/game.rb#east_west_bonus, whose
+  labelled stops are all route ends: off-boards, and Reseda's terminal city).
+- ``token_penalties``: ``[{token, amount, reduced?}]``: a paid stop on a hex whose city holds the
+  neutral ``token`` loses ``amount``, once a route; ``reduced`` (``{hexes, amount, unless_assignment}``)
+  costs ``amount`` there instead, unless the company and the hex share the assignment (18 Los Angeles's
+  Dump, -20, -10 at Westminster unless its Steamship bonus pays there:
+  g_18_los_angeles/game.rb#dump_penalty, #revenue_for).
+- ``train_track_groups``: ``[{name_has, group}]``: trains whose name holds ``name_has`` run in their own
+  overlap group: their routes may share track with the other trains', not with each other's (18 Los
+  Angeles's freight trains, N/M: g_18_los_angeles/game.rb#check_overlap, #train_type).
 - ``set_pairs``: ``[{a, b, amount, company?, visited?}]``: ``amount`` once for a route paying (with
   ``visited``: visiting) a stop of set ``a`` and one of set ``b``, however many of each; sets as for
   ``group_pairs``; only for ``company`` where it names one (1888's destinations: a stop of the
   company's home hex and one of its destination hex, lib/engine/game/g_1888/game.rb#revenue_for and
-  ``#destinated?``, paid once a route per destination).
+  ``#destinated?``, paid once a route per destination). With ``largest``, a route meeting both sets
+  (by its paid stops) is also paid its richest paid stop's value again, its row's multiplier applied
+  (18Neb's east-west route: lib/engine/game/g_18_neb/game.rb#east_west_bonus, ``stops.map { |stop|
+  stop.route_revenue(route.phase, route.train) }.max``, with stops labelled E and W, #east_west_route?).
+  With ``holds``, only for a company the engine assigned that (18Neb's cattle token, #cattle_bonus).
+  ``trains``: only for trains whose names match
+  the pattern (the problem's ``skip_set_pairs_by_train``); ``company_types``: only for companies of those
+  types (1822CA's ports: a route paying a grain elevator and an east (west) port earns 10, the grain
+  train 20, g_1822_ca/game.rb#grain_and_port_bonus).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
   paid once for the company, on its route that earns it most: ``amount`` when the route visits a
   stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
@@ -50,8 +89,23 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``ability``. ``per_phase_colour`` (``{"yellow": 10, ...}``) adds to ``amount`` for each of the
   phase's tile colours it names (18Norway's mail contract: no ``hexes``, 10 per colour of yellow,
   green and brown, g_18_norway/game.rb#routes_revenue).
+  ``per_stop_kinds`` (``["city"]``) counts only the stops of those kinds (18Tokaido's Sleeper Train: 10 a
+  city the route visits, lib/engine/game/g_18_tokaido/game.rb#sleeper_bonus, ``visited_stops.count { |s|
+  s.is_a?(Engine::Part::City) }``, on ``#best_sleeper_route``).
+  ``every_company``: it applies to every company;
+  ``assignment``: its hexes are those holding the assignment, whoever placed it (none yet: never paid);
+  ``phase_amounts`` (``{"5": 30}``): the amount once the phase's number is at least a key's;
+  ``multiplied``: the amount times the route's train's multiplier (1822PNW's mill, g_1822_pnw/game.rb
+  #mill_bonus, #calculate_mill_bonus, #mill_bonus_amount: an E train's twice, and only where the mill's
+  city holds the company's token, as a train paid only by token cities meets a group only at those);
+  ``per_hex``: ``{assignment, amount, except_trains?}``: ``amount`` for each hex holding the assignment
+  that the route's track crosses, none for the trains named (1822PNW's lumber baron, P14: the best
+  route's forests paid once more, #lumber_baron_bonus, #forest_revenue).
 - ``tokened_cities_only``: ``true`` where a city pays nothing to a route of a company without a
   token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
+- ``shared_locations``: ``{name: [H, ...]}``: the stops of these hexes are one place, so a route
+  visits one of them at most (18Neb's North and South Chicago: g_18_neb/game.rb#check_other, "Cannot
+  include both North and South Chicago", CHICAGO_HEXES L4 and L6).
 - ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
   lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
   keeps the group's location, which a route reaches once already). It is also the engine's "Route
@@ -74,6 +128,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   a row each (18Ardennes, 18VA; see :mod:`optimizer.games.stop_classes`); groups whose cities count
   small where every train matches ``small_groups_trains`` (18VA's CMD for freight trains); the large
   visit capped at the number in the train's name (18VA ``#check_distance``).
+- ``freight_ports``: ``{freight_suffix, doubler_suffix, offboard_group, port_group, port_links, zone_group,
+  zone_per_size, steamboat: {assignment, amount, doubler_amount}}``: passenger, freight and doubler trains
+  paid apart, ports open only with a token in their linked city, the zone (CMD) closed to all but freight
+  trains (18VA, lib/engine/game/g_18_va/game.rb#revenue_for, #check_distance); see
+  :mod:`optimizer.games.freight_ports`.
 - ``label_count_bonus``: ``{label, amount}``: ``amount`` for each paid stop on a hex labelled (or to be
   labelled) ``label``, less ``amount`` once a route (1848's K_BONUS, g_1848 ``#revenue_for``).
 - ``gauge_borders``: ``{free_in_name?}``: each border a route's track crosses is a gauge change that
@@ -117,6 +176,28 @@ is then a data file, and a new game needs code only for a family not seen yet:
   pass through one (lib/engine/game/g_steam_over_holland/game.rb, g_18_rhl/game.rb and
   g_1862/game.rb ``#check_distance``: "Route cannot begin/end in a town"). The converse of an
   off-board's end-only: both searches refuse such a route, and its extensions are still grown.
+- ``route_termini``: ``{framed_end_only?, factories, mines}``: a route begins and ends at a terminus
+  only: a city holding the company's token, a town on a factory hex, or a city not blocked on a factory
+  or mine hex (lib/engine/game/g_1873/game.rb#check_distance: "Route must begin and end with token or
+  non-tokened out open mine or factory", #terminus?, ``FACTORY_INFO``, the mines' ``coordinates`` in
+  #game_minors). Whether a mine is open is the engine's (``@minor_info[mine][:open]``), not the board
+  document's: every mine hex is taken as open, so a closed mine's city may end a route here (named in
+  coverage.json). With ``framed_end_only`` a stop on a framed tile is never passed through ("Route
+  cannot pass through a town", ``node.tile.frame``), so one that is no terminus is out of reach.
+- ``no_distance_limit``: ``true`` where a train's number is no cap on the stops it visits: every
+  route runs any number of stops, paid for each (lib/engine/game/g_1873/game.rb#check_distance: "no
+  real 'distance' for 1873 routes", it checks only the ends and the towns passed; an NT train is N
+  such routes, #add_subtrains!, which the board document lists as N trains).
+- ``mining_runs``: ``{diesel, stop_revenue, diesel_stop_revenue, factories, mines, concessions}``:
+  Harzbahn 1873's run, priced and checked as a whole (see :mod:`optimizer.games.mining_runs`): a stop
+  pays once (by hex, to the first route of its kind), a city ``stop_revenue`` where it holds no token
+  of the company, a factory ``factories[hex]``, a mine ``mines[hex]`` times the distance of the longest
+  non-diesel train there; the ``diesel`` trains (a track of their own, token ends) are paid
+  ``diesel_stop_revenue`` a city; the subtrains of one NT train meet; the company's ``concessions``
+  (hex lists) are run (lib/engine/game/g_1873/game.rb#revenue_for, #check_route_combination). The
+  compiled kernel declines such a problem: the reference search answers it.
+  ``{"parts": ["halt"]}`` keeps it to the nodes the tile code names so (1860's halts:
+  g_1860/game.rb#check_distance, "Route cannot begin/end in a halt").
 - ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
   its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
   free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
@@ -146,10 +227,29 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``own_hex_doubles``: ``true`` where a stop on a hex the engine assigned the company itself pays twice
   (1850's edge token, lib/engine/game/g_1850/game.rb#revenue_for; the engine pays the first such stop of
   a route, and a company has one edge token, on an off-board of one stop).
+- ``port_per_token``: ``{group}``: a stop of the group (a port) pays its value once for each city of the
+  route holding the company's token, not for itself (1836Jr30 and 1836Jr56,
+  lib/engine/game/g_1836_jr30/game.rb#revenue_for: ``revenue -= per_token``, then ``per_token`` for each
+  ``stop.city? && stop.tokened_by?(route.train.owner)``): pairs of the port and each such city, so a
+  route is paid the port once per token city it pays. The engine's "must contain 2 other stops" is
+  not kept (coverage.json names it).
+- ``assigned_hex_doubles``: ``[hex, ...]``: a stop on one of these hexes pays twice where the company
+  holds an assignment keyed by the hex's id (18Ardennes' mines, lib/engine/game/g_18_ardennes/trains.rb
+  #mine_bonus: ``stop.route_revenue`` again where ``route.train.owner.assignments.key?(coord)`` for a
+  stop on ``MINE_HEXES``; the train's multiplier applies, as to the stop's own value).
 - ``offboard_phase_columns``: ``{phase name: column}`` where an off-board's revenue table is keyed by
   columns the engine picks by the phase's name rather than by the phase's tile colours (1841:
   ``white`` in phases 2-3, ``gray`` in 4-5, ``black`` in 6-8, lib/engine/game/g_1841/game.rb
   #game_route_revenue, ``REAL_PHASE_TO_REV_PHASE``).
+- ``crow_distance_bonus``: ``{trains, per_hex}``: a train whose whole name matches the pattern ``trains``
+  earns ``per_hex`` for each hex, as the crow flies, between its route's first and last stop on a hex
+  whose tile has a city or an off-board (18GB's X trains: lib/engine/game/g_18_gb/game.rb#distance_bonus,
+  #hex_crow_distance, over the engine's hex x and y, lib/engine/hex.rb ``Hex.init_x_y``).
+- ``closed_private_hex_bonuses``: ``true`` where a private's ``hex_bonus`` (the data file's companies)
+  pays each stop on its hexes for the company whose director owns it, once the private is closed
+  (g_18_gb/game.rb#revenue_bonuses: ``co.value.positive?`` pays nothing, ``#close_company`` sets 0):
+  read as a tile laid on the hex the private blocks (``#close_company_in_hex``); one its owner closed
+  by choice the board document does not show.
 - ``routes_share_track``: ``true`` where the company's routes may share track, each train's route
   still using a piece of track once (lib/engine/game/g_1877_stockholm_tramways/game.rb and
   g_1862/game.rb: ``#check_overlap`` empty, ``#check_overlap_single`` per route, ``#compute_other_paths``
@@ -177,12 +277,44 @@ is then a data file, and a new game needs code only for a family not seen yet:
   their route's two ends and ``bonus`` (``port_bonus`` where an end is a port) for each hex between the
   ends as the crow flies (g_1862/game.rb#freight_revenue, #hex_crow_distance); see
   :mod:`optimizer.games.freight`. Priced by the reference search (the kernels decline it).
+- ``civil_war``: ``{"ability": T}``: while the company holds an ability of type T, a run of every one
+  of its trains pays its lowest-earning route nothing (lib/engine/game/g_18_tn/game.rb#routes_revenue:
+  ``total_revenue - routes.map(&:revenue).min`` unless ``routes.size < corporation.trains.size``). Such
+  a run earns what the run without that route earns, so the searches keep the runs that leave a
+  train idle (``Problem.not_all_trains``: a rule on the whole run, kept at the leaf; the packing
+  kernel declines it), and the checker prices a run of every train as the engine does.
+- ``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
+  revenue (its stops and bonuses), rounded to 10 as Ruby's ``round(-1)`` (half away from zero), before
+  its track penalties: 1822MX's 3/2P, g_1822_mx/game.rb#revenue_for; the problem's ``halved_by_train``.
+- ``towns_fill``: ``true`` where a train of a city row (pay N) and a town row (pay M, often 0) pays
+  every city and off-board it visits, and its best towns in the pay left: N + M less its cities
+  (1867 and 1861: g_1867/game.rb#compute_stops, a train's pay-0 town row fills the stops its main
+  row lacks; 1852: Missouri, g_18_mo/game.rb#compute_stops, East St. Louis's town paid while the
+  cities are fewer than the pay; 1860, g_1860/game.rb#compute_stops, ``th_allowance``). A train of
+  other rows (1867's 5+5E: off-boards mandatory, cities and towns filling) is left as its rows say.
+- ``leased_trains``: ``{owner, stop_value, route_bonus}``: a train of that owner (the bank's ``depot``)
+  pays ``stop_value`` for each stop it pays and ``route_bonus`` once a route, and its towns fill only
+  the pay its cities leave (1860's insolvent company: g_1860/game.rb#revenue_for, ``40 + (20 *
+  stops.size)`` under #loaner_new_rules?, and #compute_stops under #ignore_second_allowance?). The
+  route bonus is a set pair of every stop, so it holds only where every train of the company is
+  leased (an insolvent company runs the one it leases); beside trains of its own it is not applied.
+  Its halts pay nothing, as the engine's once the Southern has formed (#ignore_halts?,
+  ``@sr_after_southern``, a fact the board document does not carry; before, each pays 20).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
 
 Where the engine says "once per route" and a hex has several stops, pairs of those stops take
 the bonus back once, so that a route paying two of them is paid once.
+
+Every declared title also keeps two rules of the engine's that hold in every game:
+
+- a city keeps its groups when its hex is upgraded (lib/engine/hex.rb#lay: ``new_city.groups =
+  old_city.groups``), so Long Beach's four cities stay one group on the laid tiles, whose code has none;
+- no two stops of a route share a group (lib/engine/route.rb#revenue: "Cannot use group ... more than
+  once"). Stops of the same groups share a location; two stops whose groups only overlap (18 Los
+  Angeles's Oxnard, ``W|NW|SW``, and Reseda, ``NW``) are a visited pair of :data:`FORBIDDEN`, worth less
+  than any run gains, so that no best run holds such a route; the checker names the group.
 """
 
 from __future__ import annotations
@@ -194,14 +326,63 @@ from itertools import combinations
 
 from ..board.tiles import parse_code
 from ..errors import BoardError
-from ..model import MINES_ANY, MINES_NONE, MINES_ONE, BestRouteBonus, Bonuses, PairBonus, SetPairBonus, TrainSpec
+from ..model import (
+    MINES_ANY,
+    MINES_NONE,
+    MINES_ONE,
+    BestRouteBonus,
+    Bonuses,
+    CrowBonus,
+    PairBonus,
+    SetPairBonus,
+    TrainSpec,
+)
 from ..model.trains import UNLIMITED
 from .base import Rules
 from .freight import freight_terms
+from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
+from .mining_runs import MiningRuns, groups_of
 from .narrow_gauge import narrow_gauge_bonus
 from .stop_classes import spec_by_classes
+
+FORBIDDEN = -(1 << 24)  # a visited pair no legal route holds: a route with it earns less than none
+
+
+def engine_xy(hex_id: str, axes: dict | None) -> tuple:
+    """A hex's x and y as the engine's ``Hex.init_x_y`` (lib/engine/hex.rb): its letters' index in
+    ``LETTERS`` (A = 0 .. Z, AA = 26 .. AZ) or less that in ``NEGATIVE_LETTERS`` (a = -1 ..), and its
+    number less one, on the axes the game says."""
+    m = re.fullmatch(r"([A-Za-z]+)(-?\d+)", hex_id)
+    if m is None:
+        raise BoardError(f"hex id {hex_id!r} is not letters and a number", field="hexes")
+    letters, number = m.group(1), int(m.group(2))
+    if letters.islower() and len(letters) == 1:
+        letter = -(ord(letters) - ord("a") + 1)
+    elif len(letters) == 1 and letters.isupper():
+        letter = ord(letters) - ord("A")
+    elif len(letters) == 2 and letters[0] == "A" and letters.isupper():
+        letter = 26 + ord(letters[1]) - ord("A")
+    else:
+        raise BoardError(f"hex id {hex_id!r}: the engine has no x or y for its letters", field="hexes")
+    x_is_letter = (axes or {}).get("x", "letter") == "letter"
+    return (letter, number - 1) if x_is_letter else (number - 1, letter)
+
+
+def closed_private_bonuses(data: dict) -> tuple:
+    """The privates of a data file with a ``hex_bonus`` and the hexes they block (``blocks_hexes``):
+    (company, bonus hexes, amount, blocked hexes, the printed tile of each blocked hex)."""
+    tiles = {h["id"]: h.get("tile") for h in data.get("hexes", ())}
+    out = []
+    for company in data.get("companies", ()):
+        abilities = company.get("abilities") or ()
+        blocked = tuple(h for a in abilities if a.get("type") == "blocks_hexes" for h in a.get("hexes") or ())
+        for a in abilities:
+            if a.get("type") == "hex_bonus" and blocked:
+                printed = {h: tiles.get(h) for h in blocked}
+                out.append((company["id"], tuple(a.get("hexes") or ()), int(a.get("amount") or 0), blocked, printed))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -214,6 +395,18 @@ def icons_of(code: str) -> tuple:
             props = dict(p.partition(":")[::2] for p in body.split(","))
             out.append((props.get("image", "").rsplit("/", 1)[-1], props.get("sticky") not in (None, "", "0")))
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def framed(code: str) -> bool:
+    """A tile code with a ``frame=`` part (1873's framed "towns")."""
+    return any(part.partition("=")[0] == "frame" for part in parse_code(code).cosmetic)
+
+
+def mining_distance(spec) -> int:
+    """The N of an NT train (its name's number: 1873's trains run any number of stops)."""
+    digits = re.match(r"\d+", spec.name)
+    return int(digits.group()) if digits else 0
 
 
 def icon_number(name: str) -> int:
@@ -232,12 +425,29 @@ def yellow_value(node) -> int:
     return int(table.get(None, table.get("yellow")) or 0)
 
 
+def towns_fill(train, spec: TrainSpec) -> TrainSpec:
+    """``towns_fill``: a train of a city row and a town row pays all its cities and off-boards and, in
+    the pay they leave, its best towns (see the module's docstring); other trains as they are."""
+    rows = train.distance if isinstance(train.distance, list) else []
+    if len(rows) != 2:
+        return spec
+    large, small = rows
+    if not ({"city"} <= set(large["nodes"]) <= {"city", "offboard"} and set(small["nodes"]) <= {"town", "halt"}):
+        return spec
+    pay = min(int(large["pay"]) + int(small["pay"]), UNLIMITED)
+    if spec.visit_large > spec.pay_large or pay <= 0:
+        return spec
+    return replace(spec, pay_small=pay, pay_total=pay, large_first=True)
+
+
 class DeclaredRules(Rules):
     """The generic rules plus the families a game's data file declares."""
 
     title = "generic"
     declared: dict = {}
     printed: dict = {}  # hex id -> the printed map's tile code (its sticky icons outlive upgrades)
+    axes: dict = {}  # the data file's axes: whether a hex id's letter is its x or its y
+    closed_private_bonuses: tuple = ()  # (company, bonus hexes, amount, blocked hexes, printed tiles)
 
     @classmethod
     def for_game(cls, title: str, data: dict, declared: dict | None = None) -> type:
@@ -245,7 +455,13 @@ class DeclaredRules(Rules):
         inherited from another game's file) stands in for the file's own ``revenue_rules``."""
         printed = {h["id"]: h["code"] for h in data.get("hexes", ()) if h.get("code")}
         families = data.get("revenue_rules", {}) if declared is None else declared
-        return type(f"Rules{title}", (cls,), {"title": title, "declared": families, "printed": printed})
+        attrs = {"title": title, "declared": families, "printed": printed, "axes": data.get("axes") or {}}
+        if families.get("closed_private_hex_bonuses"):
+            attrs["closed_private_bonuses"] = closed_private_bonuses(data)
+        base = TerminiRules if "route_termini" in families else cls  # (others keep the generic stop hooks)
+        if base is cls and not ("freight_ports" in families or "linked_stops" in families):
+            attrs["forbidden"] = Rules.forbidden  # no stop closed to the company: graph/walks.py skips the hook
+        return type(f"Rules{title}", (base,), attrs)
 
     def icon_names(self, hx) -> list:
         """The icons on a hex: its tile's, and the printed map's sticky ones once it is upgraded (the
@@ -256,7 +472,31 @@ class DeclaredRules(Rules):
             names += [name for name, sticky in icons_of(code) if sticky]
         return names
 
+    def node_groups(self, hx, node) -> tuple:
+        """A stop's groups: its tile's, or on an upgraded hex the printed map's city's (lib/engine/hex.rb
+        #lay carries them onto the new tile's cities: by position where the printed cities differ)."""
+        if node.groups or node.kind != "city":
+            return node.groups
+        code = self.printed.get(hx.id)
+        if code is None or code == hx.tile.code:
+            return ()
+        printed = [n.groups for n in parse_code(code).nodes if n.kind == "city"]
+        if not printed or not any(printed):
+            return ()
+        if len(set(printed)) == 1:
+            return printed[0]
+        position = sum(1 for n in hx.tile.nodes if n.kind == "city" and n.index < node.index)
+        return printed[position] if position < len(printed) else ()
+
     def is_mine(self, hx, node) -> bool:
+        """A mine of ``mines``, or a stop ``freight_ports`` keeps to freight trains (18VA's CMD, which
+        pays as usual and may share a route with another)."""
+        rule = self.declared.get("freight_ports")
+        if rule and node.is_stop and is_zone(rule, node):
+            return True
+        return self.mines_mine(hx, node)
+
+    def mines_mine(self, hx, node) -> bool:
         rule = self.declared.get("mines")
         if not rule or not node.is_stop:
             return False
@@ -266,6 +506,9 @@ class DeclaredRules(Rules):
         return city is not None and rule.get("token") in city.tokens
 
     def mine_rule(self, spec: TrainSpec) -> int:
+        freight = self.declared.get("freight_ports")
+        if freight:
+            return MINES_ANY if train_type(freight, spec.name) == "freight" else MINES_NONE
         rule = self.declared.get("mines")
         if not rule:
             return MINES_ANY
@@ -273,13 +516,20 @@ class DeclaredRules(Rules):
         return MINES_ONE if suffix and spec.name.endswith(suffix) else MINES_NONE
 
     def forbidden(self, hx, node) -> bool:
-        """``linked_stops``: a stop of the group the company holds no token to link (1862's London)."""
+        """``freight_ports``: a port whose linked city holds no token of the company; ``linked_stops``: a stop
+        of the group the company holds no token to link (1862's London)."""
+        rule = self.declared.get("freight_ports")
+        if rule and port_closed(self.board, self.company.id, rule, hx, node):
+            return True
         rule = self.declared.get("linked_stops")
         if rule and rule["group"] in node.groups and not self._linked(rule):
             return True
         return super().forbidden(hx, node)
 
     def forbidden_reason(self, hx, node) -> str:
+        rule = self.declared.get("freight_ports")
+        if rule and port_closed(self.board, self.company.id, rule, hx, node):
+            return f"a train cannot visit the port {hx.id} without the company's token in its linked city"
         rule = self.declared.get("linked_stops")
         if rule and rule["group"] in node.groups and not self._linked(rule):
             return super().forbidden_reason(hx, node) + f": it holds no token on {' or '.join(rule['token_hexes'])}"
@@ -290,12 +540,18 @@ class DeclaredRules(Rules):
         return any(self.company.id in city.tokens for hx in hexes for city in hx.cities.values())
 
     def location(self, hx, node) -> str:
-        if self.is_mine(hx, node):
+        if self.mines_mine(hx, node):
             return "mines"  # a route reaches one mine at most
+        for name, hexes in (self.declared.get("shared_locations") or {}).items():
+            if hx.id in hexes:
+                return "shared:" + name  # one of them a route
         rule = self.declared.get("one_stop_per_hex")
         only = rule.get("hexes") if isinstance(rule, dict) else None
-        if rule and not node.groups and not self.exempt_from_one_stop(rule, hx) and (only is None or hx.id in only):
+        groups = self.node_groups(hx, node)
+        if rule and not groups and not self.exempt_from_one_stop(rule, hx) and (only is None or hx.id in only):
             return "hex:" + hx.id
+        if groups and hx.id not in self.areas:
+            return "group:" + "|".join(groups)
         return super().location(hx, node)
 
     @staticmethod
@@ -307,7 +563,74 @@ class DeclaredRules(Rules):
         return hx.id in rule.get("except_hexes", ()) or bool(rule.get("except_towns") and has_town)
 
     def no_end(self, hx, node) -> bool:
-        return bool(self.declared.get("no_town_ends")) and node.kind == "town"
+        if self.declared.get("route_termini") and not self.terminus(hx, node):
+            return True
+        rule = self.declared.get("no_town_ends")
+        if isinstance(rule, dict):
+            return node.name in rule.get("parts", ())
+        return bool(rule) and node.kind == "town"
+
+    def mining_value(self, stop, spec) -> int:
+        """``mining_runs``: what the stop pays the train's route alone (g_1873/game.rb#revenue_for,
+        #diesel_revenue); a run pays each stop once (:meth:`run_rule`)."""
+        runs = self.declared["mining_runs"]
+        hx = self.board.hexes[stop.hex]
+        if stop.kind == "city" and self.blocks(hx, hx.tile.nodes[stop.node]):
+            return 0
+        if spec.name == runs["diesel"]:
+            return int(runs["diesel_stop_revenue"]) if stop.kind == "city" else 0
+        return self.mining_base(stop) + int(runs["mines"].get(stop.hex, 0)) * mining_distance(spec)
+
+    def mining_base(self, stop) -> int:
+        """What a stop pays the mining routes once, its mine aside: the city and the factory."""
+        runs = self.declared["mining_runs"]
+        hx = self.board.hexes[stop.hex]
+        if stop.kind == "city" and self.blocks(hx, hx.tile.nodes[stop.node]):
+            return 0
+        city = (stop.value if stop.token else int(runs["stop_revenue"])) if stop.kind == "city" else 0
+        return city + int(runs["factories"].get(stop.hex, 0))
+
+    def run_rule(self, graph, trains, specs):
+        runs = self.declared.get("mining_runs")
+        if not runs:
+            return super().run_rule(graph, trains, specs)
+        stops = graph.stops
+        blocked = tuple(
+            s.kind == "city" and self.blocks(self.board.hexes[s.hex], self.board.hexes[s.hex].tile.nodes[s.node])
+            for s in stops
+        )
+        groups, names = groups_of(trains, runs["diesel"])
+        return MiningRuns(
+            diesel_by_train=tuple(spec.name == runs["diesel"] for spec in specs),
+            distance_by_train=tuple(mining_distance(spec) for spec in specs),
+            group_by_train=groups,
+            name_by_group=names,
+            base_by_stop=tuple(self.mining_base(s) for s in stops),
+            mine_by_stop=tuple(0 if b else int(runs["mines"].get(s.hex, 0)) for s, b in zip(stops, blocked)),
+            diesel_by_stop=tuple(
+                int(runs["diesel_stop_revenue"]) if s.kind == "city" and not b else 0 for s, b in zip(stops, blocked)
+            ),
+            blocked_by_stop=blocked,
+            hex_by_stop=tuple(s.hex for s in stops),
+            hexes_by_seg=tuple(frozenset(seg.hexes) for seg in graph.segments),
+            concessions=tuple(frozenset(c) for c in runs["concessions"].get(self.company.id, ())),
+        )
+
+    def no_end_reason(self) -> str:
+        if self.declared.get("route_termini"):
+            return "no terminus: neither a city with the company's token nor a factory or mine not tokened out"
+        return super().no_end_reason()
+
+    def terminus(self, hx, node) -> bool:
+        """``route_termini``: a stop a route may begin or end at (g_1873/game.rb#terminus?)."""
+        rule = self.declared["route_termini"]
+        if node.kind == "town":
+            return hx.id in rule.get("factories", ())
+        if node.kind != "city":
+            return False
+        if self.has_token(hx, node):
+            return True
+        return not self.blocks(hx, node) and (hx.id in rule.get("factories", ()) or hx.id in rule.get("mines", ()))
 
     def is_large(self, hx, node) -> bool:
         """Under ``counted_stops`` an off-board paying nothing in yellow is not counted
@@ -325,6 +648,9 @@ class DeclaredRules(Rules):
 
     def min_large(self, spec: TrainSpec) -> int:
         rule = self.declared.get("counted_stops")
+        freight = self.declared.get("freight_ports")
+        if freight:  # 2 paying non-port stops: a passenger or doubler train's are its cities
+            return 0 if train_type(freight, spec.name) == "freight" else 2
         if rule is None or self.counts_towns(spec):
             return 0
         return int(rule.get("min", 0))
@@ -372,6 +698,13 @@ class DeclaredRules(Rules):
             return 0
         return int(rule["free_in_name"] in spec.name)
 
+    def halves(self, spec: TrainSpec) -> bool:
+        """``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
+        revenue, rounded to 10 (lib/engine/game/g_1822_mx/game.rb#revenue_for: ``(revenue / 2).round(-1)``
+        for ``3/2P``)."""
+        rule = self.declared.get("halved_trains") or {}
+        return "prefix" in rule and str(spec.name).startswith(rule["prefix"])
+
     def end_cap(self, spec: TrainSpec) -> int:
         """``end_towns_count``: towns at a route's ends count against the cities a train with rows pays
         (lib/engine/game/g_18_mt/game.rb #check_distance: the pay of the row listing cities)."""
@@ -412,6 +745,15 @@ class DeclaredRules(Rules):
             spec = replace(spec, visit_large=min(spec.visit_large, int(digits.group())))
         return spec
 
+    def not_all_trains(self) -> bool:
+        rule = self.declared.get("civil_war")
+        return bool(rule) and any(a.get("type") == rule["ability"] for a in self.company.abilities)
+
+    def leased_only(self) -> bool:
+        """``leased_trains``: every train of the company is leased from its owner (see the docstring)."""
+        rule = self.declared.get("leased_trains")
+        return bool(rule and self.board.trains and all(t.owner == rule["owner"] for t in self.board.trains))
+
     def home_stop(self, graph) -> int:
         rule = self.declared.get("home_route")
         return home_stop(rule, self.company.id, graph) if rule else super().home_stop(graph)
@@ -436,9 +778,29 @@ class DeclaredRules(Rules):
         rule = self.declared.get("hex_distance")
         if rule:
             spec = hex_spec(rule, train, spec)
+        if self.declared.get("towns_fill"):
+            spec = towns_fill(train, spec)
+        if self.leased_only():
+            pay = int(train.distance[0]["pay"]) if isinstance(train.distance, list) else spec.pay_large
+            rule = self.declared["leased_trains"]
+            spec = replace(spec, pay_small=pay, pay_total=pay, large_first=True, stop_value=int(rule["stop_value"]))
+        for rule in self.declared.get("train_track_groups", ()):
+            if rule["name_has"] in train.name:
+                spec = replace(spec, track_group=int(rule["group"]))
+                break
         e_rule = self.declared.get("e_trains")
         if e_rule and train.name in e_rule["trains"]:
             spec = replace(spec, tokens_only=True, token_ends=bool(e_rule.get("token_ends")), track_group=1)
+        cap = self.declared.get("first_row_pays_total")
+        if cap and self.company.type in cap["company_types"] and isinstance(train.distance, list) and train.distance:
+            spec = replace(spec, pay_total=min(spec.pay_total, int(train.distance[0]["pay"])))
+        runs = self.declared.get("mining_runs")
+        if runs and train.name == runs["diesel"]:
+            spec = replace(spec, token_ends=True, track_group=1)  # g_1873 #d_terminus?, #check_overlap by kind
+        if self.declared.get("no_distance_limit"):
+            free = UNLIMITED
+            spec = replace(spec, visit_large=free, visit_small=free, visit_total=free)
+            spec = replace(spec, pay_large=free, pay_small=free, pay_total=free)
         return spec
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
@@ -466,10 +828,30 @@ class DeclaredRules(Rules):
         total = 0
         for rule in self.declared.get("assigned_stop_bonuses", ()):
             key = rule["assignment"]
-            if mine.get(key) and hx.assignments.get(key):
+            held = self.owns(rule["owns"]) if "owns" in rule else mine.get(key)
+            if held and hx.assignments.get(key):
                 count = self.icon_names(hx).count(rule["per_icon"]) if rule.get("per_icon") else 1
                 total += rule["amount"] * count
         return total
+
+    def token_penalty(self, hx) -> int:
+        """What ``token_penalties`` take from a paid stop on the hex, once a route (18 Los Angeles's Dump)."""
+        total = 0
+        for rule in self.declared.get("token_penalties", ()):
+            if not any(rule["token"] in city.tokens for city in hx.cities.values()):
+                continue
+            amount = int(rule["amount"])
+            reduced = rule.get("reduced")
+            if reduced and hx.id in reduced["hexes"]:
+                key = reduced.get("unless_assignment")
+                if not (key and self.company.assignments.get(key) and hx.assignments.get(key)):
+                    amount = int(reduced["amount"])
+            total += amount
+        return total
+
+    def route_once_bonus(self, hx) -> int:
+        """What a route earns once on the hex, however many of its stops it pays (assignments, penalties)."""
+        return self.assigned_bonus(hx) - self.token_penalty(hx)
 
     def ability_bonus(self, hx) -> int:
         kinds = set(self.declared.get("ability_stop_bonuses", ()))
@@ -477,7 +859,20 @@ class DeclaredRules(Rules):
             int(a.get("amount") or 0)
             for a in self.company.abilities
             if a.get("type") in kinds and hx.id in (a.get("hexes") or ())
-        )
+        ) + self.closed_private_bonus(hx)
+
+    def closed_private_bonus(self, hx) -> int:
+        """``closed_private_hex_bonuses``: what the director's closed privates add to a stop on hx,
+        a private being closed once a tile lies on the hex it blocked (the engine's
+        ``#close_company_in_hex``)."""
+        total = 0
+        for company, hexes, amount, blocked, printed in self.closed_private_bonuses:
+            if hx.id not in hexes or company not in self.company.president_companies:
+                continue
+            built = [h for h in blocked if h in self.board.hexes and self.board.hexes[h].tile_name != printed.get(h)]
+            if built:
+                total += amount
+        return total
 
     def has_label(self, hx, label: str) -> bool:
         """The hex's tile is labelled ``label``, or will be (a ``future_label``, as the engine's
@@ -496,36 +891,62 @@ class DeclaredRules(Rules):
         rule = self.declared.get("label_count_bonus")
         return int(rule["amount"]) if rule and self.has_label(hx, rule["label"]) else 0
 
+    def owns(self, company: str) -> bool:
+        """The company owns the private company ``company`` (18SJ's GKB and Sveabolaget pay their owner)."""
+        return company in self.company.companies
+
     def hex_assignment_bonus(self, hx) -> int:
-        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges)."""
+        """What the hex's assignments add to each paid stop on it, whoever placed them (1817's bridges),
+        or, with ``owns``, for the owner of that private company only (18SJ's GKB)."""
         return sum(
             int(rule["amount"])
             for rule in self.declared.get("hex_assignment_stop_bonuses", ())
-            if hx.assignments.get(rule["assignment"])
+            if hx.assignments.get(rule["assignment"]) and ("owns" not in rule or self.owns(rule["owns"]))
         )
+
+    def token_hex_double(self, stop, spec: TrainSpec) -> int:
+        """``token_hex_doubles``: a train named there is paid a stop's value again where a city of its
+        hex holds the company's token (18SJ's E train, g_18_sj/game.rb#revenue_for, #friendly_city?)."""
+        rule = self.declared.get("token_hex_doubles")
+        if not rule or spec.name not in rule["trains"]:
+            return 0
+        hx = self.board.hexes[stop.hex]
+        if not any(self.company.id in city.tokens for city in hx.cities.values()):
+            return 0
+        return hx.tile.nodes[stop.node].value(self.board.phase_tiles)
 
     def doubled(self, hx, node) -> int:
         """A stop paid twice: on a hex of one of the company's abilities of a type in
         ``ability_stop_doubles`` (18JP-T's destination, hex_bonus), or, with ``own_hex_doubles``, on a
-        hex the engine assigned the company itself (1850's edge token)."""
+        hex the engine assigned the company itself (1850's edge token), or on a hex of
+        ``assigned_hex_doubles`` whose id the company holds as an assignment (18Ardennes' mines)."""
         kinds = set(self.declared.get("ability_stop_doubles", ()))
         on_ability = any(a.get("type") in kinds and hx.id in (a.get("hexes") or ()) for a in self.company.abilities)
         own = self.declared.get("own_hex_doubles") and any(
             key == self.company.id or str(key).endswith(f": {self.company.id}>") for key in hx.assignments
         )
-        return node.value(self.board.phase_tiles) if on_ability or own else 0
+        by_hex = hx.id in self.declared.get("assigned_hex_doubles", ()) and self.company.assignments.get(hx.id)
+        return node.value(self.board.phase_tiles) if on_ability or own or by_hex else 0
 
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
-        return self.assigned_bonus(hx) + self.ability_bonus(hx) + own + narrow
+        return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow
+
+    def for_company_type(self, rule: dict) -> bool:
+        """The rule names no ``company_types``, or the company's type is one of them."""
+        return "company_types" not in rule or self.company.type in rule["company_types"]
 
     def train_stop_bonus(self, stop, spec: TrainSpec) -> int:
-        """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman)."""
+        """What a paid stop adds for this train by ``train_stop_bonuses`` (18USA's Pullman; 1822CA's grain
+        elevators, only ``hexes``, only for ``company_types``)."""
         total = 0
         for rule in self.declared.get("train_stop_bonuses", ()):
-            if re.fullmatch(rule["train"], spec.name or "") and (
-                self.board.hexes[stop.hex].tile_name not in rule.get("except_tiles", ())
+            if (
+                re.fullmatch(rule["train"], spec.name or "")
+                and self.board.hexes[stop.hex].tile_name not in rule.get("except_tiles", ())
+                and ("hexes" not in rule or stop.hex in rule["hexes"])
+                and self.for_company_type(rule)
             ):
                 total += int(rule["amount"])
         return total
@@ -556,6 +977,8 @@ class DeclaredRules(Rules):
                 if amount:
                     out[hx.id] = amount
         for rule in self.declared.get("track_assignment_bonuses", ()):
+            if rule.get("except_trains"):
+                continue  # not every train earns it: train_track_bonuses
             key = rule["assignment"]
             for hx in self.board.hexes.values():
                 if not hx.assignments.get(key):
@@ -569,13 +992,43 @@ class DeclaredRules(Rules):
                 out[hx.id] = out.get(hx.id, 0) + int(rule["amount"])
         return out
 
+    def train_track_bonuses(self) -> list:
+        """(hex id, amount, train names) of the ``track_assignment_bonuses`` that name ``except_trains``:
+        a route of those trains earns nothing there (1822PNW's forests and Ski Haus, none for an E train:
+        lib/engine/game/g_1822_pnw/game.rb#forest_revenue, #ski_haus_revenue)."""
+        out = []
+        for rule in self.declared.get("track_assignment_bonuses", ()):
+            names = tuple(rule.get("except_trains") or ())
+            if names:
+                out += [
+                    (hx.id, int(rule["amount"]), names)
+                    for hx in self.board.hexes.values()
+                    if hx.assignments.get(rule["assignment"])
+                ]
+        return out
+
+    def track_tile_penalties(self) -> dict:
+        """Hex id -> what a route crossing it loses, once a route, by ``track_tile_penalties``: the hexes
+        whose tile is one named, unless the company owns ``except_company`` (1822PNW's Portage,
+        g_1822_pnw/game.rb#portage_penalty: 10 a PNW1/PNW2 hex of ``Route#all_hexes``, none with P16)."""
+        out: dict = {}
+        for rule in self.declared.get("track_tile_penalties", ()):
+            if rule.get("except_company") in self.company.companies:
+                continue
+            for hx in self.board.hexes.values():
+                if hx.tile_name in rule["tiles"]:
+                    out[hx.id] = out.get(hx.id, 0) + int(rule["amount"])
+        return out
+
     def value(self, hx, node) -> int:
         """A mine pays no route revenue (its value is the company's subsidy); under
         ``tokened_cities_only`` a city without the company's token pays nothing; under
         ``offboard_phase_columns`` an off-board pays the column of its table the engine maps the
         phase's name to, not the phase's tile colours (1841's white/gray/black)."""
-        if self.is_mine(hx, node):
+        if self.mines_mine(hx, node):
             return 0
+        if self.port_group(node):  # paid as pairs with the company's token cities (see bonuses)
+            return self.value_bonus(hx, node)
         if self.declared.get("tokened_cities_only") and node.kind == "city" and not self.has_token(hx, node):
             return 0
         columns = self.declared.get("offboard_phase_columns")
@@ -584,9 +1037,35 @@ class DeclaredRules(Rules):
             return node.value([column]) + self.value_bonus(hx, node)
         return super().value(hx, node)
 
+    def port_group(self, node) -> bool:
+        """A stop of ``port_per_token``'s group."""
+        rule = self.declared.get("port_per_token")
+        return bool(rule) and rule["group"] in node.groups
+
+    def port_pairs(self) -> list:
+        """``port_per_token``: each port pays its value once for each city of the route holding the
+        company's token: a pair of the port and each such city."""
+        ports, cities = [], []
+        for hx in self.board.hexes.values():
+            for node in hx.stop_nodes:
+                if self.port_group(node):
+                    ports.append((hx.node_id(node.index), node.value(self.board.phase_tiles)))
+                elif node.kind == "city" and self.has_token(hx, node):
+                    cities.append(hx.node_id(node.index))
+        return [PairBonus(port, city, value) for port, value in ports if value for city in cities]
+
     def train_value(self, stop, spec: TrainSpec) -> int:
         """A train kind named in ``train_values`` is paid that entry of a stop's revenue table where
         it has one (lib/engine/part/revenue_center.rb#route_revenue: a D train takes ``diesel``)."""
+        freight = self.declared.get("freight_ports")
+        if freight:
+            return value_for(
+                self.board, self.company, freight, stop, spec, self.board.hexes[stop.hex].tile.nodes[stop.node]
+            )
+        if self.declared.get("mining_runs"):
+            return self.mining_value(stop, spec)
+        if spec.stop_value >= 0:  # a leased train (leased_trains): its halts pay nothing, as once halts are ignored
+            return 0 if self.board.hexes[stop.hex].tile.nodes[stop.node].name == "halt" else spec.stop_value
         paid_only = self.declared.get("paid_only_tokened_or_red")
         if paid_only and str(spec.name).endswith(paid_only["suffix"]) and not (stop.token or stop.red):
             return 0
@@ -597,6 +1076,7 @@ class DeclaredRules(Rules):
         node = hx.tile.nodes[stop.node]
         table = dict(node.revenue)
         extra = self.train_stop_bonus(stop, spec) if self.declared.get("train_stop_bonuses") else 0
+        extra += self.token_hex_double(stop, spec)
         if key is None or key not in table:
             return super().train_value(stop, spec) + extra
         return spec.value_of(table[key], stop.large, stop.kind) + self.value_bonus(hx, node) + extra
@@ -610,9 +1090,11 @@ class DeclaredRules(Rules):
                 if not node.is_stop:
                     continue
                 if (
-                    ("group" in spec and spec["group"] in node.groups)
+                    ("group" in spec and spec["group"] in self.node_groups(hx, node))
                     or ("label" in spec and spec["label"] in hx.tile.labels)
+                    or ("label_has" in spec and any(spec["label_has"] in label for label in hx.tile.labels))
                     or ("hexes" in spec and hx.id in spec["hexes"])
+                    or ("assignment" in spec and hx.assignments.get(spec["assignment"]))
                 ):
                     out.append((hx.node_id(node.index), hx))
         return out
@@ -630,6 +1112,8 @@ class DeclaredRules(Rules):
         return out
 
     def pair_amount(self, amount, hx_a, hx_b) -> int:
+        if isinstance(amount, dict):  # a bonus by hex, both ends' summed (1844's east-west and north-south)
+            return int(amount.get(hx_a.id, 0)) + int(amount.get(hx_b.id, 0))
         if amount == "icons":
             return sum(icon_number(n) for n in self.icon_names(hx_a) + self.icon_names(hx_b))
         return int(amount)
@@ -638,43 +1122,109 @@ class DeclaredRules(Rules):
         """Pairs taking back a per-route bonus a route would otherwise be paid twice on one hex."""
         pairs = []
         for hx in self.board.hexes.values():
-            bonus = self.assigned_bonus(hx)
+            bonus = self.route_once_bonus(hx)
             stops = self.stops_on(hx)
             if bonus and len(stops) > 1:
                 pairs += [PairBonus(a, b, -bonus) for a, b in combinations(stops, 2)]
         return pairs
 
+    def group_conflicts(self) -> list:
+        """Visited pairs of :data:`FORBIDDEN` for two stops whose groups overlap but differ (those of the
+        same groups share a location already): lib/engine/route.rb#revenue, "Cannot use group ... more
+        than once"."""
+        grouped = []
+        for hx in self.board.hexes.values():
+            for node in hx.tile.nodes:
+                groups = self.node_groups(hx, node) if node.is_stop else ()
+                if groups:
+                    grouped.append((hx.node_id(node.index), frozenset(groups)))
+        return [
+            PairBonus(a, b, FORBIDDEN, visited=True)
+            for (a, ga), (b, gb) in combinations(grouped, 2)
+            if ga != gb and ga & gb
+        ]
+
     def holds(self, rule: dict) -> bool:
+        if rule.get("every_company"):
+            return True
         owned = rule.get("company") and rule["company"] in self.company.companies
         ability = rule.get("ability") and any(a.get("type") == rule["ability"] for a in self.company.abilities)
         return bool(owned or ability)
 
+    def assigned_hexes(self, key: str) -> list:
+        return [hx.id for hx in self.board.hexes.values() if hx.assignments.get(key)]
+
+    def phase_amount(self, rule: dict, amount: int) -> int:
+        """``phase_amounts`` (``{"5": 30}``): the amount once the phase's number (its name's leading
+        digits, as the engine's ``@phase.name.to_i``) is at least a key's."""
+        number = icon_number(str(self.board.phase_name or ""))
+        for start, later in sorted((int(k), int(v)) for k, v in (rule.get("phase_amounts") or {}).items()):
+            if number >= start:
+                amount = later
+        return amount
+
     def best_route_bonus(self, rule: dict) -> BestRouteBonus:
         hexes = list(rule.get("hexes") or ())
-        amount = int(rule.get("amount") or 0)
+        if rule.get("assignment"):  # the hexes holding it, whoever placed it (1822PNW's mill)
+            hexes = self.assigned_hexes(rule["assignment"])
+        amount = self.phase_amount(rule, int(rule.get("amount") or 0))
         amount += sum(int(rule.get("per_phase_colour", {}).get(colour, 0)) for colour in self.board.phase_tiles)
         for a in self.company.abilities:  # the ability's own hexes and amount, where it gives them
             if rule.get("ability") and a.get("type") == rule["ability"]:
                 hexes = list(a.get("hexes") or hexes)
                 amount = int(a.get("amount") or amount)
         groups = tuple(tuple(self.stop_ids_on(h)) for h in hexes)
-        return BestRouteBonus(amount=amount, per_stop=int(rule.get("per_stop") or 0), require=groups)
+        kinds = rule.get("per_stop_kinds")
+        counted = None
+        if kinds is not None:
+            counted = tuple(
+                hx.node_id(n.index)
+                for hx in self.board.hexes.values()
+                for n in hx.tile.nodes
+                if n.is_stop and n.kind in kinds
+            )
+        per_hex = rule.get("per_hex") or {}
+        return BestRouteBonus(
+            amount=0 if rule.get("assignment") and not hexes else amount,  # no hex holds it yet: never met
+            per_stop=int(rule.get("per_stop") or 0),
+            require=groups,
+            counted=counted,
+            multiplied=bool(rule.get("multiplied")),
+            per_hex=int(per_hex.get("amount") or 0),
+            hexes=tuple(self.assigned_hexes(per_hex["assignment"])) if per_hex else (),
+            hexes_except=tuple(per_hex.get("except_trains") or ()),
+        )
 
     def bonuses(self) -> Bonuses:
         bonuses = Bonuses()
+        paired: set = set()
         for rule in self.declared.get("group_pairs", ()):
             ends_a, ends_b = self.select(rule["a"]), self.select(rule["b"])
             for a, hx_a in ends_a:
                 for b, hx_b in ends_b:
-                    if a != b:
-                        bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
+                    if a == b or (rule.get("unless_paired") and frozenset((a, b)) in paired):
+                        continue
+                    bonuses.pairs.append(PairBonus(a, b, self.pair_amount(rule["amount"], hx_a, hx_b)))
+                    paired.add(frozenset((a, b)))
         bonuses.pairs += self.once_per_route()
+        bonuses.pairs += self.group_conflicts()
+        if self.declared.get("port_per_token"):
+            bonuses.pairs += self.port_pairs()
+        if self.declared.get("freight_ports"):
+            bonuses.pairs += steamboat_pairs(self.board, self.company, self.declared["freight_ports"])
         bonuses.hex_bonuses = self.track_hex_bonuses()
+        bonuses.train_hex_bonuses = self.train_track_bonuses()
+        for h, amount in self.track_tile_penalties().items():
+            bonuses.hex_penalties[h] = bonuses.hex_penalties.get(h, 0) + amount
         for rule in self.declared.get("set_pairs", ()):
-            if rule.get("company") in (None, self.company.id):
+            held = "holds" not in rule or self.company.assignments.get(rule["holds"])
+            if rule.get("company") in (None, self.company.id) and held and self.for_company_type(rule):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
-                bonuses.set_pairs.append(SetPairBonus(a, b, int(rule["amount"]), bool(rule.get("visited"))))
+                amount, visited = int(rule["amount"]), bool(rule.get("visited"))
+                bonuses.set_pairs.append(
+                    SetPairBonus(a, b, amount, visited, largest=bool(rule.get("largest")), trains=rule.get("trains"))
+                )
         rule = self.declared.get("label_count_bonus")
         if rule:  # k stops so labelled earn amount x (k - 1): amount each, less amount once a route
             labelled = tuple(
@@ -685,6 +1235,11 @@ class DeclaredRules(Rules):
             )
             if labelled:
                 bonuses.set_pairs.append(SetPairBonus(labelled, labelled, -int(rule["amount"])))
+        if self.leased_only():
+            every = tuple(stop for hx in self.board.hexes.values() for stop in self.stops_on(hx))
+            if every:
+                amount = int(self.declared["leased_trains"]["route_bonus"])
+                bonuses.set_pairs.append(SetPairBonus(every, every, amount, visited=True))  # every route: once
         for rule in self.declared.get("untokened_tile_penalties", ()):
             stops = tuple(self.untokened_stops(rule["tiles"]))
             if stops:
@@ -695,7 +1250,21 @@ class DeclaredRules(Rules):
         destination = self.destination_bonus(self.declared.get("destination_bonus"))
         if destination is not None:
             bonuses.best_route.append(destination)
+        bonuses.crow = self.crow_bonus(self.declared.get("crow_distance_bonus"))
         return bonuses
+
+    def crow_bonus(self, rule: dict | None) -> CrowBonus | None:
+        """``crow_distance_bonus``: the stops that may end a route's crow distance (those on a hex
+        whose tile has a city or an off-board: g_18_gb/game.rb#distance_bonus), at their hex's x, y."""
+        if not rule:
+            return None
+        xy = {}
+        for hx in self.board.hexes.values():
+            if any(n.kind in ("city", "offboard") for n in hx.tile.nodes):
+                place = engine_xy(hx.id, self.axes)
+                for stop in self.stops_on(hx):
+                    xy[stop] = place
+        return CrowBonus(int(rule["per_hex"]), str(rule["trains"]), xy)
 
     def destination_bonus(self, rule: dict | None) -> BestRouteBonus | None:
         """The company's destination bonus (``destination_bonus``), if it has placed its destination token."""
@@ -723,3 +1292,25 @@ class DeclaredRules(Rules):
         stop, hx, city = destination[0]
         amount = hx.tile.nodes[city.node].value(self.board.phase_tiles)
         return BestRouteBonus(amount=amount, require=(tuple(home), (stop,)), multiplied=True)
+
+
+class TerminiRules(DeclaredRules):
+    """``route_termini`` with ``framed_end_only``: framed stops are route ends, or out of reach where
+    they are no terminus (their own class, so that other titles keep the generic walk hooks)."""
+
+    def framed_stop(self, hx) -> bool:
+        """``route_termini.framed_end_only``: the hex's tile is framed (a "town" of 1873, passed through by no route)."""
+        rule = self.declared.get("route_termini")
+        return bool(rule and rule.get("framed_end_only")) and framed(hx.tile.code)
+
+    def end_only(self, hx, node) -> bool:
+        return super().end_only(hx, node) or self.framed_stop(hx)
+
+    def forbidden(self, hx, node) -> bool:
+        return super().forbidden(hx, node) or (self.framed_stop(hx) and not self.terminus(hx, node))
+
+    def forbidden_reason(self, hx, node) -> str:
+        if self.framed_stop(hx) and not self.terminus(hx, node):
+            name = hx.location_name or hx.id
+            return f"{name} ({hx.id}) is a framed town no route passes through, and no terminus of the company"
+        return super().forbidden_reason(hx, node)

@@ -7,6 +7,7 @@ and the bonuses as index arrays. The Python objects stay alongside for explainin
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from itertools import chain
 
@@ -133,16 +134,70 @@ class Problem:
     #   (HEX_FORBIDDEN: it may not run it; 0 for a train that counts none)
     # ---- a rule on the whole run (home_route: optimizer/games/home_route.py)
     home_stop: int = NO_HOME_RULE  # a stop some route of a run must visit; NO_HOME_STOP: no run but the empty one
+    # ---- a distance bonus between a route's ends (crow_distance_bonus: 18GB's X trains); empty: none
+    crow_per_hex_by_train: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [K]
+    crow_x_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [n]: its hex's x
+    crow_y_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # int32 [n]: its hex's y
+    crow_end_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))  # uint8 [n]: it may be
+    #   an end of the distance (a stop on a hex with a city or an off-board; the others are passed over)
     # ---- a pricing on the whole run (stops_paid_once: optimizer/revenue.py#paid_once_routes)
     paid_once: int = 0  # 1: a stop already on an earlier route of the run pays nothing (every train pays all)
     # ---- freight trains paid by their ends (freight_trains: optimizer/games/freight.py)
     freight_by_train: tuple = ()  # per train: (bonus, port bonus) a crow-flight hex between its ends; None: no freight
     unlike_end_colours: tuple = ()  # hex colours no route may both begin and end on (1862: red, blue)
+    not_all_trains: int = 0  # 1: no run of every train (civil_war: 18TN's lowest route earns nothing then)
+    uncounted_by_best_route_stop: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, 0), dtype=np.uint8)
+    )  # uint8 [n_best_route, n_stops]: 1 for a stop a best-route bonus's per_stop does not count (empty: none)
+    # ---- track bonuses a train does not earn, best-route bonuses by the hexes crossed (1822PNW); empty: none
+    skip_penalty_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: the bits of
+    #   amount_by_penalty the train's routes neither earn nor pay (1822PNW's E train earns no forest, no Ski Haus)
+    tokens_only_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: paid only by
+    #   cities holding the company's token (1822's E train): only such stops meet a best-route bonus's groups
+    per_hex_by_best_route: np.ndarray = field(default_factory=lambda: _empty(np.int32))  # int32: best-route
+    #   bonus k pays this for each bit of hexes_by_best_route the route's track crosses (less the train's
+    #   skip_penalty_by_train): 1822PNW's lumber baron, 10 a forest
+    hexes_by_best_route: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bits of
+    #   amount_by_penalty (penalty_mask_by_seg)
+    halved_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: the train is paid
+    #   half its route's revenue, rounded to 10 (revenue.halve_to_ten: 1822MX's 3/2P); empty: none is
+    skip_set_pairs_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bit k set
+    #   where set pair k does not pay the train (SetPairBonus.trains: 1822CA's ports); empty: every one pays
+    # ---- a rule pricing and checking the run as a whole (mining_runs: optimizer/games/mining_runs.py)
+    run_rule: object = None  # None: the run earns the sum of its routes
     routes_meet: int = 0  # 1: a run's routes must all link up through shared stops (optimizer/games/routes_meet.py)
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
     )  # ("seg", i) / ("stop", s) -> name
+    # uint8 per set pair: once met, it also pays the route's richest paid stop's value again (18Neb's
+    # east-west route); empty: none does (a problem built without it)
+    largest_by_set_pair: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
+
+    def skip_penalties(self, t: int) -> int:
+        """The bits of ``amount_by_penalty`` train t's routes neither earn nor pay."""
+        return int(self.skip_penalty_by_train[t]) if t < len(self.skip_penalty_by_train) else 0
+
+    def tokens_only(self, t: int) -> bool:
+        """Train t is paid only by cities holding the company's token (1822's E train)."""
+        return t < len(self.tokens_only_by_train) and bool(self.tokens_only_by_train[t])
+
+    def per_hex(self, k: int) -> tuple:
+        """Best-route bonus k's pay per hex crossed, and the bits of those hexes: (0, 0) for none."""
+        if k < len(self.per_hex_by_best_route) and k < len(self.hexes_by_best_route):
+            return int(self.per_hex_by_best_route[k]), int(self.hexes_by_best_route[k])
+        return 0, 0
+
+    def skip_set_pairs(self, t: int) -> int:
+        """The set pairs (bit k) that do not pay train t."""
+        return int(self.skip_set_pairs_by_train[t]) if t < len(self.skip_set_pairs_by_train) else 0
+
+    def halved(self, t: int) -> bool:
+        """Train t is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
+        return t < len(self.halved_by_train) and bool(self.halved_by_train[t])
+
+    # ---- a train whose paid subset holds every large stop it visits (TrainSpec.large_first); empty: none
+    large_first_by_train: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
 
     def multiplied(self, k: int) -> bool:
         """Best-route bonus k's amount is times the multiplier of the route's train."""
@@ -240,6 +295,31 @@ def track_hex_amounts(bonuses: Bonuses) -> dict:
     return {h: a for h, a in amounts.items() if a}
 
 
+def track_hex_entries(bonuses: Bonuses) -> dict:
+    """Each bit of a route's track mask: (hex id, train names it does not bind) -> what crossing the hex
+    costs (negative: pays), once a route. The plain penalties and bonuses bind every train
+    (:func:`track_hex_amounts`); ``train_hex_bonuses`` not the trains they name; a best-route bonus paid
+    per hex crossed needs a bit on each of its hexes, though it cost nothing."""
+    entries: dict = {(h, ()): a for h, a in track_hex_amounts(bonuses).items()}
+    for h, a, names in bonuses.train_hex_bonuses:
+        key = (h, tuple(sorted(names)))
+        entries[key] = entries.get(key, 0) - int(a)
+    kept = {key: a for key, a in entries.items() if a}
+    for b in bonuses.best_route:
+        for h in b.hexes if b.per_hex else ():
+            key = (h, tuple(sorted(b.hexes_except)))
+            kept[key] = kept.get(key, 0)
+    return kept
+
+
+def per_hex_bits(bonus, pen_hexes: list) -> int:
+    """The bits of the track entries (:func:`track_hex_entries`) a best-route bonus pays per hex crossed."""
+    if not bonus.per_hex:
+        return 0
+    keys = {(h, tuple(sorted(bonus.hexes_except))) for h in bonus.hexes}
+    return sum(1 << b for b, key in enumerate(pen_hexes) if key in keys)
+
+
 def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Problem:
     stops = graph.stops
     segments = graph.segments
@@ -262,8 +342,8 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
 
     n_res = len(graph.side_names) + len(graph.inner_names)
     n_words = max(1, (n_res + 63) // 64)
-    pen_amounts = track_hex_amounts(bonuses)
-    pen_hexes = list(pen_amounts)
+    pen_amounts = track_hex_entries(bonuses)
+    pen_hexes = list(pen_amounts)  # (hex id, train names it does not bind): one bit each
     if len(pen_hexes) > MAX_GROUPS:
         raise BoardError(f"at most {MAX_GROUPS} penalty or bonus hexes are supported", field="game")
     # The track of each segment as one Python integer, cut into 64-bit words (no numpy scalars).
@@ -280,7 +360,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         pens = []
         for seg in segments:
             on = {h for h, _ in seg.paths}
-            pens.append(sum(1 << b for b, h in enumerate(pen_hexes) if h in on))
+            pens.append(sum(1 << b for b, (h, _) in enumerate(pen_hexes) if h in on))
         seg_pen = np.array(pens, dtype=np.uint32)
     else:
         seg_pen = np.zeros(len(segments), dtype=np.uint32)
@@ -421,11 +501,59 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         hex_cap_by_train=np.array([min(c, HEX_FORBIDDEN - 1) for c in hex_caps], dtype=np.int32),
         hex_edges_by_train_seg=hex_edges,
         home_stop=rules.home_stop(graph),
+        largest_by_set_pair=_arr([sp.largest for sp in set_pairs], np.uint8),
+        **crow_arrays(bonuses.crow, specs, [s.id for s in stops]),
         paid_once=int(rules.stops_paid_once()),
         freight_by_train=tuple(rules.freight_terms(s) for s in specs),
         unlike_end_colours=rules.unlike_end_colours(),
+        not_all_trains=int(rules.not_all_trains()),
+        uncounted_by_best_route_stop=uncounted_mask(best_route, index, n),
+        skip_penalty_by_train=_arr(
+            [sum(1 << b for b, (_, names) in enumerate(pen_hexes) if s.name in names) for s in specs], np.uint32
+        ),
+        tokens_only_by_train=_arr([s.tokens_only for s in specs], np.uint8),
+        per_hex_by_best_route=_arr([b.per_hex for b in best_route]),
+        hexes_by_best_route=_arr([per_hex_bits(b, pen_hexes) for b in best_route], np.uint32),
+        halved_by_train=_arr([rules.halves(s) for s in specs], np.uint8),
+        skip_set_pairs_by_train=_arr(
+            [
+                sum(1 << k for k, sp in enumerate(set_pairs) if sp.trains and not re.fullmatch(sp.trains, s.name or ""))
+                for s in specs
+            ],
+            np.uint32,
+        ),
+        run_rule=rules.run_rule(graph, trains, specs),
+        large_first_by_train=_arr([s.large_first for s in specs], np.uint8),
         routes_meet=int(rules.routes_meet()),
     )
+
+
+def crow_arrays(crow, specs, stop_ids) -> dict:
+    """The arrays of a crow-distance bonus (:class:`~optimizer.model.CrowBonus`): none (empty) without one."""
+    if crow is None or not any(re.fullmatch(crow.trains, s.name or "") for s in specs):
+        return {}
+    xy = [crow.xy.get(s) for s in stop_ids]
+    return {
+        "crow_per_hex_by_train": _arr([crow.per_hex if re.fullmatch(crow.trains, s.name or "") else 0 for s in specs]),
+        "crow_x_by_stop": _arr([p[0] if p else 0 for p in xy]),
+        "crow_y_by_stop": _arr([p[1] if p else 0 for p in xy]),
+        "crow_end_by_stop": _arr([p is not None for p in xy], np.uint8),
+    }
+
+
+def uncounted_mask(best_route: list, index: dict, n: int) -> np.ndarray:
+    """Per best-route bonus and stop, 1 where its ``per_stop`` does not count the stop (those
+    ``BestRouteBonus.counted`` leaves out, where it names any); empty where every bonus counts every stop."""
+    if not any(b.counted is not None for b in best_route):
+        return np.zeros((0, 0), dtype=np.uint8)
+    mask = np.zeros((len(best_route), n), dtype=np.uint8)
+    for k, b in enumerate(best_route):
+        if b.counted is not None:
+            mask[k] = 1
+            for x in b.counted:
+                if x in index:
+                    mask[k, index[x]] = 0
+    return mask
 
 
 def gauge_ok_mask(sets) -> int:

@@ -7,13 +7,14 @@ knowing the other.
 
 from __future__ import annotations
 
-from .bonuses import BestRouteBonus, Bonuses, LargestStopBonus, PairBonus, RedToRedBonus, SetPairBonus
+from .bonuses import BestRouteBonus, Bonuses, CrowBonus, LargestStopBonus, PairBonus, RedToRedBonus, SetPairBonus
 from .stop import Stop
 from .trains import MINES_ANY, MINES_NONE, MINES_ONE, TrainSpec, spec_from_rows, spec_from_train
 
 __all__ = [
     "BestRouteBonus",
     "Bonuses",
+    "CrowBonus",
     "LargestStopBonus",
     "MINES_ANY",
     "MINES_NONE",

@@ -32,6 +32,11 @@ class SetPairBonus:
     b: tuple
     amount: int
     visited: bool = False
+    # once the sets are met, also the value of the route's richest paid stop (its train's row's
+    # multiplier applied): 18Neb's east-west route, lib/engine/game/g_18_neb/game.rb#east_west_bonus
+    largest: bool = False
+    trains: str | None = None  # only for trains whose names match this pattern (1822CA's ports: 10 for
+    #   a normal train, 20 for the grain train, none for an E train)
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,23 @@ class BestRouteBonus:
     require: tuple = ()  # tuples of stop ids
     multiplied: bool = False  # ``amount`` times the multiplier of the route's train (1822's destination
     #   bonus: the destination city's route_revenue for the train, doubled for an E train)
+    counted: tuple | None = None  # the stops ``per_stop`` counts (stop ids), None: every stop (18Tokaido's
+    #   Sleeper Train counts the route's cities)
+    per_hex: int = 0  # paid for each hex of ``hexes`` the route's track crosses (once a hex) ...
+    hexes: tuple = ()  # hex ids
+    hexes_except: tuple = ()  # ... but to no train of these names (1822PNW's lumber baron: 10 a forest, none
+    #   for an E train, lib/engine/game/g_1822_pnw/game.rb#calculate_lumber_baron_bonus, #forest_revenue)
+
+
+@dataclass(frozen=True)
+class CrowBonus:
+    """``per_hex`` for each hex, as the crow flies, between the first and the last stop of a route
+    that lie on hexes with a city or an off-board, for trains whose name matches ``trains`` (18GB's
+    X trains: lib/engine/game/g_18_gb/game.rb#distance_bonus, #hex_crow_distance)."""
+
+    per_hex: int
+    trains: str  # a regular expression a train's whole name matches
+    xy: dict  # stop id -> the engine's (x, y) of its hex, for the stops that may be those ends
 
 
 @dataclass
@@ -75,3 +97,6 @@ class Bonuses:
     hex_bonuses: dict = field(default_factory=dict)  # hex id -> amount, once a route, for one whose track crosses it
     double_best_large: bool = False  # 18EU Pullman: one city or off-board of one other train counts twice
     best_route: list = field(default_factory=list)  # BestRouteBonus: each paid once, on the company's best route for it
+    crow: CrowBonus | None = None  # a distance bonus between a route's ends (18GB's X trains)
+    train_hex_bonuses: list = field(default_factory=list)  # (hex id, amount, train names): as hex_bonuses, but
+    #   no train of those names earns it (1822PNW's forests and Ski Haus: none for an E train)

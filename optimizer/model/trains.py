@@ -50,6 +50,11 @@ class TrainSpec:
     tokens_only: bool = False  # a stop without the company's token pays nothing
     token_ends: bool = False  # both ends of a route hold the company's token
     track_group: int = 0  # routes of trains in different groups may share track
+    # Every large stop visited is paid, and the pay left over goes to the best small stops (1867's
+    # towns fill the cities' allowance: g_1867/game.rb#compute_stops; 1860's unused city allowance
+    # carries towns: g_1860/game.rb#compute_stops): the paid subset always holds all large stops.
+    large_first: bool = False
+    stop_value: int = -1  # every stop pays this, whatever its own value (1860's leased train: 20); -1: its own
 
     def value_of(self, value: int, large: bool, kind: str = "") -> int:
         """What a stop worth ``value`` pays this train, its row's multiplier applied."""

@@ -95,6 +95,8 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     out_routes = []
     used: dict = {}  # (overlap group, resource) -> route number that used it
     priced_routes: list = []  # (route number, Priced, train, stops, entry) of each priced route
+    pen_of: dict = {}  # route number -> the penalty (or bonus) hexes its track crosses
+    segs_of: dict = {}  # route number -> its segments
     pullmen = []
     for (i, train, _), reading in zip(parsed, combo):
         entry = {"train": train, "legal": True, "revenue": 0, "stops": [], "paid": [], "hexes": [], "errors": []}
@@ -118,6 +120,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
             _price_local(problem, entry, reading, t, priced_routes, i)
             continue
         stops, resources, errors, pen = _walk(problem, reading)
+        pen_of[i] = pen
         entry["stops"] = [problem.stop_id(s) for s in stops]
         entry["hexes"] = [
             list(graph.segments[j].hexes if fwd else reversed(graph.segments[j].hexes)) for j, fwd in reading
@@ -137,7 +140,8 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         )
         if not errors:
             priced = price_route(problem, t, stops, pen, segs)
-            errors = priced.errors
+            errors = priced.errors + (problem.run_rule.route_errors(t, stops) if problem.run_rule else [])
+            segs_of[i] = segs
             if priced.legal:
                 entry["revenue"] = priced.revenue
                 entry["paid"] = [problem.stop_id(s) for s in priced.paid]
@@ -149,15 +153,36 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     for entry, reading in pullmen:
         _price_pullman(problem, entry, reading, priced_routes)
     if all(entry["legal"] for entry in out_routes):  # each best-route bonus on the route earning it most
-        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes]):
+        pens = [pen_of.get(p[0], 0) for p in priced_routes]
+        for k, amount in best_route_awards(problem, [p[3] for p in priced_routes], [p[2] for p in priced_routes], pens):
             priced_routes[k][4]["revenue"] += amount
+    run_errors = _price_run(problem, priced_routes, segs_of)
     legal = all(r["legal"] for r in out_routes)
     out = {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
+    running = [p[4]["revenue"] for p in priced_routes]
+    if legal and problem.not_all_trains and running and len(running) == problem.n_trains:
+        out["revenue"] -= min(running)  # civil_war: every train runs, so the lowest route earns nothing
     if not run_visits_home(problem.home_stop, [p[3] for p in priced_routes]):  # a rule on the whole run
         out.update(legal=False, revenue=0, errors=[home_error(problem)])
     if problem.routes_meet and not routes_linked([p[3] for p in priced_routes]):  # another
         out.update(legal=False, revenue=0, errors=out.get("errors", []) + [MEET_ERROR])
+    if run_errors:
+        out.update(legal=False, revenue=0, errors=run_errors)
     return out
+
+
+def _price_run(problem, priced_routes, segs_of) -> list:
+    """A run priced and checked as a whole (``Problem.run_rule``: Harzbahn 1873): each route's revenue
+    and paid stops within the run, and the run's errors (the routes of one train meeting, the
+    concession routes)."""
+    rule = problem.run_rule
+    if rule is None or not priced_routes:
+        return []
+    _, revenues, paid, errors = rule.price([(p[2], p[3], segs_of[p[0]]) for p in priced_routes])
+    for p, revenue, stops in zip(priced_routes, revenues, paid):
+        p[4]["revenue"] = revenue
+        p[4]["paid"] = [problem.stop_id(s) for s in stops]
+    return list(dict.fromkeys(f"route {priced_routes[k][0] + 1}: {msg}" for k, msg in errors))
 
 
 def _walk(problem, reading):
@@ -196,7 +221,27 @@ def _walk(problem, reading):
                 else f"it reaches {_stop_name(problem, a)} and {_stop_name(problem, b)}, one location, twice"
             )
         seen[loc] = s
+    errors += _group_errors(problem, stops)
     return stops, resources, errors, pen
+
+
+def _group_errors(problem, stops) -> list:
+    """Two stops of a route whose groups overlap though their locations differ (lib/engine/route.rb
+    #revenue: "Cannot use group ... more than once"; the same groups are one location, above)."""
+    graph = problem.graph
+    errors = []
+    for i, a in enumerate(stops):
+        for b in stops[i + 1 :]:
+            la, lb = graph.stops[a].location, graph.stops[b].location
+            if la == lb or not (la.startswith("group:") and lb.startswith("group:")):
+                continue
+            shared = set(la[6:].split("|")) & set(lb[6:].split("|"))
+            if shared:
+                errors.append(
+                    f"it reaches {_stop_name(problem, a)} and {_stop_name(problem, b)}, both of group"
+                    f" {sorted(shared)[0]}, which a route may use once"
+                )
+    return errors
 
 
 def _hex_track_errors(problem, t: int, segs: list) -> list:

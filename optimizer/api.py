@@ -144,9 +144,9 @@ def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
     routes += pullman_json(problem, result)
     return {
         "id": state_id if state_id is not None else problem.board.id,
-        "revenue": int(result.revenue),
+        "revenue": int(result.revenue) + int(problem.fixed_revenue),  # what the company earns with any run too
         "optimal": bool(result.optimal),
-        "bound": int(result.bound),
+        "bound": int(result.bound) + int(problem.fixed_revenue),
         "routes": routes,
         "elapsed_ms": round(result.elapsed_ms, 3),
         "stats": {

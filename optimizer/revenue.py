@@ -417,3 +417,25 @@ def stop_groups(problem, s: int) -> frozenset:
     stop = problem.graph.stops[s]
     node = next((n for n in problem.board.hexes[stop.hex].tile.nodes if n.index == stop.node), None)
     return frozenset(node.groups) if node is not None else frozenset()
+
+
+def once_taken_back(problem, routes: list) -> list:
+    """Per route (``(train, paid stops)``, in the run's order), what it gives back of the bonuses its
+    stops' values hold for locations an earlier route paid, once a location (``Problem.once_bits_by_stop``:
+    a bonus paid once across the company's routes, to the first: 18NY's connection bonuses). A stop pays
+    its locations where it pays the train anything. Once a location, so that the run's total does not
+    depend on its order (the engine's take-back is by stop: the same wherever no route pays two stops
+    of one location)."""
+    amount = int(problem.once_amount)
+    bits_by_stop = problem.once_bits_by_stop
+    if not amount or not len(bits_by_stop):
+        return [0] * len(routes)
+    claimed, out = 0, []
+    for t, paid in routes:
+        mine = 0
+        for s in paid:
+            if int(problem.values_by_train_stop[t][s]) > 0:
+                mine |= int(bits_by_stop[s])
+        out.append(amount * bin(mine & claimed).count("1"))
+        claimed |= mine
+    return out

@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import json
 import re
+from collections import namedtuple
 from dataclasses import replace
 
 import pytest
 
 from optimizer import api
 from optimizer.board.inputs import input_fields
+from optimizer.core import reference
 from optimizer.core.reference import legal_routes
-from optimizer.core.runs import search_runs
 from optimizer.games import rules_class
 from optimizer.games.base import Rules
+from optimizer.games.mining_runs import groups_of
 from optimizer.graph.problem import build_problem
 from optimizer.model.trains import UNLIMITED
 
@@ -181,7 +183,7 @@ def test_the_runs_search_finds_what_trying_every_run_finds(action, variant):
     elif variant == "no meeting":
         rule = replace(rule, group_by_train=tuple(-1 for _ in rule.group_by_train))
     problem = replace(problem, run_rule=rule)
-    found = search_runs(problem)
+    found = reference.search(problem)
     assert found.optimal and found.revenue == _brute_force(problem, rule) == sum(r.revenue for r in found.routes)
 
 
@@ -244,3 +246,23 @@ def test_other_titles_keep_the_generic_walk_hooks():
     assert rules_class("Harzbahn 1873").forbidden is not Rules.forbidden
     assert rules_class("Steam Over Holland").forbidden is Rules.forbidden
     assert rules_class("Steam Over Holland").end_only is Rules.end_only
+
+
+def test_a_stopped_runs_search_says_so_with_a_bound_above_the_best():
+    _, problem = _problem(1879)
+    stopped = reference.search(problem, node_budget=50)
+    assert not stopped.optimal and stopped.stopped_by == "nodes" and stopped.bound >= 1290
+    assert reference.search(problem).revenue == 1290
+
+
+def test_subtrains_are_grouped_n_at_a_time_by_number_or_else_in_order():
+    """#create_duplicate_train! numbers an NT train's N subtrains in a row: 4T-7..10 are one 4T,
+    3T-10..12 one 3T (@1141); a document without numbers is read N at a time in its order."""
+    Train = namedtuple("Train", "id name distance")
+    trains = [Train(f"3T-{i}", "3T", 3) for i in (12, 10, 11)] + [Train(f"4T-{i}", "4T", 4) for i in range(7, 11)]
+    groups, names = groups_of(trains + [Train("D-1", "D", 999), Train("D-2", "D", 999)], "D")
+    assert groups == (1, 1, 1, 2, 2, 2, 2, 0, 0) and names == {0: "D", 1: "3Ta", 2: "4Tb"}
+    groups, _ = groups_of([Train("2T", "2T", 2)] * 4, "D")
+    assert groups == (0, 0, 1, 1)
+    _, problem = _problem(1141)
+    assert problem.run_rule.group_by_train == (0, 0, 0, 1, 1, 1, 1)

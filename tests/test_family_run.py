@@ -1,8 +1,10 @@
 """Rules on the whole run (issues 27 and 32): 18TN's Civil War (``civil_war``: a run of every train pays
-its lowest route nothing, g_18_tn/game.rb#routes_revenue) and 18Tokaido's Sleeper Train (``best_route_bonuses``
-with ``per_stop_kinds``: 10 a city on the company's best route, g_18_tokaido/game.rb#sleeper_bonus). The
-engine's prices are those it gave our answers (benchmarks/engine_judge.py --title 18TN --title 18Tokaido,
-2026-12-03) and its router's, which the state records."""
+its lowest route nothing, g_18_tn/game.rb#routes_revenue), 18Tokaido's Sleeper Train (``best_route_bonuses``
+with ``per_stop_kinds``: 10 a city on the company's best route, g_18_tokaido/game.rb#sleeper_bonus) and 18NY's
+connection bonuses (``connection_bonuses``: 10 a location the company has not claimed, once across its routes,
+g_18_ny/game.rb#route_connection_bonus_hexes; ``ability_revenue``: the claimed ones, #routes_revenue). The
+engine's prices are those it gave our answers (benchmarks/engine_judge.py --title 18TN --title 18Tokaido
+--title 18NY --title 18NY1stEdition, 2026-12-03) and its router's, which the state records."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from optimizer import api
 from optimizer.board.inputs import input_fields
 from optimizer.core import compiled, reference
 from optimizer.graph.problem import build_problem
-from optimizer.revenue import best_route_value
+from optimizer.revenue import best_route_awards, best_route_value, once_taken_back, price_route
 
 from .boards import bonuses, small_boards
 from .test_catalog_rules import catalog_state
@@ -115,6 +117,70 @@ def test_sleeper_counts_cities_not_towns_or_offboards():
     assert without.n_best_route == 0
 
 
+# ---- 18NY: connection bonuses ----------------------------------------------------------------
+
+NY_STATES = {  # what the engine paid our answer (main answered the first figure)
+    "18NY/110841@133": (70, 80),  # one 2H to G19's unclaimed bonus
+    "18NY/110841@489": (180, 190),  # NYC has claimed one bonus: $10 with any run
+    "18NY1stEdition/18NY1stEdition_game_end_bank@132": (110, 120),  # two 2H trains, D0's bonus once
+    "18NY1stEdition/18NY1stEdition_game_end_bank@193": (70, 90),  # two bonuses on one route
+    "18NY1stEdition/18NY1stEdition_game_end_bank@605": (470, 560),  # $50 claimed, $30 of coal, and K19's bonus
+}
+
+
+@pytest.mark.parametrize("state_id", sorted(NY_STATES))
+def test_connection_bonuses_earn_what_the_engine_pays(state_id):
+    doc = catalog_state(state_id)
+    answer = api.solve(json.dumps(input_fields(doc)))
+    assert answer["optimal"] and "connection_bonuses" in answer["revenue_rules"]
+    assert answer["revenue"] == NY_STATES[state_id][1] >= doc["expected"]["router"]["revenue"]
+    checked = api.check(doc, _ran(answer["routes"]))
+    assert checked["legal"] and checked["revenue"] == answer["revenue"]
+
+
+def test_the_checker_prices_the_routers_run_with_its_claimed_bonuses():
+    """D&H at 605: its router's run earns 440 on the routes (290 with K19's bonus, and 150) and 80 for the
+    bonuses and coal D&H has claimed (abilities "Connection Bonus Revenue: $50", "Coal Revenue: $30")."""
+    doc = catalog_state("18NY1stEdition/18NY1stEdition_game_end_bank@605")
+    router = doc["expected"]["router"]
+    checked = api.check(doc, _ran(router["routes"]))
+    assert checked["legal"] and [r["revenue"] for r in checked["routes"]] == [290, 150]
+    assert checked["revenue"] == 520 == router["revenue"]
+    assert build_problem(doc).fixed_revenue == 80
+
+
+def test_a_location_pays_once_across_the_routes():
+    """D0 (1st edition, 132: the router's "D2-D0 + 1 Connection Bonus") is unclaimed: its stop's value holds
+    10, which a second route paying it gives back."""
+    doc = catalog_state("18NY1stEdition/18NY1stEdition_game_end_bank@132")
+    problem = build_problem(doc)
+    index = problem.graph.stop_index()
+    [d0] = [i for stop, i in index.items() if stop.startswith("D0")]
+    [e5] = [i for stop, i in index.items() if stop.startswith("E5")]
+    assert problem.once_amount == 10 and problem.once_bits_by_stop[d0] and not problem.once_bits_by_stop[e5]
+    assert once_taken_back(problem, [(0, [d0, e5]), (1, [d0])]) == [0, 10]
+    assert once_taken_back(problem, [(0, [e5]), (1, [d0])]) == [0, 0]
+    claimed = json.loads(json.dumps(doc))
+    for hx in claimed["hexes"]:
+        if hx["id"] == "D0":
+            hx["assignments"] = {}
+    bits = build_problem(claimed).once_bits_by_stop  # the same graph: only D0's assignment is gone
+    assert len(bits) == 0 or not bits[d0]
+
+
+def test_an_offboard_location_pays_by_its_first_hex():
+    """Ottawa (A13, A11): the assignment lies on A13; A11 pays it too while it is there (#init_connection_bonuses,
+    #offboard_connection_bonus_hex); A21, of two locations, pays none."""
+    rules = build_problem(catalog_state("18NY/110841@133")).rules
+    hexes = rules.board.hexes
+    first = hexes["A13"]
+    assert first.assignments.get("connection_bonus")
+    for hex_id, want in (("A11", "A13"), ("A13", "A13"), ("A21", None)):
+        hx = hexes[hex_id]
+        nodes = [n for n in hx.tile.nodes if n.is_stop]
+        assert nodes and all(rules.once_location(hx, n) == want for n in nodes), hex_id
+
+
 # ---- the searches agree -----------------------------------------------------------------------
 
 
@@ -130,6 +196,37 @@ def test_twins_agree_on_runs_that_leave_a_train_idle(data):
     assert compiled.packing_declines(problem)
     for result in searches_agree(problem):
         assert len(result.routes) < problem.n_trains or problem.n_trains == 0
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_on_a_bonus_once_across_the_routes(data):
+    """Locations whose bonus the first route paying them keeps (``once_bits_by_stop``): the nested kernel takes
+    it back as each level prices its route, the reference at the leaf (the packing kernel declines)."""
+    doc = data.draw(small_boards(max_hexes=10, min_trains=2, max_trains=3))
+    problem = build_problem(doc)
+    data.draw(bonuses(problem))
+    n = problem.n_stops
+    problem.once_bits_by_stop = np.array([data.draw(st.sampled_from([0, 1, 1, 2, 3])) for _ in range(n)], np.uint64)
+    problem.once_amount = data.draw(st.sampled_from([10, 40]))
+    assert compiled.packing_declines(problem) or not problem.once_bits_by_stop.any()
+    for result in searches_agree(problem):
+        assert result.revenue == _priced_afresh(problem, result.routes) + result.pullman
+
+
+def _priced_afresh(problem, routes) -> int:
+    """The run's routes priced one by one, less what a bonus once across the routes takes back, plus the
+    best-route bonuses: what the searches must have summed."""
+    total = 0
+    for r in routes:
+        pen = 0
+        for d in r.dsegs:
+            pen |= int(problem.penalty_mask_by_seg[problem.seg_by_dir[d]])
+        priced = price_route(problem, r.train, r.stops, pen)
+        assert priced.legal, priced.errors
+        total += priced.revenue
+    total -= sum(once_taken_back(problem, [(r.train, r.paid) for r in routes]))
+    return total + sum(a for _, a in best_route_awards(problem, [r.stops for r in routes], [r.train for r in routes]))
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

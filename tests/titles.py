@@ -27,5 +27,6 @@ CATALOG_GAMES = {
     "1877: Stockholm Tramways",
     "18TN",
     "Harzbahn 1873",
+    *("18 Los Angeles", "18 Los Angeles 2"),
 }  # the catalogue's titles with rules as data
 BUILT_IN_TITLES = GAMES | BEYOND_GAMES | CATALOG_GAMES

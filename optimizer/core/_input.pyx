@@ -265,6 +265,7 @@ cdef int borrow_sizes(Input* g, p, ki) except -1:
     g.pullman_cap = size(ki, "pullman_cap")
     g.reach_from = size(ki, "reach_from")
     g.not_all_trains = size(p, "not_all_trains", 1)
+    g.once_amount = size(p, "once_amount")
     return 0
 
 
@@ -414,6 +415,7 @@ cdef int borrow_bonuses(Input* g, p, list keep) except -1:
     borrow_best_route(g, p, keep)
     borrow_crow(g, p, keep)
     borrow_large_first(g, p, keep)
+    borrow_once(g, p, keep)
     return 0
 
 
@@ -445,6 +447,18 @@ cdef int borrow_large_first(Input* g, p, list keep) except -1:
         g.large_first_by_train = <const uint8_t*>cnp.PyArray_DATA(none)
     else:
         g.large_first_by_train = <const uint8_t*>take(p, "large_first_by_train", U8, keep, g.n_trains)
+    return 0
+
+
+cdef int borrow_once(Input* g, p, list keep) except -1:
+    """The locations each stop pays a bonus of once across the routes (none where the array is empty)."""
+    cdef cnp.ndarray none
+    if p.once_bits_by_stop.size == 0:
+        none = <cnp.ndarray>padding((g.n_stops,), U64)
+        keep.append(none)
+        g.once_bits_by_stop = <const uint64_t*>cnp.PyArray_DATA(none)
+    else:
+        g.once_bits_by_stop = <const uint64_t*>take(p, "once_bits_by_stop", U64, keep, g.n_stops)
     return 0
 
 

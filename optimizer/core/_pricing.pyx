@@ -7,7 +7,7 @@ A train that pays every stop it visits is priced by a sum; an express tries its 
 the rest greedily, richest first, within its caps (``revenue.price_route`` is the reference this
 is tested against).
 """
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from . cimport _state
 from ._state cimport MINES_ONE, Ctx, Express, Input, Level
@@ -526,6 +526,27 @@ cdef int64_t paid_before(Ctx* c, Level* L, int t, const int32_t* visited, int nv
     return out
 
 
+cdef int64_t claimed_again(Ctx* c, Level* L, const int32_t* visited, int nv) noexcept nogil:
+    """What the route gives back for the locations a route of a level above paid (once_bits_by_stop: the
+    bonus is paid once across the routes, to the first), once a location; sets L.claimed_out. A stop pays
+    its locations where it pays the train anything (the nested kernel runs it for trains that pay every
+    stop they visit)."""
+    cdef int i, s
+    cdef uint64_t mine = 0, again
+    cdef const int32_t* values = c.inp.values_by_train_stop + <int64_t>L.t * c.inp.n_stops
+    cdef int64_t n = 0
+    for i in range(nv):
+        s = visited[i]
+        if values[s] > 0:
+            mine |= c.inp.once_bits_by_stop[s]
+    L.claimed_out = L.claimed_in | mine
+    again = mine & L.claimed_in
+    while again:
+        again &= again - 1
+        n += 1
+    return n * c.inp.once_amount
+
+
 cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     """Revenue of the route a level just yielded; sets L.rev, L.best_large and L.br_rev. A route its
     rules refuse (an end or count rule, a goods train's without a mine) is worth REFUSED: it is never
@@ -555,6 +576,8 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
     if c.inp.halved_by_train[t]:
         rev = halve_to_ten(rev)
     rev -= penalty_of(c, pen)
+    if c.inp.once_amount:
+        rev -= claimed_again(c, L, visited, nv)
     L.rev = rev
     L.best_large = bl if c.inp.has_pullman else 0
     return rev

@@ -121,6 +121,10 @@ cdef void init_level(Ctx* c, int li, int64_t base, int base_large, Level* above,
     if same_as_previous(c, li):
         L.anchor_i = c.work.levels[li - 1].anchor_i - 1  # identical trains: routes in increasing order
     memset(L.locs, 0, c.inp.n_loc_words * sizeof(uint64_t))
+    L.claimed_in = 0
+    if above != NULL:
+        L.claimed_in = above.claimed_out if above_ran else above.claimed_in
+    L.claimed_out = L.claimed_in
 
 
 cdef int next_anchor(Ctx* c, int li) noexcept nogil:

@@ -151,6 +151,9 @@ cdef struct Input:
     const uint8_t* halved_by_train          # per train: paid half its route's revenue, rounded to 10 (1822MX's 3/2P)
     const uint32_t* skip_set_pairs_by_train  # per train: bit k set where set pair k does not pay it (1822CA's ports)
     const uint8_t* large_first_by_train     # per train: it pays every large stop it visits (TrainSpec.large_first)
+    const uint64_t* once_bits_by_stop      # per stop: the locations (bits) whose bonus it pays, once across the
+    #                                         company's routes (18NY's connection bonuses); zeros: none
+    int64_t once_amount                     # what a stop paying a location an earlier level's route paid loses
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.
@@ -198,6 +201,8 @@ cdef struct Level:
     int64_t br_rev[MAX_BEST_ROUTE]          # per best_route: what the route just yielded earns it
     Half half[2]
     uint64_t* locs                          # [n_loc_words]: locations visited by this route (bitset)
+    uint64_t claimed_in                     # once_bits paid by the routes of the levels above
+    uint64_t claimed_out                    # ... and by the route just yielded
 
 cdef struct Scratch:
     # Owned by the search, freed at the end.

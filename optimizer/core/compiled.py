@@ -66,15 +66,16 @@ def packing_declines(problem) -> bool:
     towns at the ends counted against the cities (18MT), which its listing does not count; a set pair
     paying the richest paid stop again (18Neb), which its listing does not price; stops paid once a run
     (``Problem.paid_once``); a run that may not use every train (civil_war), a rule on the whole run its
-    packing does not keep."""
+    packing does not keep, or a bonus a location pays once across the routes (connection_bonuses), which
+    its listed routes each hold."""
     if n_set_pair_largest(problem):
         return True
     if problem.n_track_groups > 1 or bool(problem.token_ends_by_train[: problem.n_trains].any()):
         return True
     if problem.paid_once:  # a route's price depends on the routes placed before it (its listing prices each alone)
         return True
-    if problem.not_all_trains:
-        return True
+    if problem.not_all_trains or (problem.once_amount and bool(np.any(problem.once_bits_by_stop))):
+        return True  # a rule on the whole run (civil_war) or a bonus once across the routes (connection_bonuses)
     if np.any(problem.gauge_halves_by_seg):
         return True
     return any(int(problem.end_cap_by_train[t]) < int(problem.caps_by_train[t][0]) + 2 for t in range(problem.n_trains))
@@ -271,7 +272,8 @@ def _search_home_route(problem, deadline_ms, node_budget, cancel, on_improve, **
 
 def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
     """More best-route bonuses than the kernel keeps per level (``MAX_BEST_ROUTE``), two local trains
-    that may not share a city (``Problem.local_cities_once``: a rule across routes), or an express
+    that may not share a city (``Problem.local_cities_once``: a rule across routes), a bonus once across
+    the routes (``Problem.once_amount``) beside an express train, or an express
     train on a board with more largest-stop bonuses (``MAX_FORCED``) or more stops that bonuses
     depend on (``MAX_INTERESTING``) than the kernel prices exactly: the public corpus has at most
     1, 2 and 3; or rules only the reference prices (:func:`reference_rules`)."""
@@ -284,6 +286,9 @@ def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
         return True
     if problem.local_cities_once and int(problem.local_by_train[: problem.n_trains].sum()) >= 2:
         return True  # two local trains that may not share a city (1822): no recorded game has them
+    if problem.once_amount and problem.n_trains >= 2 and not problem.pays_all_by_train[: problem.n_trains].all():
+        return True  # a bonus once across the routes with an express train: the kernel takes it back of trains
+        #   that pay every stop they visit (18NY's 5DE runs alone in every recorded game)
     if problem.pays_all_by_train[: problem.n_trains].all():
         return False
     return problem.n_largest > kernel.MAX_FORCED or int(ki.interesting_by_stop.sum()) > kernel.MAX_INTERESTING

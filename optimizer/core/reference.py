@@ -18,6 +18,7 @@ from ..revenue import (
     award_best_route,
     best_route_awards,
     gauge_cities,
+    once_taken_back,
     paid_once_routes,
     paid_once_run,
     price_route,
@@ -27,6 +28,7 @@ from ..revenue import (
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
 from .result import FoundRoute, SearchResult
+from .runs import best_runs
 
 NAME = "python"
 CHECK_EVERY = 64  # nodes between looks at the clock and the cancel token
@@ -149,14 +151,10 @@ def search(
     The limits and ``on_improve`` mean what they mean for :func:`optimizer.core.compiled.search`;
     what ``on_improve`` raises stops the search and is raised.
     """
-    if problem.run_rule is not None:  # a run priced and checked as a whole (Harzbahn 1873)
-        from .runs import search_runs
-
-        return search_runs(
-            problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, on_improve=on_improve
-        )
     start = time.monotonic()
     limits = _Limits(start, deadline_ms, node_budget, cancel)
+    if problem.run_rule is not None:  # a run priced and checked as a whole (Harzbahn 1873)
+        return _search_runs(problem, limits, start, on_improve)
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
     per_train: list[list[tuple]] = []
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
@@ -175,6 +173,11 @@ def search(
                 run = paid_once_run(problem, [(c[2].train, c[2].stops, c[3]) for c in chosen])
                 found = [replace(c[2], revenue=rev, paid=paid) for c, (rev, paid) in zip(chosen, run)]
                 total = sum(rev for rev, _ in run)
+            back = once_taken_back(problem, [(f.train, f.paid) for f in found])
+            if any(back):  # a bonus paid once across the routes: the later routes give theirs back
+                chosen = [(c[0] - b, c[1], replace(c[2], revenue=c[2].revenue - b), c[3]) for c, b in zip(chosen, back)]
+                found = [c[2] for c in chosen]
+                total -= sum(back)
             bonus = pullman_bonus(problem, found) + sum(
                 a
                 for _, a in best_route_awards(
@@ -244,6 +247,30 @@ def _paid_once_rest(problem, per_train: list, t: int, chosen: list) -> int:
 
 def _freight(problem, t: int) -> bool:
     return bool(problem.freight_by_train) and problem.freight_by_train[t] is not None
+
+
+def _search_runs(problem, limits: _Limits, start: float, on_improve) -> SearchResult:
+    """Every legal route of every train; the best run as the run's rule prices and checks it
+    (:func:`optimizer.core.runs.best_runs`). A stopped search answers no routes, bounded by every
+    train paid every stop (what no run can pass)."""
+    try:
+        per_train = []
+        for t in range(problem.n_trains):
+            routes = legal_routes(problem, t, limits)
+            routes.sort(key=lambda r: -r[0])
+            per_train.append(routes)
+        revenue, routes = best_runs(problem, per_train, limits)
+    except _Stop as stop:
+        values = problem.values_by_train_stop
+        bound = int(sum(values[t].clip(min=0).sum() for t in range(problem.n_trains)))
+        elapsed = (time.monotonic() - start) * 1000
+        return SearchResult(0, False, bound, [], limits.nodes, elapsed, stop.args[0], 0, NAME)
+    result = SearchResult(
+        revenue, True, revenue, routes, limits.nodes, (time.monotonic() - start) * 1000, None, 0, NAME
+    )
+    if on_improve is not None:
+        on_improve(result)
+    return result
 
 
 def _local_cities(problem, t: int):

@@ -11,62 +11,23 @@ same spec, the same NT train) take their routes in list order, so that no run is
 
 from __future__ import annotations
 
-import time
-
-from .limits import CancelToken
-from .reference import NAME, _Limits, _Stop, legal_routes
-from .result import FoundRoute, SearchResult
+from .result import FoundRoute
 
 
-def search_runs(
-    problem,
-    *,
-    deadline_ms: float | None = None,
-    node_budget: int | None = None,
-    cancel: CancelToken | None = None,
-    on_improve=None,
-) -> SearchResult:
-    start = time.monotonic()
-    limits = _Limits(start, deadline_ms, node_budget, cancel)
+def best_runs(problem, per_train, limits) -> tuple:
+    """The best legal run (value, its FoundRoutes priced within the run) from each train's legal
+    routes (``per_train``: the reference's (revenue, track, FoundRoute, Priced), richest first);
+    ``limits.tick()`` is called at each node (what it raises stops the search)."""
     rule = problem.run_rule
     found: list = []
     total = 0
-    stopped = None
-    try:
-        per_train = []
-        for t in range(problem.n_trains):
-            routes = [r for r in legal_routes(problem, t, limits) if not rule.route_errors(t, r[2].stops)]
-            routes.sort(key=lambda r: -r[0])
-            per_train.append(routes)
-        for diesel in (False, True):
-            trains = [t for t in range(problem.n_trains) if bool(rule.diesel_by_train[t]) == diesel]
-            value, chosen = _best_run(problem, rule, trains, per_train, limits)
-            total += value
-            found += chosen
-    except _Stop as stop:
-        stopped = stop.args[0]
-        found, total = [], 0
-    routes = _priced(problem, rule, found)
-    result = SearchResult(
-        total,
-        stopped is None,
-        total if stopped is None else _static_bound(problem),
-        routes,
-        limits.nodes,
-        (time.monotonic() - start) * 1000,
-        stopped,
-        0,
-        NAME,
-    )
-    if on_improve is not None and stopped is None:
-        on_improve(result)
-    return result
-
-
-def _static_bound(problem) -> int:
-    """What the trains could earn at most, each its best route alone (a stopped search's bound)."""
-    values = problem.values_by_train_stop
-    return int(sum(values[t].clip(min=0).sum() for t in range(problem.n_trains)))
+    per_train = [[r for r in routes if not rule.route_errors(t, r[2].stops)] for t, routes in enumerate(per_train)]
+    for diesel in (False, True):
+        trains = [t for t in range(problem.n_trains) if bool(rule.diesel_by_train[t]) == diesel]
+        value, chosen = _best_run(problem, rule, trains, per_train, limits)
+        total += value
+        found += chosen
+    return total, _priced(problem, rule, found)
 
 
 def _priced(problem, rule, found) -> list:
@@ -120,7 +81,7 @@ def _best_run(problem, rule, trains, per_train, limits) -> tuple:
         while j < len(trains) and alike[j]:
             j += 1
         skip.append(j)
-    best = [0, []]
+    best: list = [0, []]
     pot = _Potential(rule, trains)
     # a run with a route must run every concession: the concession routes still to be had, per level
     needed = frozenset(range(len(rule.concessions)))

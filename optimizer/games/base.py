@@ -204,6 +204,19 @@ class Rules:
         run is the sum of its routes."""
         return None
 
+    def once_locations(self) -> dict:
+        """Stop id -> the location whose bonus its value holds, paid once across the company's routes
+        (``connection_bonuses``: 18NY); empty in most titles."""
+        return {}
+
+    def once_amount(self) -> int:
+        """What a stop's value holds for its location's bonus (``once_locations``)."""
+        return 0
+
+    def fixed_revenue(self) -> int:
+        """What the company earns with its routes whatever they are (18NY's claimed bonuses); 0 in most titles."""
+        return 0
+
     def mine_rule(self, spec: TrainSpec) -> int:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
         return MINES_ANY

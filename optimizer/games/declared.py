@@ -300,6 +300,19 @@ is then a data file, and a new game needs code only for a family not seen yet:
   leased (an insolvent company runs the one it leases); beside trains of its own it is not applied.
   Its halts pay nothing, as the engine's once the Southern has formed (#ignore_halts?,
   ``@sr_after_southern``, a fact the board document does not carry; before, each pays 20).
+- ``connection_bonuses``: ``{assignment, amount, offboard_locations, ambiguous_hexes?}``: a paid stop on a
+  location whose bonus the company has not claimed earns ``amount``, once across the company's routes:
+  the first route paying it (in the order of the trains) earns it, a later one does not
+  (lib/engine/game/g_18_ny/game.rb#revenue_for, #route_connection_bonus_hexes, #potential_route_connection
+  _bonus_hexes). A city's hex holds the assignment while unclaimed; an off-board location is a list of
+  hexes, the first holding the assignment (#init_connection_bonuses, #claim_connection_bonus), and a red
+  stop on any of them pays that location. A hex of two locations (``ambiguous_hexes``: 18NY's A21,
+  whose location the route's exit there decides, #offboard_connection_bonus_hex) pays none here. The
+  stop's value holds the amount (``Problem.once_bits_by_stop``, ``once_amount``); both searches take it
+  back from a later route paying the location again, at the leaf of the reference and as each level
+  prices its route in the nested kernel (the packing kernel declines it). ``ability_revenue``: ability
+  types whose ``$N`` the company earns with its routes whatever they are (#routes_revenue,
+  #connection_bonus_revenue, #coal_revenue: the bonuses it has claimed, ``Problem.fixed_revenue``).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -745,9 +758,46 @@ class DeclaredRules(Rules):
             spec = replace(spec, visit_large=min(spec.visit_large, int(digits.group())))
         return spec
 
+    def once_location(self, hx, node) -> str | None:
+        """``connection_bonuses``: the location whose unclaimed bonus the stop pays, or None."""
+        rule = self.declared.get("connection_bonuses")
+        if not rule or not node.is_stop:
+            return None
+        if hx.color == "red":
+            if hx.id in rule.get("ambiguous_hexes", ()):
+                return None
+            for location in rule.get("offboard_locations", ()):
+                first = self.board.hexes.get(location[0])
+                if hx.id in location and first is not None and first.assignments.get(rule["assignment"]):
+                    return location[0]
+            return None
+        return hx.id if hx.assignments.get(rule["assignment"]) else None
+
+    def once_locations(self) -> dict:
+        out = {}
+        for hx in self.board.hexes.values():
+            for node in hx.tile.nodes:
+                where = self.once_location(hx, node)
+                if where is not None:
+                    out[hx.node_id(node.index)] = where
+        return out
+
+    def once_amount(self) -> int:
+        rule = self.declared.get("connection_bonuses")
+        return int(rule["amount"]) if rule else 0
+
+    def fixed_revenue(self) -> int:
+        kinds = set(self.declared.get("ability_revenue", ()))
+        total = 0
+        for a in self.company.abilities:
+            m = re.search(r"\$(\d+)", str(a.get("description") or ""))
+            if a.get("type") in kinds and m:
+                total += int(m.group(1))
+        return total
+
     def not_all_trains(self) -> bool:
-        rule = self.declared.get("civil_war")
-        return bool(rule) and any(a.get("type") == rule["ability"] for a in self.company.abilities)
+        ability = (self.declared.get("civil_war") or {}).get("ability")
+        return ability is not None and any(a.get("type") == ability for a in self.company.abilities)
 
     def leased_only(self) -> bool:
         """``leased_trains``: every train of the company is leased from its owner (see the docstring)."""
@@ -931,7 +981,8 @@ class DeclaredRules(Rules):
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
-        return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow
+        once = self.once_amount() if self.once_location(hx, node) is not None else 0
+        return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow + once
 
     def for_company_type(self, rule: dict) -> bool:
         """The rule names no ``company_types``, or the company's type is one of them."""
@@ -1040,7 +1091,7 @@ class DeclaredRules(Rules):
     def port_group(self, node) -> bool:
         """A stop of ``port_per_token``'s group."""
         rule = self.declared.get("port_per_token")
-        return bool(rule) and rule["group"] in node.groups
+        return rule is not None and rule["group"] in node.groups
 
     def port_pairs(self) -> list:
         """``port_per_token``: each port pays its value once for each city of the route holding the

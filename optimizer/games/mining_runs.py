@@ -16,7 +16,8 @@ The engine prices and checks a run of the company's routes together (lib/engine/
 - ``#check_hex_reentry``: a non-diesel route visits each hex once.
 
 The board document lists the subtrains as trains (``5T-99`` ... ``5T-103``): the subtrains of one
-train have consecutive numbers, N of them (``#create_duplicate_train!`` numbers them in a row).
+train have consecutive numbers, N of them (``#create_duplicate_train!`` numbers them in a row); trains
+whose ids carry no number are taken N at a time in the document's order.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ class MiningRuns:
     def price(self, routes) -> tuple:
         """``routes``: (train, stops, segments) in the run's order. Returns (total, the revenue and the
         paid stops of each route as the engine gives them, the run's errors)."""
-        hexes_before = {False: set(), True: set()}  # the hexes earlier routes of each kind visited
+        hexes_before: dict = {False: set(), True: set()}  # the hexes earlier routes of each kind visited
         longest: dict = {}  # mine hex -> (distance, route number, stop) of the first longest train
         revenues, paid = [], []
         for i, (t, stops, _) in enumerate(routes):
@@ -143,8 +144,8 @@ def groups_of(trains, diesel: str) -> tuple:
     by_name: dict = {}
     for t, train in enumerate(trains):
         m = TRAIN_ID.match(str(train.id))
-        if m and "T" in train.name and isinstance(train.distance, int):
-            by_name.setdefault(train.name, []).append((int(m.group("index")), t))
+        if "T" in train.name and isinstance(train.distance, int):  # (ids not numbered: in list order)
+            by_name.setdefault(train.name, []).append((int(m.group("index")) if m else t, t))
     group = [-1] * len(trains)
     names: dict = {}
     g = 0

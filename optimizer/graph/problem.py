@@ -165,6 +165,11 @@ class Problem:
     #   where set pair k does not pay the train (SetPairBonus.trains: 1822CA's ports); empty: every one pays
     # ---- a rule pricing and checking the run as a whole (mining_runs: optimizer/games/mining_runs.py)
     run_rule: object = None  # None: the run earns the sum of its routes
+    # ---- a bonus a location pays once across the company's routes (connection_bonuses: 18NY)
+    once_bits_by_stop: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))  # uint64 per stop:
+    #   the locations (one bit each) whose bonus the stop's value holds; empty: none
+    once_amount: int = 0  # what a stop's value holds per location: taken back from every later route paying it
+    fixed_revenue: int = 0  # the company earns this with its routes, whatever they are (18NY's claimed bonuses)
     routes_meet: int = 0  # 1: a run's routes must all link up through shared stops (optimizer/games/routes_meet.py)
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
@@ -257,7 +262,9 @@ def clear_cache() -> None:
 
 def problem_from_graph(board, rules, graph) -> Problem:
     """The trains' caps and the bonuses of the rules, flattened with the graph."""
-    trains, specs, bonus_trains = [], [], []
+    trains: list = []
+    specs: list = []
+    bonus_trains: list = []
     for i, train in enumerate(board.trains):
         spec = rules.train_spec(train, f"trains[{i}]")
         if spec is None:
@@ -524,6 +531,9 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         ),
         run_rule=rules.run_rule(graph, trains, specs),
         large_first_by_train=_arr([s.large_first for s in specs], np.uint8),
+        once_bits_by_stop=once_bits(rules.once_locations(), index, n),
+        once_amount=rules.once_amount(),
+        fixed_revenue=rules.fixed_revenue(),
         routes_meet=int(rules.routes_meet()),
     )
 
@@ -539,6 +549,21 @@ def crow_arrays(crow, specs, stop_ids) -> dict:
         "crow_y_by_stop": _arr([p[1] if p else 0 for p in xy]),
         "crow_end_by_stop": _arr([p is not None for p in xy], np.uint8),
     }
+
+
+def once_bits(locations: dict, index: dict, n: int) -> np.ndarray:
+    """Per stop, a bit for each location (``Rules.once_locations``: stop id -> location) whose bonus it
+    pays once across the routes; empty where no stop pays one."""
+    names = sorted(set(locations.values()))
+    if not names:
+        return np.zeros(0, dtype=np.uint64)
+    if len(names) > 64:
+        raise BoardError("at most 64 locations paying a bonus once across the routes are supported", field="game")
+    bits = np.zeros(n, dtype=np.uint64)
+    for stop, name in locations.items():
+        if stop in index:
+            bits[index[stop]] |= np.uint64(1 << names.index(name))
+    return bits
 
 
 def uncounted_mask(best_route: list, index: dict, n: int) -> np.ndarray:

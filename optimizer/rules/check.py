@@ -13,7 +13,7 @@ from ..errors import RoutesError
 from ..games.home_route import home_error, run_visits_home
 from ..games.routes_meet import MEET_ERROR, routes_linked
 from ..graph.problem import HEX_FORBIDDEN, build_problem
-from ..revenue import best_route_awards, paid_once_run, price_route, visit_errors
+from ..revenue import best_route_awards, once_taken_back, paid_once_run, price_route, visit_errors
 from .notation import known_trains, named_hexes, train_ids
 from .routes import readings
 
@@ -159,6 +159,12 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     run_errors = _price_run(problem, priced_routes, segs_of)
     legal = all(r["legal"] for r in out_routes)
     out = {"legal": legal, "revenue": sum(r["revenue"] for r in out_routes if r["legal"]), "routes": out_routes}
+    ordered = sorted((p for p in priced_routes if p[4]["legal"]), key=lambda p: p[0])  # the run's order
+    for p, b in zip(ordered, once_taken_back(problem, [(p[2], p[1].paid) for p in ordered])):
+        p[4]["revenue"] -= b  # a bonus once across the routes: its first route earns it (connection_bonuses)
+        out["revenue"] -= b
+    if legal:
+        out["revenue"] += int(problem.fixed_revenue)  # what the company earns with any run (18NY's claimed bonuses)
     running = [p[4]["revenue"] for p in priced_routes]
     if legal and problem.not_all_trains and running and len(running) == problem.n_trains:
         out["revenue"] -= min(running)  # civil_war: every train runs, so the lowest route earns nothing

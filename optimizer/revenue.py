@@ -8,7 +8,7 @@ routes its own, faster way and is tested against this.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from itertools import combinations
+from itertools import chain, combinations, product
 
 from .games.freight import freight_price
 from .graph.problem import GAUGES, HEX_FORBIDDEN
@@ -389,26 +389,74 @@ def award_best_route(problem, routes: list) -> int:
 
 def paid_once_routes(problem, routes: list) -> list:
     """The routes of a run repriced where a stop already on an earlier route pays nothing
-    (``Problem.paid_once``: lib/engine/game/g_1877_stockholm_tramways/game.rb#revenue_for,
-    #stop_on_other_route?): each route, in the order given, earns its own price less the values of
-    its stops an earlier route visits, and is paid only the others; the routes come back in train
-    order (as answers list them, and the engine prices them). Unchanged without the rule."""
+    (``Problem.paid_once``: g_1877_stockholm_tramways/game.rb and g_1862/game.rb #revenue_for,
+    #stop_on_other_route?), in train order (as answers list them, and the engine prices them); see
+    :func:`paid_once_run`. Unchanged without the rule."""
     if not problem.paid_once:
         return routes
-    seen: set = set()
-    out = []
-    for r in sorted(routes, key=lambda r: r.train):
-        t = r.train
+    ordered = sorted(routes, key=lambda r: r.train)
+    alone = []
+    for r in ordered:
         segs = [int(problem.seg_by_dir[d]) for d in r.dsegs]
         pen = 0
         for k in segs:
             pen |= int(problem.penalty_mask_by_seg[k])
-        alone = price_route(problem, t, list(r.stops), pen, segs)
+        alone.append(price_route(problem, r.train, list(r.stops), pen, segs))
+    priced = paid_once_run(problem, [(r.train, list(r.stops), a) for r, a in zip(ordered, alone)])
+    return [replace(r, revenue=rev, paid=paid) for r, (rev, paid) in zip(ordered, priced)]
+
+
+def paid_once_run(problem, run: list) -> list:
+    """(revenue, paid stops) of each route of a run, given as (train, stops, its price alone) in the
+    order the engine prices them, where a stop on an earlier route pays nothing.
+
+    The stops a route is paid are the engine's ``compute_stops``: every stop for a train paying all,
+    a freight train's ends, and for a train paying some of its cities and off-boards the ones the
+    engine picks across the run (g_1862/game.rb#global_optimize, #revenue_stop_options: the first
+    choice, over every train's combinations in order, whose stops, each once, are worth the most),
+    with the towns it pays. A stop pays nothing where an earlier route is paid it, or a stop sharing a
+    group with it (#stop_on_other_route?); the route keeps the rest of its own price (a freight
+    train's crow-flight bonus)."""
+    chooses = []  # per route: the engine picks its paid large stops across the run
+    options = []
+    for t, stops, alone in run:
+        spec = problem.specs[t]
+        freight = bool(problem.freight_by_train) and problem.freight_by_train[t] is not None
+        chooses.append(not spec.pays_all and not freight)
+        if not chooses[-1]:
+            options.append([list(alone.paid)])
+            continue
+        large = [s for s in stops if problem.large_by_stop[s]]
+        options.append([list(c) for c in combinations(large, min(len(large), spec.pay_large))] or [[]])
+    choice, best = [o[0] for o in options], -1
+    if any(len(o) > 1 for o in options):
+        values = problem.values_by_train_stop[run[0][0]]
+        for pick in product(*options):
+            worth = sum(int(values[s]) for s in dict.fromkeys(chain(*pick)))
+            if worth > best and worth > 0:
+                choice, best = list(pick), worth
+    out = []
+    seen: set = set()
+    seen_groups: set = set()
+    for (t, stops, alone), picked, choose in zip(run, choice, chooses):
+        paid = list(alone.paid)
+        if choose:  # the engine's pick of its large stops, and the towns it pays
+            paid = [s for s in stops if s in picked or (not problem.large_by_stop[s] and s in alone.paid)]
         values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
-        revenue = alone.revenue - sum(int(values[s]) for s in alone.paid if s in seen) * mult
-        out.append(replace(r, revenue=revenue, paid=[s for s in alone.paid if s not in seen]))
-        seen.update(r.stops)
+        revenue = alone.revenue - sum(int(values[s]) for s in alone.paid) * mult  # what is not a stop's
+        kept = [s for s in paid if s not in seen and not stop_groups(problem, s) & seen_groups]
+        out.append((revenue + sum(int(values[s]) for s in kept) * mult, kept))
+        seen.update(paid)
+        for s in paid:
+            seen_groups |= stop_groups(problem, s)
     return out
+
+
+def stop_groups(problem, s: int) -> frozenset:
+    """The engine's groups of stop s's node (an off-board's ``groups:``)."""
+    stop = problem.graph.stops[s]
+    node = next((n for n in problem.board.hexes[stop.hex].tile.nodes if n.index == stop.node), None)
+    return frozenset(node.groups) if node is not None else frozenset()
 
 
 def once_taken_back(problem, routes: list) -> list:

@@ -8,7 +8,8 @@ from dataclasses import replace
 import numpy as np
 
 from ..games.home_route import NO_HOME_RULE, run_visits_home
-from ..revenue import award_best_route, paid_once_routes, pullman_bonus
+from ..games.routes_meet import routes_linked
+from ..revenue import award_best_route, paid_once_routes, pullman_bonus, stop_groups
 from .bounds import (
     company_cap,
     crow_bound,
@@ -199,7 +200,7 @@ def search(
             ),
             deadline_ms,
         )
-    if problem.home_stop != NO_HOME_RULE:
+    if problem.home_stop != NO_HOME_RULE or problem.routes_meet:
         return _search_home_route(
             problem,
             deadline_ms,
@@ -271,15 +272,25 @@ def search(
 
 def _search_home_route(problem, deadline_ms, node_budget, cancel, on_improve, **how) -> SearchResult:
     """A run some route of which must visit the home token (``Problem.home_stop``: a rule on the whole
-    run, optimizer/games/home_route.py). The kernels know no such rule, but it only takes runs away:
-    their optimum, where it keeps the rule, is the rule's optimum too. Otherwise the reference
-    answers, keeping only the runs that keep it (what it answers says so in ``core``)."""
+    run, optimizer/games/home_route.py), or whose routes must all meet (``Problem.routes_meet``,
+    optimizer/games/routes_meet.py). The kernels know no such rule, but each only takes runs away:
+    their optimum, where it keeps the rules, is the rules' optimum too. Otherwise the reference
+    answers, keeping only the runs that keep them (what it answers says so in ``core``)."""
     from . import reference
 
     start = time.monotonic()
-    free = replace(problem, home_stop=NO_HOME_RULE)
+    if reference_rules(problem):  # the free problem would go to the reference too: once is enough
+        return reference.search(
+            problem, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, on_improve=on_improve
+        )
+    free = replace(problem, home_stop=NO_HOME_RULE, routes_meet=0)
     found = search(free, deadline_ms=deadline_ms, node_budget=node_budget, cancel=cancel, **how)
-    if found.optimal and run_visits_home(problem.home_stop, [r.stops for r in found.routes]):
+    stops = [r.stops for r in found.routes]
+    if (
+        found.optimal
+        and run_visits_home(problem.home_stop, stops)
+        and (not problem.routes_meet or routes_linked(stops))
+    ):
         if on_improve is not None:
             on_improve(found)
         return found
@@ -293,16 +304,10 @@ def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
     the routes (``Problem.once_amount``) beside an express train, or an express
     train on a board with more largest-stop bonuses (``MAX_FORCED``) or more stops that bonuses
     depend on (``MAX_INTERESTING``) than the kernel prices exactly: the public corpus has at most
-    1, 2 and 3; or stops paid once a run at values that differ by train (the kernel prices a route by
-    the routes of the levels before it, whose order is not the trains'); or a freight train, paid by
-    its ends and the crow-flight hexes between them, which the kernel's bounds do not cover, or ends
-    that may not share a colour (1862)."""
+    1, 2 and 3; or rules only the reference prices (:func:`reference_rules`)."""
     problem = ki.problem
-    if problem.paid_once and bool(np.any(problem.values_by_train_stop != problem.values_by_train_stop[:1])):
-        return True  # stops paid once, at values that differ by train: the order of the trains matters
-    if any(f is not None for f in problem.freight_by_train) or problem.unlike_end_colours:
-        return True  # a freight train paid by its ends and their crow-flight distance (games/freight.py), or
-        #              ends that may not share a colour: the kernel's listing knows neither
+    if reference_rules(problem):
+        return True
     if problem.run_rule is not None:
         return True  # a run priced and checked as a whole (Harzbahn 1873's mining_runs): the reference's
     if problem.n_best_route > kernel.MAX_BEST_ROUTE:
@@ -315,6 +320,20 @@ def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
     if problem.pays_all_by_train[: problem.n_trains].all():
         return False
     return problem.n_largest > kernel.MAX_FORCED or int(ki.interesting_by_stop.sum()) > kernel.MAX_INTERESTING
+
+
+def reference_rules(problem) -> bool:
+    """Rules only the reference prices: stops paid once at values that differ by train (the order of
+    the trains matters), by trains choosing their paid stops across the run, or with groups; a freight
+    train paid by its ends and their crow-flight distance (games/freight.py); ends that may not share a
+    colour."""
+    if problem.paid_once and (
+        bool(np.any(problem.values_by_train_stop != problem.values_by_train_stop[:1]))
+        or not problem.pays_all_by_train[: problem.n_trains].all()
+        or any(stop_groups(problem, s) for s in range(problem.n_stops))
+    ):
+        return True
+    return any(f is not None for f in problem.freight_by_train) or bool(problem.unlike_end_colours)
 
 
 def _bound(ki: KernelInput, out: KernelResult, revenue: int) -> int:

@@ -12,6 +12,7 @@ import time
 from dataclasses import replace
 
 from ..games.home_route import run_visits_home
+from ..games.routes_meet import routes_linked
 from ..model import MINES_NONE
 from ..revenue import (
     award_best_route,
@@ -19,6 +20,7 @@ from ..revenue import (
     gauge_cities,
     once_taken_back,
     paid_once_routes,
+    paid_once_run,
     price_route,
     pullman_bonus,
     route_pen_mask,
@@ -165,7 +167,7 @@ def search(
     per_train: list[list[tuple]] = []
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
-    def combine(t, used, chosen, total, cities=frozenset(), seen=frozenset()):
+    def combine(t, used, chosen, total, cities=frozenset()):
         limits.tick()
         if t == len(per_train):
             found = [c[2] for c in chosen]
@@ -173,6 +175,12 @@ def search(
                 return  # a rule on the whole run: some route must visit the home token
             if problem.not_all_trains and len(found) == problem.n_trains:
                 return  # a rule on the whole run: not every train runs (civil_war)
+            if problem.routes_meet and not routes_linked([f.stops for f in found]):
+                return  # another: the routes must all meet
+            if problem.paid_once:  # a stop on an earlier route pays nothing: the run's price (routes alone bound it)
+                run = paid_once_run(problem, [(c[2].train, c[2].stops, c[3]) for c in chosen])
+                found = [replace(c[2], revenue=rev, paid=paid) for c, (rev, paid) in zip(chosen, run)]
+                total = sum(rev for rev, _ in run)
             back = once_taken_back(problem, [(f.train, f.paid) for f in found])
             if any(back):  # a bonus paid once across the routes: the later routes give theirs back
                 chosen = [(c[0] - b, c[1], replace(c[2], revenue=c[2].revenue - b), c[3]) for c, b in zip(chosen, back)]
@@ -194,16 +202,15 @@ def search(
             return
         if total + sum(max(b, 0) for b in best_alone[t:]) + cap <= best[0]:
             return
+        if problem.paid_once and total + _paid_once_rest(problem, per_train, t, chosen) + cap <= best[0]:
+            return  # what the later trains can add where the stops paid already pay them nothing
         for rev, bits, found, priced in per_train[t]:
             mine = local_cities[t](found.stops)
             if not bits & used and not mine & cities:
-                if problem.paid_once:  # a stop an earlier route visits pays nothing (Problem.paid_once)
-                    values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
-                    rev -= sum(int(values[s]) for s in priced.paid if s in seen) * mult
                 chosen.append((rev, bits, found, priced))
-                combine(t + 1, used | bits, chosen, total + rev, cities | mine, seen | frozenset(found.stops))
+                combine(t + 1, used | bits, chosen, total + rev, cities | mine)
                 chosen.pop()
-        combine(t + 1, used, chosen, total, cities, seen)
+        combine(t + 1, used, chosen, total, cities)
 
     local_cities = [_local_cities(problem, t) for t in range(problem.n_trains)]
     try:
@@ -216,6 +223,38 @@ def search(
     except _Stop as stop:
         return _result(problem, best, False, limits, start, stop.args[0])
     return _result(problem, best, True, limits, start, None)
+
+
+def _paid_once_rest(problem, per_train: list, t: int, chosen: list) -> int:
+    """A bound on what trains t.. add to a run whose routes so far are ``chosen``, stops paid once
+    (``Problem.paid_once``): each train's best route, less the stops the routes so far are surely paid
+    (a train paying all its stops, a freight train's ends; a train choosing its stops across the run
+    is left out, which only loosens the bound). A train choosing its stops is bounded by its best
+    unpaid large stops and towns. Routes come richest first, and none earns more than alone."""
+    seen: set = set()
+    for _, _, found, priced in chosen:
+        if problem.specs[found.train].pays_all or _freight(problem, found.train):
+            seen.update(priced.paid)
+    rest = 0
+    for u in range(t, len(per_train)):
+        spec, values = problem.specs[u], problem.values_by_train_stop[u]
+        top = 0
+        for rev, _, found, priced in per_train[u]:
+            if rev <= top:
+                break
+            if spec.pays_all or _freight(problem, u):
+                cap = rev - sum(int(values[s]) for s in priced.paid if s in seen) * spec.multiplier
+            else:
+                large = sorted(int(values[s]) for s in found.stops if problem.large_by_stop[s] and s not in seen)
+                towns = sum(int(values[s]) for s in priced.paid if not problem.large_by_stop[s] and s not in seen)
+                cap = (sum(large[::-1][: spec.pay_large]) + towns) * spec.multiplier
+            top = max(top, min(cap, rev))
+        rest += top
+    return rest
+
+
+def _freight(problem, t: int) -> bool:
+    return bool(problem.freight_by_train) and problem.freight_by_train[t] is not None
 
 
 def _search_runs(problem, limits: _Limits, start: float, on_improve) -> SearchResult:

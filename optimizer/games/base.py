@@ -240,6 +240,10 @@ class Rules:
         crow-flight hexes between them (optimizer/games/freight.py); None for every other train."""
         return None
 
+    def routes_meet(self) -> bool:
+        """Whether a run's routes must all link up through stops they share (a rule on the whole run)."""
+        return False
+
     def unlike_end_colours(self) -> tuple:
         """Hex colours no route may both begin and end on (none)."""
         return ()

@@ -288,16 +288,20 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``[]``): every train runs in an overlap group of its own (``Problem.track_group_by_train``).
 - ``stops_paid_once``: ``true`` where a stop already on an earlier route of the run pays nothing
   (g_1877_stockholm_tramways/game.rb#revenue_for, #stop_on_other_route?): the run pays each stop it
-  visits once, whichever route visits it, and each route the stops no earlier route (in the order
-  the routes are listed) visits. Every train must pay all its stops (hex trains); the searches price
-  a route by its stops the routes placed before it leave unpaid (a route alone is a bound of that, so
-  the bounds stay admissible; see ``revenue.paid_once_routes``). The engine also takes nothing for a
-  stop sharing a group with a stop of an earlier route; Stockholm's map has no groups, so the family
-  reads no groups.
+  pays once, to the first route (in the order the routes are listed) paid it; a stop sharing a group
+  with it pays nothing either. A route is paid what the engine's ``compute_stops`` gives: every stop
+  for a train paying all, a freight train's ends, and for one paying some of its cities the ones the
+  engine picks across the run (g_1862/game.rb#global_optimize); see ``revenue.paid_once_run``. A route
+  alone earns at least its share, so the bounds stay admissible. The nested kernel prices it where
+  every train pays all its stops and no stop has a group (a level's route less the stops of the levels
+  before it); otherwise the reference answers.
 - ``linked_stops``: ``{group, token_hexes}``: the stops of the group are no route's while the company
   holds no token in a city on one of ``token_hexes`` (g_1862/game.rb#check_london, #london_link?: "Train
   cannot visit London w/o link", of a route's first and last stops; London's are off-boards, which only
   end routes, so no route reaches them).
+- ``routes_meet``: ``true`` where a run's routes must all link up through stops they share (g_1860/game.rb
+  and g_1862/game.rb #check_intersection, from #check_route_combination): a rule on the whole run; see
+  :mod:`optimizer.games.routes_meet`.
 - ``unlike_ends``: ``["red", "blue"]``: no route begins and ends on hexes of one of these colours
   (g_1862/game.rb#check_distance: "Route cannot visit two red offboards or two ports"). Checked where a
   route is priced; the kernels decline it (the reference answers).
@@ -717,6 +721,9 @@ class DeclaredRules(Rules):
     def unlike_end_colours(self) -> tuple:
         return tuple(self.declared.get("unlike_ends", ()))
 
+    def routes_meet(self) -> bool:
+        return bool(self.declared.get("routes_meet"))
+
     # ---- gauge changes ---------------------------------------------------------------------
     def gauge_halves(self, side_name: str) -> int:
         """``gauge_borders``: a border on a hex side the route crosses is a gauge change, counted as a
@@ -915,8 +922,6 @@ class DeclaredRules(Rules):
         cap = self.declared.get("first_row_pays_total")
         if cap and self.company.type in cap["company_types"] and isinstance(train.distance, list) and train.distance:
             spec = replace(spec, pay_total=min(spec.pay_total, int(train.distance[0]["pay"])))
-        if self.stops_paid_once() and not spec.pays_all:
-            raise BoardError(f"{where}: stops_paid_once needs train {train.name!r} to pay every stop", field=where)
         runs = self.declared.get("mining_runs")
         if runs and train.name == runs["diesel"]:
             spec = replace(spec, token_ends=True, track_group=1)  # g_1873 #d_terminus?, #check_overlap by kind

@@ -176,6 +176,7 @@ class Problem:
     # ---- a rule on the whole run: one of these trains, at most, counts one more large stop (18ZOO's
     #   A_TIP_OF_SUGAR serving two trains); the searches take the best of one_extra_variants
     one_extra_large: tuple = ()
+    routes_meet: int = 0  # 1: a run's routes must all link up through shared stops (optimizer/games/routes_meet.py)
     # ---- what answers name, computed once per problem (a cached problem answers many times)
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -579,6 +580,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         stop_bonus_kinds=stop_kinds,
         stop_bonus_amount=stop_amount if stop_kinds else 0,
         one_extra_large=tuple(rules.one_extra_large(specs)),
+        routes_meet=int(rules.routes_meet()),
     )
 
 

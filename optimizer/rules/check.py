@@ -11,8 +11,9 @@ from itertools import product
 
 from ..errors import RoutesError
 from ..games.home_route import home_error, run_visits_home
+from ..games.routes_meet import MEET_ERROR, routes_linked
 from ..graph.problem import HEX_FORBIDDEN, build_problem, one_extra_variants
-from ..revenue import best_route_awards, once_taken_back, price_route, visit_errors
+from ..revenue import best_route_awards, once_taken_back, paid_once_run, price_route, visit_errors
 from .notation import known_trains, named_hexes, train_ids
 from .routes import readings
 
@@ -172,6 +173,8 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
         out["revenue"] -= min(running)  # civil_war: every train runs, so the lowest route earns nothing
     if not run_visits_home(problem.home_stop, [p[3] for p in priced_routes]):  # a rule on the whole run
         out.update(legal=False, revenue=0, errors=[home_error(problem)])
+    if problem.routes_meet and not routes_linked([p[3] for p in priced_routes]):  # another
+        out.update(legal=False, revenue=0, errors=out.get("errors", []) + [MEET_ERROR])
     if run_errors:
         out.update(legal=False, revenue=0, errors=run_errors)
     return out
@@ -290,17 +293,16 @@ def _local_cities_once(problem, priced_routes) -> None:
 
 
 def _paid_once(problem, priced_routes) -> None:
-    """Where a stop already on an earlier route pays nothing (``Problem.paid_once``, g_1877_stockholm_tramways
-    /game.rb#stop_on_other_route?), each route, in the order listed, loses what those stops paid it."""
+    """Where a stop already on an earlier route pays nothing (``Problem.paid_once``: g_1877_stockholm_tramways
+    /game.rb and g_1862/game.rb #stop_on_other_route?), each route, in the order listed, is priced in its run
+    (``revenue.paid_once_run``)."""
     if not problem.paid_once:
         return
-    seen: set = set()
-    for _, priced, t, stops, entry in sorted(priced_routes, key=lambda p: p[0]):
-        again = [s for s in priced.paid if s in seen]
-        values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
-        entry["revenue"] -= sum(int(values[s]) for s in again) * mult
-        entry["paid"] = [problem.stop_id(s) for s in priced.paid if s not in seen]
-        seen.update(stops)
+    ordered = sorted(priced_routes, key=lambda p: p[0])
+    run = paid_once_run(problem, [(t, stops, priced) for _, priced, t, stops, _ in ordered])
+    for (_, _, _, _, entry), (revenue, paid) in zip(ordered, run):
+        entry["revenue"] = revenue
+        entry["paid"] = [problem.stop_id(s) for s in paid]
 
 
 def _price_local(problem, entry, reading, t, priced_routes, i):

@@ -155,6 +155,9 @@ def test_games_json(capsys):
         "local_cities_once",
         "e_trains",
         "destination_bonus",
+        "track_assignment_bonuses",  # forests and Ski Haus
+        "track_tile_penalties",  # Portage
+        "best_route_bonuses",  # the mill and the lumber baron
     ]
     assert by_title["1822"]["phases"][0]["train_limits"] == {"minor": 2, "major": 4}  # by company type
     assert by_title["1822"]["phases"][0]["train_limit"] is None

@@ -139,24 +139,212 @@ CATALOG_SAMPLE = (
 )
 # Titles right on every catalogue state, judged whole (each a short recorded game).
 WHOLE_TITLES = ("18GA", "18MS", "System18")
-# Titles whose rules are data files made from the catalogue (optimizer/games/data), judged whole: the
-# rules they answer with, and the states still wrong (each for a rule no family covers yet).
+# Every title whose rules are data files made from the catalogue (optimizer/games/data), judged whole: the
+# rules it answers with, and the states still wrong (each for a rule no family covers yet, named in the
+# answer's ``unsupported``; benchmarks/engine_judge.py's run behind docs/catalog.md).
 DATA_TITLES = {
-    "18462pVariant": ("1846 2p Variant", ()),
-    "1852Missouri": (
-        "1852: Missouri",
+    "1817": ("1817", ()),
+    "1817NA": ("1817NA", ()),
+    "1817WO": ("1817WO", ()),
+    "1822": ("1822", ()),
+    "1822Africa": ("1822Africa", ()),
+    "1822CA": ("1822CA", ()),
+    "1822CAERS": ("1822CA ERS", ()),
+    "1822CAWRS": ("1822CA WRS", ()),
+    "1822MRS": ("1822MRS", ()),
+    "1822MX": ("1822MX", ()),
+    "1822NRS": ("1822NRS", ()),
+    "1822PNW": (
+        "1822PNW",
+        ("1822PNW/179700@788",),
+    ),
+    "1822PNWSRS": ("1822PNW SRS", ()),
+    "1822PNWShortScenario": ("1822PNW Short Scenario", ()),
+    "1824": ("1824", ()),
+    "1824Cisleithania": ("1824 Cisleithania", ()),
+    "1825": (
+        "1825",
+        ("1825/1825_game_end_stock_market@873",),
+    ),
+    "1836Jr30": ("1836Jr30", ()),
+    "1836jr56": ("1836Jr56", ()),
+    "1837": ("1837", ()),
+    "1840": (
+        "1840",
         (
-            "1852Missouri/1852Missouri_game_end_bank@169",  # G18MO#compute_stops: a town pays when cities are short
+            "1840/218809@628",
+            "1840/218809@684",
+            "1840/218809@857",
         ),
     ),
-    "1856": ("1856", ()),
-    "1882": ("1882", ("1882/5236@1110",)),  # B6's fishing off-board: visit_cost 0, a stop that costs no distance
-    "18ChesapeakeOfftheRails": ("18Chesapeake: Off the Rails", ()),
-    "1888": ("1888", ()),  # set_pairs: a destination paid once a route
-    "18Tokaido": (  # G18Tokaido#sleeper_bonus: 10 a city (not a stop) on the company's best route
-        "18Tokaido",
-        ("18Tokaido/18Tokaido_game_end_bankrupt@124", "18Tokaido/18Tokaido_game_end_bankrupt@204"),
+    "1841": ("1841", ()),
+    "1844": (
+        "1844",
+        (
+            "1844/160062@690",
+            "1844/160062@779",
+        ),
     ),
+    "18462pVariant": ("1846 2p Variant", ()),
+    "1847AE": ("1847 AE", ()),
+    "1848": ("1848", ()),
+    "1849": ("1849", ()),
+    "1849KingdomoftheTwoSicilies": ("1849: Kingdom of the Two Sicilies", ()),
+    "1850": ("1850", ()),
+    "1850Jr": ("1850Jr", ()),
+    "1852Missouri": ("1852: Missouri", ()),
+    "1856": ("1856", ()),
+    "1858": (
+        "1858",
+        (
+            "1858/219682@319",
+            "1858/219682@661",
+            "1858/219682@771",
+        ),
+    ),
+    "1858India": (
+        "1858India",
+        (
+            "1858India/hotseat_qs_b@361",
+            "1858India/hotseat_qs_b@491",
+            "1858India/hotseat_qs_b@633",
+            "1858India/hotseat_qs_b@741",
+            "1858India/hotseat_qs_b@861",
+            "1858India/hotseat_qs_b@918",
+        ),
+    ),
+    "1858Switzerland": (
+        "1858Switzerland",
+        (
+            "1858Switzerland/1858Switzerland_game_end_bank@290",
+            "1858Switzerland/1858Switzerland_game_end_bank@377",
+            "1858Switzerland/1858Switzerland_game_end_bank@451",
+            "1858Switzerland/1858Switzerland_game_end_bank@505",
+            "1858Switzerland/1858Switzerland_game_end_bank@563",
+        ),
+    ),
+    "1860": ("1860", ()),
+    "1861": ("1861", ()),
+    "1862": (
+        "1862",
+        (
+            "1862/46925@161",
+            "1862/46925@655",
+        ),
+    ),
+    "1866": (
+        "1866",
+        (
+            "1866/1866_game_end_final_phase@152",
+            "1866/1866_game_end_final_phase@270",
+            "1866/1866_game_end_final_phase@397",
+            "1866/1866_game_end_final_phase@547",
+        ),
+    ),
+    "1867": ("1867", ()),
+    "1870": (
+        "1870",
+        (
+            "1870/1870_game_end_bank@1137",
+            "1870/1870_game_end_bank@669",
+        ),
+    ),
+    "1873": ("Harzbahn 1873", ()),
+    "1877StockholmTramways": ("1877: Stockholm Tramways", ()),
+    "1882": ("1882", ()),
+    "1888": ("1888", ()),
+    "18Ardennes": (
+        "18Ardennes",
+        (
+            "18Ardennes/18Ardennes_game_end_bank@662",
+            "18Ardennes/18Ardennes_game_end_bank@739",
+        ),
+    ),
+    "18CO": ("18CO", ()),
+    "18CZ": ("18CZ", ()),
+    "18Carolinas": (
+        "18Carolinas",
+        ("18Carolinas/86397@387",),
+    ),
+    "18ChesapeakeOfftheRails": ("18Chesapeake: Off the Rails", ()),
+    "18DE": (
+        "18DE",
+        ("18DE/18DE_game_end_final_phase@1138",),
+    ),
+    "18ESP": (
+        "18ESP",
+        (
+            "18ESP/18ESP_game_end_second_eight@428",
+            "18ESP/18ESP_game_end_second_eight@567",
+            "18ESP/18ESP_game_end_second_eight@707",
+            "18ESP/18ESP_game_end_second_eight@830",
+            "18ESP/18ESP_game_end_second_eight@923",
+            "18ESP/18ESP_game_end_second_eight@994",
+        ),
+    ),
+    "18FL": (
+        "18FL",
+        (
+            "18FL/18FL_game_end_bank@117",
+            "18FL/18FL_game_end_bank@240",
+            "18FL/18FL_game_end_bank@329",
+            "18FL/18FL_game_end_bank@394",
+            "18FL/18FL_game_end_bank@498",
+            "18FL/18FL_game_end_bank@538",
+        ),
+    ),
+    "18GB": ("18GB", ()),
+    "18Hiawatha": ("18 Hiawatha", ()),
+    "18Ireland": ("18Ireland", ()),
+    "18JPT": ("18JP-T", ()),
+    "18LosAngeles1": ("18 Los Angeles", ()),
+    "18LosAngeles2": ("18 Los Angeles 2", ()),
+    "18MT": ("18MT: Big Sky Barons", ()),
+    "18Mag": (
+        "18Mag",
+        (
+            "18Mag/hs_puhjabag_1762198060@148",
+            "18Mag/hs_puhjabag_1762198060@399",
+            "18Mag/hs_puhjabag_1762198060@708",
+            "18Mag/hs_puhjabag_1762198060@859",
+        ),
+    ),
+    "18NY": ("18NY", ()),
+    "18NY1stEdition": ("18NY 1st Edition", ()),
+    "18Neb": ("18Neb", ()),
+    "18Norway": ("18Norway", ()),
+    "18Rhl": (
+        "18Rhl",
+        (
+            "18Rhl/18Rhl_game_end_bank@286",
+            "18Rhl/18Rhl_game_end_bank@441",
+            "18Rhl/18Rhl_game_end_bank@507",
+            "18Rhl/18Rhl_game_end_bank@575",
+            "18Rhl/18Rhl_game_end_bank@625",
+        ),
+    ),
+    "18SJ": ("18SJ", ()),
+    "18TN": ("18TN", ()),
+    "18Tokaido": ("18Tokaido", ()),
+    "18USA": (
+        "18USA",
+        (
+            "18USA/109372@1029",
+            "18USA/109372@377",
+        ),
+    ),
+    "18Uruguay": (
+        "18Uruguay",
+        ("18Uruguay/18Uruguay_game_end_nationalized@752",),
+    ),
+    "18VA": ("18VA", ()),
+    "18ZOOMapA": ("18ZOO - Map A", ()),
+    "18ZOOMapB": ("18ZOO - Map B", ()),
+    "18ZOOMapC": ("18ZOO - Map C", ()),
+    "18ZOOMapD": ("18ZOO - Map D", ()),
+    "18ZOOMapE": ("18ZOO - Map E", ()),
+    "18ZOOMapF": ("18ZOO - Map F", ()),
+    "SteamOverHolland": ("Steam Over Holland", ()),
 }
 # States whose generic answer the engine refused for a route through two stops of one hex ("Route visits
 # same hex twice", or London's cities twice), right with their titles' one_stop_per_hex: state -> rules.
@@ -252,7 +440,7 @@ def test_catalog_titles_with_rules_as_data(title):
     engine, but for the states named, whose rules no family covers yet."""
     rules, still_wrong = DATA_TITLES[title]
     verdicts = [v for v in _catalog_verdicts().values() if v.title == title]
-    assert len(verdicts) == 8
+    assert len(verdicts) == (4 if title == "18ZOOMapD" else 8)  # (Map D's recorded game is short)
     assert {v.rules for v in verdicts} == {rules}
     wrong = [v for v in verdicts if not v.right and v.id not in still_wrong]
     assert not wrong, "\n".join(_wrong(wrong))

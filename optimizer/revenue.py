@@ -69,7 +69,7 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
         errors.append(f"{label} counts {counted}; it must count {minimum}")
     ends = {stops[0], stops[-1]} if len(stops) >= 2 else set()
     for s in sorted(ends):
-        if problem.no_end_by_stop[s]:
+        if problem.no_end_by_stop[s] and not problem.ends_free(t):
             errors.append(f"a route may not begin or end at {problem.stop_id(s)} ({problem.rules.no_end_reason()})")
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")

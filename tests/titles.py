@@ -29,5 +29,6 @@ CATALOG_GAMES = {
     "Harzbahn 1873",
     *("18 Los Angeles", "18 Los Angeles 2"),
     "18Uruguay",
+    *("18NewEngland", "18NewEngland 2: Northern States"),
 }  # the catalogue's titles with rules as data
 BUILT_IN_TITLES = GAMES | BEYOND_GAMES | CATALOG_GAMES

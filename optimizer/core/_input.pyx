@@ -387,6 +387,7 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     g.tokens_only_by_train = <const uint8_t*>take_or_zeros(p, "tokens_only_by_train", U8, keep, K)
     g.halved_by_train = <const uint8_t*>take_or_zeros(p, "halved_by_train", U8, keep, K)
     g.skip_set_pairs_by_train = <const uint32_t*>take_or_zeros(p, "skip_set_pairs_by_train", U32, keep, K)
+    g.ends_free_by_train = <const uint8_t*>take_or_zeros(p, "ends_free_by_train", U8, keep, K)
     return 0
 
 

@@ -132,6 +132,9 @@ DATA_FILES = {
     "1870": "1870.json",
     # stops whose visit costs no distance (free_visits)
     "18Uruguay": "18Uruguay.json",
+    # express trains run as one, cities capped, towns free, paid times their number (express_trains)
+    "18NewEngland": "18NewEngland.json",
+    "18NewEngland 2: Northern States": "18NewEngland2.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

@@ -78,6 +78,10 @@ class Rules:
         """A stop a route may pass through but neither begin nor end at (none, generically)."""
         return False
 
+    def ends_free(self, spec: TrainSpec) -> bool:
+        """The train's route may begin and end at a stop :meth:`no_end` names."""
+        return False
+
     def no_end_reason(self) -> str:
         """Why a route may not begin or end at a stop :meth:`no_end` names, in a player's words."""
         return "a town"

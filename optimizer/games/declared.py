@@ -180,6 +180,8 @@ is then a data file, and a new game needs code only for a family not seen yet:
   pass through one (lib/engine/game/g_steam_over_holland/game.rb, g_18_rhl/game.rb and
   g_1862/game.rb ``#check_distance``: "Route cannot begin/end in a town"). The converse of an
   off-board's end-only: both searches refuse such a route, and its extensions are still grown.
+  ``{"except_trains": [...]}``: towns, but the trains named may begin and end anywhere (1825's 3T, 4T,
+  U3 and 2+2: g_1825/game.rb#check_distance; the problem's ``ends_free_by_train``).
 - ``route_termini``: ``{framed_end_only?, factories, mines}``: a route begins and ends at a terminus
   only: a city holding the company's token, a town on a factory hex, or a city not blocked on a factory
   or mine hex (lib/engine/game/g_1873/game.rb#check_distance: "Route must begin and end with token or
@@ -324,6 +326,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   row lacks; 1852: Missouri, g_18_mo/game.rb#compute_stops, East St. Louis's town paid while the
   cities are fewer than the pay; 1860, g_1860/game.rb#compute_stops, ``th_allowance``). A train of
   other rows (1867's 5+5E: off-boards mandatory, cities and towns filling) is left as its rows say.
+- ``express_trains``: ``{name_has}``: the trains of a numeric distance N whose name holds ``name_has``
+  (18NewEngland's 5E, 6E, 8E) run as one, the company's smallest (``#route_trains``: the others run no
+  route), visiting at most N cities and off-boards, all paid, towns passed free, its best towns filling
+  the pay its cities leave, and it is paid times the number of them the company owns
+  (g_18_new_england/game.rb#check_distance, #compute_stops, #revenue_multiplier, #revenue_for).
 - ``leased_trains``: ``{owner, stop_value, route_bonus}``: a train of that owner (the bank's ``depot``)
   pays ``stop_value`` for each stop it pays and ``route_bonus`` once a route, and its towns fill only
   the pay its cities leave (1860's insolvent company: g_1860/game.rb#revenue_for, ``40 + (20 *
@@ -611,12 +618,19 @@ class DeclaredRules(Rules):
         has_town = any(n.kind == "town" for n in hx.tile.nodes)
         return hx.id in rule.get("except_hexes", ()) or bool(rule.get("except_towns") and has_town)
 
+    def ends_free(self, spec: TrainSpec) -> bool:
+        """``no_town_ends``' ``except_trains``: those trains may begin and end at a town (1825)."""
+        rule = self.declared.get("no_town_ends")
+        if not isinstance(rule, dict) or self.declared.get("route_termini"):
+            return False
+        return spec.name in rule.get("except_trains", ())
+
     def no_end(self, hx, node) -> bool:
         if self.declared.get("route_termini") and not self.terminus(hx, node):
             return True
         rule = self.declared.get("no_town_ends")
-        if isinstance(rule, dict):
-            return node.name in rule.get("parts", ())
+        if isinstance(rule, dict) and "parts" in rule:
+            return node.name in rule["parts"]
         return bool(rule) and node.kind == "town"
 
     def mining_value(self, stop, spec) -> int:
@@ -908,6 +922,11 @@ class DeclaredRules(Rules):
             )
         if self.declared.get("towns_fill"):
             spec = towns_fill(train, spec)
+        express = self.declared.get("express_trains")
+        if express and express["name_has"] in train.name and not isinstance(train.distance, list):
+            spec = self.express_spec(express, train, spec)
+            if spec is None:
+                return None
         if self.leased_only():
             pay = int(train.distance[0]["pay"]) if isinstance(train.distance, list) else spec.pay_large
             rule = self.declared["leased_trains"]
@@ -933,6 +952,29 @@ class DeclaredRules(Rules):
         if more:
             spec = replace(spec, visit_large=spec.visit_large + more, pay_large=spec.pay_large + more)
         return spec
+
+    def express_spec(self, rule: dict, train, spec: TrainSpec) -> TrainSpec | None:
+        """``express_trains``: the company's express trains run as one, its smallest (the others run no
+        route), visiting at most N cities and off-boards, all paid, towns free, its best towns filling
+        the pay the cities leave, paid times the number of express trains the company owns
+        (lib/engine/game/g_18_new_england/game.rb#route_trains, #check_distance, #compute_stops,
+        #revenue_multiplier)."""
+        express = [t for t in self.board.trains if rule["name_has"] in t.name and not isinstance(t.distance, list)]
+        if train is not min(express, key=lambda t: int(t.distance)):
+            return None
+        n = int(train.distance)
+        free = UNLIMITED
+        return replace(
+            spec,
+            visit_large=n,
+            visit_small=free,
+            visit_total=free,
+            pay_large=n,
+            pay_small=n,
+            pay_total=n,
+            large_first=True,
+            multiplier=spec.multiplier * len(express),
+        )
 
     def extra_distance(self, train) -> int:
         """``extra_distance``: the large stops one train of the company may count beyond its distance

@@ -188,6 +188,9 @@ class Problem:
     # (1844's narrow track: lib/engine/game/g_1844/game.rb#revenue_for); 0: no such rule
     stop_bonus_kinds: int = 0
     stop_bonus_amount: int = 0
+    # uint8 per train: its route may begin and end at a stop of no_end_by_stop (no_town_ends' except_trains:
+    # 1825's 3T, 4T, U3 and 2+2, g_1825/game.rb#check_distance); empty: none may
+    ends_free_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))
 
     def skip_penalties(self, t: int) -> int:
         """The bits of ``amount_by_penalty`` train t's routes neither earn nor pay."""
@@ -206,6 +209,10 @@ class Problem:
     def skip_set_pairs(self, t: int) -> int:
         """The set pairs (bit k) that do not pay train t."""
         return int(self.skip_set_pairs_by_train[t]) if t < len(self.skip_set_pairs_by_train) else 0
+
+    def ends_free(self, t: int) -> bool:
+        """Train t's route may begin and end at a stop it may otherwise only pass through."""
+        return t < len(self.ends_free_by_train) and bool(self.ends_free_by_train[t])
 
     def free(self, s: int) -> bool:
         """A visit to stop s costs no distance (``visit_cost:0``)."""
@@ -581,6 +588,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         stop_bonus_amount=stop_amount if stop_kinds else 0,
         one_extra_large=tuple(rules.one_extra_large(specs)),
         routes_meet=int(rules.routes_meet()),
+        ends_free_by_train=_arr([rules.ends_free(s) for s in specs], np.uint8),
     )
 
 

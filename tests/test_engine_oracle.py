@@ -162,10 +162,7 @@ DATA_TITLES = {
     "1822PNWShortScenario": ("1822PNW Short Scenario", ()),
     "1824": ("1824", ()),
     "1824Cisleithania": ("1824 Cisleithania", ()),
-    "1825": (
-        "1825",
-        ("1825/1825_game_end_stock_market@873",),
-    ),
+    "1825": ("1825", ()),
     "1836Jr30": ("1836Jr30", ()),
     "1836jr56": ("1836Jr56", ()),
     "1837": ("1837", ()),
@@ -262,10 +259,7 @@ DATA_TITLES = {
     ),
     "18CO": ("18CO", ()),
     "18CZ": ("18CZ", ()),
-    "18Carolinas": (
-        "18Carolinas",
-        ("18Carolinas/86397@387",),
-    ),
+    "18Carolinas": ("18Carolinas", ()),
     "18ChesapeakeOfftheRails": ("18Chesapeake: Off the Rails", ()),
     "18DE": (
         "18DE",
@@ -312,6 +306,21 @@ DATA_TITLES = {
     "18NY": ("18NY", ()),
     "18NY1stEdition": ("18NY 1st Edition", ()),
     "18Neb": ("18Neb", ()),
+    "18NewEngland": (
+        "18NewEngland",
+        (
+            "18NewEngland/18NewEngland_game_end_stock_market@1007",
+            "18NewEngland/18NewEngland_game_end_stock_market@842",
+        ),
+    ),
+    "18NewEngland2": (
+        "18NewEngland 2: Northern States",
+        (
+            "18NewEngland2/72500@432",
+            "18NewEngland2/72500@533",
+            "18NewEngland2/72500@594",
+        ),
+    ),
     "18Norway": ("18Norway", ()),
     "18Rhl": (
         "18Rhl",

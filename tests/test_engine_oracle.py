@@ -393,6 +393,14 @@ def _engine():
     return engine
 
 
+def assert_engine_judges_right(state: dict) -> None:
+    """One catalogue state, for the family tests: the engine accepts our answer, prices it at our
+    revenue, and it earns at least the engine's router (where a figure is recorded)."""
+    [verdict] = judge.judge([state], _engine())
+    assert verdict.right, verdict.reasons
+    assert verdict.ours == verdict.engine >= (verdict.router or 0)
+
+
 def _catalog_states() -> list:
     corpus = require_corpus()
     folder = corpus / "catalog" / "states" if corpus else None

@@ -32,10 +32,9 @@ from optimizer.graph.problem import build_problem, one_extra_variants
 from optimizer.revenue import crow_hexes, gauge_cities, price_route
 
 from .boards import bonuses, small_boards
-from .ruby import engine_dir, tool
 from .test_catalog_rules import catalog_state
 from .test_core import _assert_sound
-from .test_engine_oracle import judge
+from .test_engine_oracle import assert_engine_judges_right
 from .test_family_zoo import route_rules
 from .twins import searches_agree
 
@@ -51,11 +50,7 @@ ENGINE_JUDGED = (
 
 @pytest.mark.parametrize("state_id", ENGINE_JUDGED)
 def test_the_engine_accepts_and_prices_our_answer(state_id):
-    tool("ruby")
-    state = catalog_state(state_id)
-    [verdict] = judge.judge([state], engine_dir())
-    assert verdict.right, verdict.reasons
-    assert verdict.ours == verdict.engine >= (verdict.router or 0)  # (no router figure recorded: null)
+    assert_engine_judges_right(catalog_state(state_id))
 
 
 def _state(state_id: str):
@@ -156,11 +151,7 @@ ZOO_JUDGED = (
 
 @pytest.mark.parametrize("state_id", ZOO_JUDGED)
 def test_the_engine_accepts_and_prices_our_zoo_answer(state_id):
-    tool("ruby")
-    state = catalog_state(state_id)
-    [verdict] = judge.judge([state], engine_dir())
-    assert verdict.right, verdict.reasons
-    assert verdict.ours == verdict.engine >= (verdict.router or 0)
+    assert_engine_judges_right(catalog_state(state_id))
 
 
 def test_the_tunnel_is_one_more_stop_and_pays_the_hole():
@@ -228,11 +219,7 @@ URUGUAY_JUDGED = (
 
 @pytest.mark.parametrize("state_id", URUGUAY_JUDGED)
 def test_the_engine_accepts_and_prices_our_uruguay_answer(state_id):
-    tool("ruby")
-    state = catalog_state(state_id)
-    [verdict] = judge.judge([state], engine_dir())
-    assert verdict.right, verdict.reasons
-    assert verdict.ours == verdict.engine >= (verdict.router or 0)
+    assert_engine_judges_right(catalog_state(state_id))
 
 
 def test_an_england_offboard_costs_no_distance():

@@ -36,7 +36,7 @@ from .boards import bonuses, gauges, small_boards
 from .ruby import engine_dir, tool
 from .test_catalog_rules import catalog_state
 from .test_core import _assert_sound, _segments_pen
-from .test_engine_oracle import judge
+from .test_engine_oracle import assert_engine_judges_right, judge
 from .twins import searches_agree
 
 # Every state of these titles the engine judged wrong on main (586e153) and right with these rules
@@ -61,11 +61,7 @@ ENGINE_JUDGED = (
 
 @pytest.mark.parametrize("state_id", ENGINE_JUDGED)
 def test_the_engine_accepts_and_prices_our_answer(state_id):
-    tool("ruby")
-    state = catalog_state(state_id)
-    [verdict] = judge.judge([state], engine_dir())
-    assert verdict.right, verdict.reasons
-    assert verdict.ours == verdict.engine >= (verdict.router or 0)
+    assert_engine_judges_right(catalog_state(state_id))
 
 
 # The routes the players ran, priced by the checker at the revenue the engine gave them (the state's

@@ -29,10 +29,9 @@ from optimizer.model.trains import UNLIMITED
 from optimizer.revenue import visit_errors
 
 from .boards import bonuses, small_boards
-from .ruby import engine_dir, tool
 from .test_catalog_rules import catalog_state
 from .test_core import _assert_sound
-from .test_engine_oracle import judge
+from .test_engine_oracle import assert_engine_judges_right
 from .twins import searches_agree
 
 NE = "18NewEngland/18NewEngland_game_end_stock_market"
@@ -52,11 +51,7 @@ def _doc(state_id: str) -> dict:
 
 @pytest.mark.parametrize("state_id", ENGINE_JUDGED)
 def test_the_engine_accepts_and_prices_our_answer(state_id):
-    tool("ruby")
-    state = catalog_state(state_id)
-    [verdict] = judge.judge([state], engine_dir())
-    assert verdict.right, verdict.reasons
-    assert verdict.ours == verdict.engine >= (verdict.router or 0)
+    assert_engine_judges_right(catalog_state(state_id))
 
 
 def test_an_express_train_counts_cities_only_and_pays_them_all():

@@ -31,10 +31,9 @@ from optimizer.model.trains import UNLIMITED
 from optimizer.revenue import gauge_cities
 
 from .boards import bonuses, small_boards
-from .ruby import engine_dir, tool
 from .test_catalog_rules import catalog_state
 from .test_core import _assert_sound
-from .test_engine_oracle import judge
+from .test_engine_oracle import assert_engine_judges_right
 from .twins import searches_agree
 
 # States the engine refused or under-paid under the generic rules (its error or the router's figure
@@ -53,11 +52,7 @@ ENGINE_JUDGED = (
 
 @pytest.mark.parametrize("state_id", ENGINE_JUDGED)
 def test_the_engine_accepts_and_prices_our_answer(state_id):
-    tool("ruby")
-    state = catalog_state(state_id)
-    [verdict] = judge.judge([state], engine_dir())
-    assert verdict.right, verdict.reasons
-    assert verdict.ours == verdict.engine >= verdict.router
+    assert_engine_judges_right(catalog_state(state_id))
 
 
 def _problem(state_id: str):

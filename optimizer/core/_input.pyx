@@ -454,25 +454,13 @@ cdef int borrow_crow(Input* g, p, list keep) except -1:
 
 cdef int borrow_large_first(Input* g, p, list keep) except -1:
     """The trains that pay every large stop they visit; an empty array: none does."""
-    cdef cnp.ndarray none
-    if isinstance(p.large_first_by_train, np.ndarray) and p.large_first_by_train.size == 0:
-        none = <cnp.ndarray>padding((g.n_trains,), U8)
-        keep.append(none)
-        g.large_first_by_train = <const uint8_t*>cnp.PyArray_DATA(none)
-    else:
-        g.large_first_by_train = <const uint8_t*>take(p, "large_first_by_train", U8, keep, g.n_trains)
+    g.large_first_by_train = <const uint8_t*>take_or_zeros(p, "large_first_by_train", U8, keep, g.n_trains)
     return 0
 
 
 cdef int borrow_once(Input* g, p, list keep) except -1:
     """The locations each stop pays a bonus of once across the routes (none where the array is empty)."""
-    cdef cnp.ndarray none
-    if p.once_bits_by_stop.size == 0:
-        none = <cnp.ndarray>padding((g.n_stops,), U64)
-        keep.append(none)
-        g.once_bits_by_stop = <const uint64_t*>cnp.PyArray_DATA(none)
-    else:
-        g.once_bits_by_stop = <const uint64_t*>take(p, "once_bits_by_stop", U64, keep, g.n_stops)
+    g.once_bits_by_stop = <const uint64_t*>take_or_zeros(p, "once_bits_by_stop", U64, keep, g.n_stops)
     return 0
 
 

@@ -24,6 +24,7 @@ from ..revenue import (
     price_route,
     pullman_bonus,
     route_pen_mask,
+    stop_groups,
 )
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
@@ -165,11 +166,14 @@ def search(
         return _search_runs(problem, limits, start, on_improve)
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
     per_train: list[list[tuple]] = []
+    order: list = []
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
-    def combine(t, used, chosen, total, cities=frozenset()):
+    def combine(t, used, chosen, total, cities=frozenset(), seen=None, ub=0):
         limits.tick()
         if t == len(per_train):
+            if order != list(range(len(order))):  # the run is priced in the trains' order
+                chosen = sorted(chosen, key=lambda c: c[2].train)
             found = [c[2] for c in chosen]
             if not run_visits_home(problem.home_stop, [f.stops for f in found]):
                 return  # a rule on the whole run: some route must visit the home token
@@ -202,15 +206,27 @@ def search(
             return
         if total + sum(max(b, 0) for b in best_alone[t:]) + cap <= best[0]:
             return
-        if problem.paid_once and total + _paid_once_rest(problem, per_train, t, chosen) + cap <= best[0]:
-            return  # what the later trains can add where the stops paid already pay them nothing
-        for rev, bits, found, priced in per_train[t]:
-            mine = local_cities[t](found.stops)
+        if problem.paid_once:
+            seen = seen or {}
+            if ub + _paid_once_rest(problem, per_train, t, seen) + cap <= best[0]:
+                return  # what the later trains can add where the stops paid already pay them nothing
+        later = sum(max(b, 0) for b in best_alone[t + 1 :]) + cap
+        for route in per_train[t]:
+            rev, bits, found, priced = route
+            if problem.paid_once and ub + rev + later <= best[0]:
+                break  # the routes come richest first: no later one does better
+            mine = local_cities[found.train](found.stops)
             if not bits & used and not mine & cities:
-                chosen.append((rev, bits, found, priced))
-                combine(t + 1, used | bits, chosen, total + rev, cities | mine)
+                more_seen, more_ub = seen, ub + rev
+                if problem.paid_once:
+                    more_seen, overlap = _paid_once_add(problem, seen, found.train, priced)
+                    more_ub -= overlap
+                    if more_ub + later <= best[0]:
+                        continue  # what this route adds, less the stops the run pays already, is too little
+                chosen.append(route)
+                combine(t + 1, used | bits, chosen, total + rev, cities | mine, more_seen, more_ub)
                 chosen.pop()
-        combine(t + 1, used, chosen, total, cities)
+        combine(t + 1, used, chosen, total, cities, seen, ub)
 
     local_cities = [_local_cities(problem, t) for t in range(problem.n_trains)]
     try:
@@ -218,6 +234,10 @@ def search(
             routes = legal_routes(problem, t, limits)
             routes.sort(key=lambda r: -r[0])
             per_train.append(routes)
+        order = list(range(problem.n_trains))
+        if problem.paid_once:  # trains paid fixed stops first, richest first: what they pay tightens the rest's bound
+            order.sort(key=lambda t: (_chooses(problem, t), -max([r[0] for r in per_train[t]], default=0)))
+            per_train = [per_train[t] for t in order]
         best_alone = [max([r[0] for r in rs], default=0) for rs in per_train]
         combine(0, 0, [], 0)
     except _Stop as stop:
@@ -225,29 +245,72 @@ def search(
     return _result(problem, best, True, limits, start, None)
 
 
-def _paid_once_rest(problem, per_train: list, t: int, chosen: list) -> int:
-    """A bound on what trains t.. add to a run whose routes so far are ``chosen``, stops paid once
-    (``Problem.paid_once``): each train's best route, less the stops the routes so far are surely paid
-    (a train paying all its stops, a freight train's ends; a train choosing its stops across the run
-    is left out, which only loosens the bound). A train choosing its stops is bounded by its best
-    unpaid large stops and towns. Routes come richest first, and none earns more than alone."""
-    seen: set = set()
-    for _, _, found, priced in chosen:
-        if problem.specs[found.train].pays_all or _freight(problem, found.train):
-            seen.update(priced.paid)
+def _chooses(problem, t: int) -> bool:
+    """Whether train t's paid stops are picked across the run (neither all its stops nor a freight train's ends)."""
+    return not problem.specs[t].pays_all and not _freight(problem, t)
+
+
+def _paid_once_add(problem, seen: dict, t: int, priced) -> tuple:
+    """``seen`` (stop -> the most a chosen route of fixed paid stops is paid it) with train t's route
+    added, and how much of its price the run surely does not pay again: per stop both pay, the lesser
+    of the two (a stop is paid once a run, to one route, whichever comes first in the train order).
+    A train choosing its stops across the run adds nothing (what it is paid is not fixed)."""
+    if _chooses(problem, t):
+        return seen, 0
+    values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
+    more, overlap = dict(seen), 0
+    for s in priced.paid:
+        worth, key = int(values[s]) * mult, _paid_key(problem, s)
+        before = seen.get(key)
+        if before is not None:
+            overlap += max(0, min(worth, before))
+            more[key] = max(before, worth)
+        else:
+            more[key] = worth
+    return more, overlap
+
+
+def _paid_key(problem, s: int):
+    """What stop s is paid once a run as: itself, or a group of its node's (an off-board's ``groups:``,
+    paid once across its stops: revenue.paid_once_run); the keys a problem's stops have are cached."""
+    keys = _PAID_KEYS.get(id(problem))
+    if keys is None or keys[0] is not problem:
+        keys = (problem, [("group", min(g)) if (g := stop_groups(problem, u)) else u for u in range(problem.n_stops)])
+        _PAID_KEYS.clear()
+        _PAID_KEYS[id(problem)] = keys
+    return keys[1][s]
+
+
+_PAID_KEYS: dict = {}
+
+
+def _paid_once_rest(problem, per_train: list, t: int, seen: dict) -> int:
+    """A bound on what the search's trains t.. (``per_train`` in search order) add to a run whose
+    fixed-paid routes so far are paid ``seen`` (stop -> the most a route is paid it), stops paid once
+    (``Problem.paid_once``). Whatever the trains' order, a stop pays the run once, at most the most one
+    route is paid it: a later route of fixed paid stops adds of a seen stop only what it is paid more.
+    A train choosing its stops is bounded by its best large stops and towns, each less what the run
+    already counts of it. Routes come richest first, and none earns more than alone."""
     rest = 0
     for u in range(t, len(per_train)):
-        spec, values = problem.specs[u], problem.values_by_train_stop[u]
         top = 0
         for rev, _, found, priced in per_train[u]:
             if rev <= top:
                 break
-            if spec.pays_all or _freight(problem, u):
-                cap = rev - sum(int(values[s]) for s in priced.paid if s in seen) * spec.multiplier
+            u_train = found.train
+            spec, values = problem.specs[u_train], problem.values_by_train_stop[u_train]
+            mult = spec.multiplier
+            if not _chooses(problem, u_train):
+                cap = rev - sum(
+                    max(0, min(int(values[s]) * mult, seen[k]))
+                    for s in priced.paid
+                    if (k := _paid_key(problem, s)) in seen
+                )
             else:
-                large = sorted(int(values[s]) for s in found.stops if problem.large_by_stop[s] and s not in seen)
-                towns = sum(int(values[s]) for s in priced.paid if not problem.large_by_stop[s] and s not in seen)
-                cap = (sum(large[::-1][: spec.pay_large]) + towns) * spec.multiplier
+                more = {s: max(0, int(values[s]) * mult - seen.get(_paid_key(problem, s), 0)) for s in found.stops}
+                large = sorted(more[s] for s in found.stops if problem.large_by_stop[s])
+                towns = sum(more[s] for s in priced.paid if not problem.large_by_stop[s])
+                cap = sum(large[::-1][: spec.pay_large]) + towns
             top = max(top, min(cap, rev))
         rest += top
     return rest

@@ -167,6 +167,7 @@ def search(
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
     per_train: list[list[tuple]] = []
     order: list = []
+    terms: list = []
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
     def combine(t, used, chosen, total, cities=frozenset(), seen=None, ub=0):
@@ -208,7 +209,7 @@ def search(
             return
         if problem.paid_once:
             seen = seen or {}
-            if ub + _paid_once_rest(problem, per_train, t, seen) + cap <= best[0]:
+            if ub + _paid_once_rest(terms, t, seen) + cap <= best[0]:
                 return  # what the later trains can add where the stops paid already pay them nothing
         later = sum(max(b, 0) for b in best_alone[t + 1 :]) + cap
         for route in per_train[t]:
@@ -238,6 +239,7 @@ def search(
         if problem.paid_once:  # trains paid fixed stops first, richest first: what they pay tightens the rest's bound
             order.sort(key=lambda t: (_chooses(problem, t), -max([r[0] for r in per_train[t]], default=0)))
             per_train = [per_train[t] for t in order]
+            terms = [_paid_once_terms(problem, routes) for routes in per_train]
         best_alone = [max([r[0] for r in rs], default=0) for rs in per_train]
         combine(0, 0, [], 0)
     except _Stop as stop:
@@ -284,34 +286,49 @@ def _paid_key(problem, s: int):
 _PAID_KEYS: dict = {}
 
 
-def _paid_once_rest(problem, per_train: list, t: int, seen: dict) -> int:
-    """A bound on what the search's trains t.. (``per_train`` in search order) add to a run whose
-    fixed-paid routes so far are paid ``seen`` (stop -> the most a route is paid it), stops paid once
-    (``Problem.paid_once``). Whatever the trains' order, a stop pays the run once, at most the most one
-    route is paid it: a later route of fixed paid stops adds of a seen stop only what it is paid more.
-    A train choosing its stops is bounded by its best large stops and towns, each less what the run
-    already counts of it. Routes come richest first, and none earns more than alone."""
+def _paid_once_terms(problem, routes: list) -> list:
+    """Per route of one train (richest first), what :func:`_paid_once_rest` weighs it by: (revenue,
+    its fixed paid stops as (key, worth) pairs) for a train of fixed paid stops; (revenue, its large
+    stops' pairs, its paid towns' pairs, how many large stops it is paid) for a train choosing its stops."""
+    terms = []
+    for rev, _, found, priced in routes:
+        t = found.train
+        spec, values = problem.specs[t], problem.values_by_train_stop[t]
+
+        def pairs(stops, values=values, mult=spec.multiplier):
+            return tuple((_paid_key(problem, s), int(values[s]) * mult) for s in stops)
+
+        if not _chooses(problem, t):
+            terms.append((rev, pairs(priced.paid)))
+        else:
+            large = pairs(s for s in found.stops if problem.large_by_stop[s])
+            towns = pairs(s for s in priced.paid if not problem.large_by_stop[s])
+            terms.append((rev, large, towns, spec.pay_large))
+    return terms
+
+
+def _paid_once_rest(terms: list, t: int, seen: dict) -> int:
+    """A bound on what the search's trains t.. (``terms`` in search order: :func:`_paid_once_terms`) add
+    to a run whose fixed-paid routes so far are paid ``seen`` (paid key -> the most a route is paid it),
+    stops paid once (``Problem.paid_once``). Whatever the trains' order, a stop (or a group of stops)
+    pays the run once, at most the most one route is paid it: a later route of fixed paid stops adds of
+    a seen stop only what it is paid more. A train choosing its stops is bounded by its best large
+    stops and towns, each less what the run already counts of it. Routes come richest first, and none
+    earns more than alone."""
     rest = 0
-    for u in range(t, len(per_train)):
+    for u in range(t, len(terms)):
         top = 0
-        for rev, _, found, priced in per_train[u]:
+        for term in terms[u]:
+            rev = term[0]
             if rev <= top:
                 break
-            u_train = found.train
-            spec, values = problem.specs[u_train], problem.values_by_train_stop[u_train]
-            mult = spec.multiplier
-            if not _chooses(problem, u_train):
-                cap = rev - sum(
-                    max(0, min(int(values[s]) * mult, seen[k]))
-                    for s in priced.paid
-                    if (k := _paid_key(problem, s)) in seen
-                )
+            if len(term) == 2:
+                cap = rev - sum(max(0, min(worth, seen[k])) for k, worth in term[1] if k in seen)
             else:
-                more = {s: max(0, int(values[s]) * mult - seen.get(_paid_key(problem, s), 0)) for s in found.stops}
-                large = sorted(more[s] for s in found.stops if problem.large_by_stop[s])
-                towns = sum(more[s] for s in priced.paid if not problem.large_by_stop[s])
-                cap = sum(large[::-1][: spec.pay_large]) + towns
-            top = max(top, min(cap, rev))
+                large = sorted((max(0, worth - seen.get(k, 0)) for k, worth in term[1]), reverse=True)
+                cap = sum(large[: term[3]]) + sum(max(0, worth - seen.get(k, 0)) for k, worth in term[2])
+            if cap > top:
+                top = min(cap, rev)
         rest += top
     return rest
 

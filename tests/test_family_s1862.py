@@ -25,7 +25,7 @@ from optimizer.games.home_route import run_visits_home
 from optimizer.games.routes_meet import routes_linked
 from optimizer.graph.problem import any_train_without_token, build_problem, problem_from_graph
 from optimizer.graph.walks import build_track_graph
-from optimizer.revenue import paid_once_run
+from optimizer.revenue import paid_once_run, stop_groups
 
 from .boards import small_boards
 from .test_catalog_rules import catalog_state
@@ -61,7 +61,7 @@ def test_1862_655_pays_each_stop_and_each_off_board_group_once():
     assert routes_linked([r.stops for r in result.routes])
     paid = [s for r in result.routes for s in r.paid]
     assert len(paid) == len(set(paid))
-    groups = [g for s in paid for g in reference.stop_groups(problem, s)]
+    groups = [g for s in paid for g in stop_groups(problem, s)]
     assert len(groups) == len(set(groups))
 
 

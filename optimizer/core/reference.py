@@ -24,10 +24,10 @@ from ..revenue import (
     price_route,
     pullman_bonus,
     route_pen_mask,
-    stop_groups,
 )
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
+from .paid_once_bound import PaidOnceBound, chooses_stops
 from .result import FoundRoute, SearchResult
 from .runs import best_runs
 from .variants import best_of_variants
@@ -167,7 +167,7 @@ def search(
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
     per_train: list[list[tuple]] = []
     order: list = []
-    terms: list = []
+    paid_bound = None
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
     def combine(t, used, chosen, total, cities=frozenset(), seen=None, ub=0):
@@ -208,11 +208,11 @@ def search(
         if total + sum(max(b, 0) for b in best_alone[t:]) + cap <= best[0]:
             return
         if problem.paid_once:
-            seen = seen or {}
-            if ub + _paid_once_rest(terms, t, seen) + cap <= best[0]:
+            seen = paid_bound.empty() if seen is None else seen
+            if ub + paid_bound.rest(t, seen) + cap <= best[0]:
                 return  # what the later trains can add where the stops paid already pay them nothing
         later = sum(max(b, 0) for b in best_alone[t + 1 :]) + cap
-        for route in per_train[t]:
+        for i, route in enumerate(per_train[t]):
             rev, bits, found, priced = route
             if problem.paid_once and ub + rev + later <= best[0]:
                 break  # the routes come richest first: no later one does better
@@ -220,7 +220,7 @@ def search(
             if not bits & used and not mine & cities:
                 more_seen, more_ub = seen, ub + rev
                 if problem.paid_once:
-                    more_seen, overlap = _paid_once_add(problem, seen, found.train, priced)
+                    more_seen, overlap = paid_bound.add(seen, t, i)
                     more_ub -= overlap
                     if more_ub + later <= best[0]:
                         continue  # what this route adds, less the stops the run pays already, is too little
@@ -237,104 +237,14 @@ def search(
             per_train.append(routes)
         order = list(range(problem.n_trains))
         if problem.paid_once:  # trains paid fixed stops first, richest first: what they pay tightens the rest's bound
-            order.sort(key=lambda t: (_chooses(problem, t), -max([r[0] for r in per_train[t]], default=0)))
+            order.sort(key=lambda t: (chooses_stops(problem, t), -max([r[0] for r in per_train[t]], default=0)))
             per_train = [per_train[t] for t in order]
-            terms = [_paid_once_terms(problem, routes) for routes in per_train]
+            paid_bound = PaidOnceBound(problem, per_train)
         best_alone = [max([r[0] for r in rs], default=0) for rs in per_train]
         combine(0, 0, [], 0)
     except _Stop as stop:
         return _result(problem, best, False, limits, start, stop.args[0])
     return _result(problem, best, True, limits, start, None)
-
-
-def _chooses(problem, t: int) -> bool:
-    """Whether train t's paid stops are picked across the run (neither all its stops nor a freight train's ends)."""
-    return not problem.specs[t].pays_all and not _freight(problem, t)
-
-
-def _paid_once_add(problem, seen: dict, t: int, priced) -> tuple:
-    """``seen`` (stop -> the most a chosen route of fixed paid stops is paid it) with train t's route
-    added, and how much of its price the run surely does not pay again: per stop both pay, the lesser
-    of the two (a stop is paid once a run, to one route, whichever comes first in the train order).
-    A train choosing its stops across the run adds nothing (what it is paid is not fixed)."""
-    if _chooses(problem, t):
-        return seen, 0
-    values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
-    more, overlap = dict(seen), 0
-    for s in priced.paid:
-        worth, key = int(values[s]) * mult, _paid_key(problem, s)
-        before = seen.get(key)
-        if before is not None:
-            overlap += max(0, min(worth, before))
-            more[key] = max(before, worth)
-        else:
-            more[key] = worth
-    return more, overlap
-
-
-def _paid_key(problem, s: int):
-    """What stop s is paid once a run as: itself, or a group of its node's (an off-board's ``groups:``,
-    paid once across its stops: revenue.paid_once_run); the keys a problem's stops have are cached."""
-    keys = _PAID_KEYS.get(id(problem))
-    if keys is None or keys[0] is not problem:
-        keys = (problem, [("group", min(g)) if (g := stop_groups(problem, u)) else u for u in range(problem.n_stops)])
-        _PAID_KEYS.clear()
-        _PAID_KEYS[id(problem)] = keys
-    return keys[1][s]
-
-
-_PAID_KEYS: dict = {}
-
-
-def _paid_once_terms(problem, routes: list) -> list:
-    """Per route of one train (richest first), what :func:`_paid_once_rest` weighs it by: (revenue,
-    its fixed paid stops as (key, worth) pairs) for a train of fixed paid stops; (revenue, its large
-    stops' pairs, its paid towns' pairs, how many large stops it is paid) for a train choosing its stops."""
-    terms = []
-    for rev, _, found, priced in routes:
-        t = found.train
-        spec, values = problem.specs[t], problem.values_by_train_stop[t]
-
-        def pairs(stops, values=values, mult=spec.multiplier):
-            return tuple((_paid_key(problem, s), int(values[s]) * mult) for s in stops)
-
-        if not _chooses(problem, t):
-            terms.append((rev, pairs(priced.paid)))
-        else:
-            large = pairs(s for s in found.stops if problem.large_by_stop[s])
-            towns = pairs(s for s in priced.paid if not problem.large_by_stop[s])
-            terms.append((rev, large, towns, spec.pay_large))
-    return terms
-
-
-def _paid_once_rest(terms: list, t: int, seen: dict) -> int:
-    """A bound on what the search's trains t.. (``terms`` in search order: :func:`_paid_once_terms`) add
-    to a run whose fixed-paid routes so far are paid ``seen`` (paid key -> the most a route is paid it),
-    stops paid once (``Problem.paid_once``). Whatever the trains' order, a stop (or a group of stops)
-    pays the run once, at most the most one route is paid it: a later route of fixed paid stops adds of
-    a seen stop only what it is paid more. A train choosing its stops is bounded by its best large
-    stops and towns, each less what the run already counts of it. Routes come richest first, and none
-    earns more than alone."""
-    rest = 0
-    for u in range(t, len(terms)):
-        top = 0
-        for term in terms[u]:
-            rev = term[0]
-            if rev <= top:
-                break
-            if len(term) == 2:
-                cap = rev - sum(max(0, min(worth, seen[k])) for k, worth in term[1] if k in seen)
-            else:
-                large = sorted((max(0, worth - seen.get(k, 0)) for k, worth in term[1]), reverse=True)
-                cap = sum(large[: term[3]]) + sum(max(0, worth - seen.get(k, 0)) for k, worth in term[2])
-            if cap > top:
-                top = min(cap, rev)
-        rest += top
-    return rest
-
-
-def _freight(problem, t: int) -> bool:
-    return bool(problem.freight_by_train) and problem.freight_by_train[t] is not None
 
 
 def _search_runs(problem, limits: _Limits, start: float, on_improve) -> SearchResult:

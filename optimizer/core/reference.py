@@ -67,6 +67,14 @@ class _Limits:
             raise _Stop("deadline")
 
 
+class _Lists:
+    """Some of a problem's arrays as plain lists (the same values, read faster one at a time)."""
+
+    def __init__(self, problem, *names):
+        for name in names:
+            setattr(self, name, getattr(problem, name).tolist())
+
+
 def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     """Every legal route of train t, each once, as (revenue, resources, FoundRoute, Priced)."""
     n = problem.n_stops
@@ -77,12 +85,29 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     hex_edges = [int(e) for e in problem.hex_edges_by_train_seg[t]] if hex_cap >= 0 else []
     group_shift = 64 * problem.n_track_words * int(problem.track_group_by_train[t])  # its overlap group's track
     no_mines = int(problem.mine_rule_by_train[t]) == MINES_NONE  # (a route with a mine is never legal)
+    gauge_ok = int(problem.gauge_ok_by_train[t])  # the track kinds (bit per mix) the train may run
 
-    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0):
+    P = _Lists(
+        problem,
+        "adj_ptr_by_stop",
+        "to_stop_by_dir",
+        "seg_by_dir",
+        "from_terminal_by_dir",
+        "loc_by_stop",
+        "mine_by_stop",
+        "gauge_by_seg",
+        "gauge_halves_by_seg",
+        "penalty_mask_by_seg",
+        "end_only_by_stop",
+        "to_terminal_by_dir",
+    )  # numpy rows as lists: the walk reads them often
+    cost = [problem.counted([s]) for s in range(n)]  # (large, small) a visit to each stop counts
+
+    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0, counted=(0, 0)):
         if limits is not None:
             limits.tick()
         if dsegs:
-            segs = [int(problem.seg_by_dir[d]) for d in dsegs]
+            segs = [int(P.seg_by_dir[d]) for d in dsegs]
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
                 if limits is not None:
                     limits.clock()
@@ -97,24 +122,24 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                         )
                     )
         v = stops[-1]
-        if dsegs and (problem.end_only_by_stop[v] or problem.to_terminal_by_dir[dsegs[-1]]):
+        if dsegs and (P.end_only_by_stop[v] or P.to_terminal_by_dir[dsegs[-1]]):
             return  # v ends the route
-        n_large, n_small = problem.counted(stops)  # (a free stop costs no distance)
-        for d in range(problem.adj_ptr_by_stop[v], problem.adj_ptr_by_stop[v + 1]):
-            if dsegs and problem.from_terminal_by_dir[d]:
+        n_large, n_small = counted  # (a free stop costs no distance)
+        for d in range(P.adj_ptr_by_stop[v], P.adj_ptr_by_stop[v + 1]):
+            if dsegs and P.from_terminal_by_dir[d]:
                 continue
-            w = int(problem.to_stop_by_dir[d])
-            k = int(problem.seg_by_dir[d])
-            if problem.loc_by_stop[w] in locs or seg_bits[k] & used or (no_mines and problem.mine_by_stop[w]):
+            w = int(P.to_stop_by_dir[d])
+            k = int(P.seg_by_dir[d])
+            if P.loc_by_stop[w] in locs or seg_bits[k] & used or (no_mines and P.mine_by_stop[w]):
                 continue
-            if not int(problem.gauge_ok_by_train[t]) >> (gauge | int(problem.gauge_by_seg[k])) & 1:
+            if not gauge_ok >> (gauge | int(P.gauge_by_seg[k])) & 1:
                 continue  # a track kind the train may not add (kinds only grow: no extension is legal)
-            large, small = (a + b for a, b in zip((n_large, n_small), problem.counted([w])))
+            large, small = n_large + cost[w][0], n_small + cost[w][1]
             if large > spec.visit_large or small > spec.visit_small or large + small > spec.visit_total:
                 continue
             if hex_cap >= 0 and hexes + hex_edges[k] > hex_cap:
                 continue  # too many hex edges: every longer route too (an edge costs at least 0)
-            more = halves + int(problem.gauge_halves_by_seg[k])
+            more = halves + int(P.gauge_halves_by_seg[k])
             extra = gauge_cities(problem, t, more)
             if large + extra > spec.visit_large or large + small + extra > spec.visit_total:
                 continue  # gauge changes only grow along the route
@@ -122,15 +147,16 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 stops + [w],
                 dsegs + [d],
                 used | seg_bits[k],
-                locs | {problem.loc_by_stop[w]},
-                pen | int(problem.penalty_mask_by_seg[k]),
+                locs | {P.loc_by_stop[w]},
+                pen | int(P.penalty_mask_by_seg[k]),
                 hexes + (hex_edges[k] if hex_cap >= 0 else 0),
-                gauge | int(problem.gauge_by_seg[k]),
+                gauge | int(P.gauge_by_seg[k]),
                 more,
+                (large, small),
             )
 
     for s in range(n):
-        extend([s], [], 0, {problem.loc_by_stop[s]}, 0, 0)
+        extend([s], [], 0, {P.loc_by_stop[s]}, 0, 0, counted=cost[s])
         if problem.local_by_train[t] and problem.token_by_stop[s]:  # a local run: the token city alone
             priced = price_route(problem, t, [s])
             if priced.legal:

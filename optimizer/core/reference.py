@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
 
 from ..games.home_route import run_visits_home
 from ..games.routes_meet import routes_linked
@@ -67,12 +69,9 @@ class _Limits:
             raise _Stop("deadline")
 
 
-class _Lists:
+def _lists(problem, *names) -> SimpleNamespace:
     """Some of a problem's arrays as plain lists (the same values, read faster one at a time)."""
-
-    def __init__(self, problem, *names):
-        for name in names:
-            setattr(self, name, getattr(problem, name).tolist())
+    return SimpleNamespace(**{name: getattr(problem, name).tolist() for name in names})
 
 
 def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
@@ -87,7 +86,7 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     no_mines = int(problem.mine_rule_by_train[t]) == MINES_NONE  # (a route with a mine is never legal)
     gauge_ok = int(problem.gauge_ok_by_train[t])  # the track kinds (bit per mix) the train may run
 
-    P = _Lists(
+    P = _lists(
         problem,
         "adj_ptr_by_stop",
         "to_stop_by_dir",
@@ -193,7 +192,7 @@ def search(
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
     per_train: list[list[tuple]] = []
     order: list = []
-    paid_bound = None
+    paid_bound: Any = None  # a PaidOnceBound where stops pay once a run
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
     def combine(t, used, chosen, total, cities=frozenset(), seen=None, ub=0):

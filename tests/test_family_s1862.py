@@ -87,7 +87,10 @@ def exhaustive(problem) -> int:
     return best
 
 
-CHOOSER = [{"nodes": ["city", "offboard", "town"], "pay": 2, "visit": 3}]  # pays 2 of 3 stops, across the run
+# Pays 2 of its 3 cities and off-boards, picked across the run, as 1862's M/N expresses do (their towns
+# are not in the paid row). (A row paying towns and cities together is left out: paid_once_run may then pay
+# a route more in the run than alone, which every bound of the reference search assumes it does not.)
+CHOOSER = [{"nodes": ["city", "offboard"], "pay": 2, "visit": 3}]
 
 
 @st.composite

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
 
 from ..games.home_route import run_visits_home
 from ..games.routes_meet import routes_linked
@@ -27,6 +29,7 @@ from ..revenue import (
 )
 from .bounds import company_cap, static_bound
 from .limits import CancelToken
+from .paid_once_bound import PaidOnceBound, chooses_stops
 from .result import FoundRoute, SearchResult
 from .runs import best_runs
 from .variants import best_of_variants
@@ -66,6 +69,11 @@ class _Limits:
             raise _Stop("deadline")
 
 
+def _lists(problem, *names) -> SimpleNamespace:
+    """Some of a problem's arrays as plain lists (the same values, read faster one at a time)."""
+    return SimpleNamespace(**{name: getattr(problem, name).tolist() for name in names})
+
+
 def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     """Every legal route of train t, each once, as (revenue, resources, FoundRoute, Priced)."""
     n = problem.n_stops
@@ -76,12 +84,29 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     hex_edges = [int(e) for e in problem.hex_edges_by_train_seg[t]] if hex_cap >= 0 else []
     group_shift = 64 * problem.n_track_words * int(problem.track_group_by_train[t])  # its overlap group's track
     no_mines = int(problem.mine_rule_by_train[t]) == MINES_NONE  # (a route with a mine is never legal)
+    gauge_ok = int(problem.gauge_ok_by_train[t])  # the track kinds (bit per mix) the train may run
 
-    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0):
+    P = _lists(
+        problem,
+        "adj_ptr_by_stop",
+        "to_stop_by_dir",
+        "seg_by_dir",
+        "from_terminal_by_dir",
+        "loc_by_stop",
+        "mine_by_stop",
+        "gauge_by_seg",
+        "gauge_halves_by_seg",
+        "penalty_mask_by_seg",
+        "end_only_by_stop",
+        "to_terminal_by_dir",
+    )  # numpy rows as lists: the walk reads them often
+    cost = [problem.counted([s]) for s in range(n)]  # (large, small) a visit to each stop counts
+
+    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0, counted=(0, 0)):
         if limits is not None:
             limits.tick()
         if dsegs:
-            segs = [int(problem.seg_by_dir[d]) for d in dsegs]
+            segs = [int(P.seg_by_dir[d]) for d in dsegs]
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
                 if limits is not None:
                     limits.clock()
@@ -96,24 +121,24 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                         )
                     )
         v = stops[-1]
-        if dsegs and (problem.end_only_by_stop[v] or problem.to_terminal_by_dir[dsegs[-1]]):
+        if dsegs and (P.end_only_by_stop[v] or P.to_terminal_by_dir[dsegs[-1]]):
             return  # v ends the route
-        n_large, n_small = problem.counted(stops)  # (a free stop costs no distance)
-        for d in range(problem.adj_ptr_by_stop[v], problem.adj_ptr_by_stop[v + 1]):
-            if dsegs and problem.from_terminal_by_dir[d]:
+        n_large, n_small = counted  # (a free stop costs no distance)
+        for d in range(P.adj_ptr_by_stop[v], P.adj_ptr_by_stop[v + 1]):
+            if dsegs and P.from_terminal_by_dir[d]:
                 continue
-            w = int(problem.to_stop_by_dir[d])
-            k = int(problem.seg_by_dir[d])
-            if problem.loc_by_stop[w] in locs or seg_bits[k] & used or (no_mines and problem.mine_by_stop[w]):
+            w = int(P.to_stop_by_dir[d])
+            k = int(P.seg_by_dir[d])
+            if P.loc_by_stop[w] in locs or seg_bits[k] & used or (no_mines and P.mine_by_stop[w]):
                 continue
-            if not int(problem.gauge_ok_by_train[t]) >> (gauge | int(problem.gauge_by_seg[k])) & 1:
+            if not gauge_ok >> (gauge | int(P.gauge_by_seg[k])) & 1:
                 continue  # a track kind the train may not add (kinds only grow: no extension is legal)
-            large, small = (a + b for a, b in zip((n_large, n_small), problem.counted([w])))
+            large, small = n_large + cost[w][0], n_small + cost[w][1]
             if large > spec.visit_large or small > spec.visit_small or large + small > spec.visit_total:
                 continue
             if hex_cap >= 0 and hexes + hex_edges[k] > hex_cap:
                 continue  # too many hex edges: every longer route too (an edge costs at least 0)
-            more = halves + int(problem.gauge_halves_by_seg[k])
+            more = halves + int(P.gauge_halves_by_seg[k])
             extra = gauge_cities(problem, t, more)
             if large + extra > spec.visit_large or large + small + extra > spec.visit_total:
                 continue  # gauge changes only grow along the route
@@ -121,15 +146,16 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 stops + [w],
                 dsegs + [d],
                 used | seg_bits[k],
-                locs | {problem.loc_by_stop[w]},
-                pen | int(problem.penalty_mask_by_seg[k]),
+                locs | {P.loc_by_stop[w]},
+                pen | int(P.penalty_mask_by_seg[k]),
                 hexes + (hex_edges[k] if hex_cap >= 0 else 0),
-                gauge | int(problem.gauge_by_seg[k]),
+                gauge | int(P.gauge_by_seg[k]),
                 more,
+                (large, small),
             )
 
     for s in range(n):
-        extend([s], [], 0, {problem.loc_by_stop[s]}, 0, 0)
+        extend([s], [], 0, {P.loc_by_stop[s]}, 0, 0, counted=cost[s])
         if problem.local_by_train[t] and problem.token_by_stop[s]:  # a local run: the token city alone
             priced = price_route(problem, t, [s])
             if priced.legal:
@@ -165,11 +191,15 @@ def search(
         return _search_runs(problem, limits, start, on_improve)
     cap = company_cap(problem)  # the Pullman and the best-route bonuses
     per_train: list[list[tuple]] = []
+    order: list = []
+    paid_bound: Any = None  # a PaidOnceBound where stops pay once a run
     best = [0, [], 0]  # revenue, chosen routes, company-level bonuses
 
-    def combine(t, used, chosen, total, cities=frozenset()):
+    def combine(t, used, chosen, total, cities=frozenset(), seen=None, ub=0):
         limits.tick()
         if t == len(per_train):
+            if order != list(range(len(order))):  # the run is priced in the trains' order
+                chosen = sorted(chosen, key=lambda c: c[2].train)
             found = [c[2] for c in chosen]
             if not run_visits_home(problem.home_stop, [f.stops for f in found]):
                 return  # a rule on the whole run: some route must visit the home token
@@ -202,15 +232,27 @@ def search(
             return
         if total + sum(max(b, 0) for b in best_alone[t:]) + cap <= best[0]:
             return
-        if problem.paid_once and total + _paid_once_rest(problem, per_train, t, chosen) + cap <= best[0]:
-            return  # what the later trains can add where the stops paid already pay them nothing
-        for rev, bits, found, priced in per_train[t]:
-            mine = local_cities[t](found.stops)
+        if problem.paid_once:
+            seen = paid_bound.empty() if seen is None else seen
+            if ub + paid_bound.rest(t, seen) + cap <= best[0]:
+                return  # what the later trains can add where the stops paid already pay them nothing
+        later = sum(max(b, 0) for b in best_alone[t + 1 :]) + cap
+        for i, route in enumerate(per_train[t]):
+            rev, bits, found, priced = route
+            if problem.paid_once and ub + rev + later <= best[0]:
+                break  # the routes come richest first: no later one does better
+            mine = local_cities[found.train](found.stops)
             if not bits & used and not mine & cities:
-                chosen.append((rev, bits, found, priced))
-                combine(t + 1, used | bits, chosen, total + rev, cities | mine)
+                more_seen, more_ub = seen, ub + rev
+                if problem.paid_once:
+                    more_seen, overlap = paid_bound.add(seen, t, i)
+                    more_ub -= overlap
+                    if more_ub + later <= best[0]:
+                        continue  # what this route adds, less the stops the run pays already, is too little
+                chosen.append(route)
+                combine(t + 1, used | bits, chosen, total + rev, cities | mine, more_seen, more_ub)
                 chosen.pop()
-        combine(t + 1, used, chosen, total, cities)
+        combine(t + 1, used, chosen, total, cities, seen, ub)
 
     local_cities = [_local_cities(problem, t) for t in range(problem.n_trains)]
     try:
@@ -218,43 +260,16 @@ def search(
             routes = legal_routes(problem, t, limits)
             routes.sort(key=lambda r: -r[0])
             per_train.append(routes)
+        order = list(range(problem.n_trains))
+        if problem.paid_once:  # trains paid fixed stops first, richest first: what they pay tightens the rest's bound
+            order.sort(key=lambda t: (chooses_stops(problem, t), -max([r[0] for r in per_train[t]], default=0)))
+            per_train = [per_train[t] for t in order]
+            paid_bound = PaidOnceBound(problem, per_train)
         best_alone = [max([r[0] for r in rs], default=0) for rs in per_train]
         combine(0, 0, [], 0)
     except _Stop as stop:
         return _result(problem, best, False, limits, start, stop.args[0])
     return _result(problem, best, True, limits, start, None)
-
-
-def _paid_once_rest(problem, per_train: list, t: int, chosen: list) -> int:
-    """A bound on what trains t.. add to a run whose routes so far are ``chosen``, stops paid once
-    (``Problem.paid_once``): each train's best route, less the stops the routes so far are surely paid
-    (a train paying all its stops, a freight train's ends; a train choosing its stops across the run
-    is left out, which only loosens the bound). A train choosing its stops is bounded by its best
-    unpaid large stops and towns. Routes come richest first, and none earns more than alone."""
-    seen: set = set()
-    for _, _, found, priced in chosen:
-        if problem.specs[found.train].pays_all or _freight(problem, found.train):
-            seen.update(priced.paid)
-    rest = 0
-    for u in range(t, len(per_train)):
-        spec, values = problem.specs[u], problem.values_by_train_stop[u]
-        top = 0
-        for rev, _, found, priced in per_train[u]:
-            if rev <= top:
-                break
-            if spec.pays_all or _freight(problem, u):
-                cap = rev - sum(int(values[s]) for s in priced.paid if s in seen) * spec.multiplier
-            else:
-                large = sorted(int(values[s]) for s in found.stops if problem.large_by_stop[s] and s not in seen)
-                towns = sum(int(values[s]) for s in priced.paid if not problem.large_by_stop[s] and s not in seen)
-                cap = (sum(large[::-1][: spec.pay_large]) + towns) * spec.multiplier
-            top = max(top, min(cap, rev))
-        rest += top
-    return rest
-
-
-def _freight(problem, t: int) -> bool:
-    return bool(problem.freight_by_train) and problem.freight_by_train[t] is not None
 
 
 def _search_runs(problem, limits: _Limits, start: float, on_improve) -> SearchResult:

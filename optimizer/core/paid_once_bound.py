@@ -1,0 +1,105 @@
+"""The reference search's bound where each stop pays once a run (``Problem.paid_once``), vectorised.
+
+g_1862/game.rb#revenue_for, #stop_on_other_route? (and 1877 Stockholm's): a stop, or a stop sharing an
+off-board group with it, already paid to an earlier route of the run pays nothing. So, whatever order
+the search places trains in, each *paid key* (a stop, or its group) pays the run at most the most one
+route is paid it. The search keeps ``seen`` (per key, the most a placed route of fixed paid stops is
+paid it) and subtracts, per later route, what the run surely does not pay twice. A route's stops of one
+key count as one item (their sum), so that the bound stays admissible where a route pays two of a group.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..revenue import stop_groups
+
+
+def chooses_stops(problem, t: int) -> bool:
+    """Train t's paid stops are picked across the run (neither all its stops nor a freight train's ends)."""
+    freight = bool(problem.freight_by_train) and problem.freight_by_train[t] is not None
+    return not problem.specs[t].pays_all and not freight
+
+
+class PaidOnceBound:
+    """Per train of the search (in its order, routes richest first), its routes' paid keys and worths."""
+
+    def __init__(self, problem, per_train: list):
+        keys = [("group", min(g)) if (g := stop_groups(problem, s)) else s for s in range(problem.n_stops)]
+        index = {k: i for i, k in enumerate(dict.fromkeys(keys))}
+        self.key_of = [index[k] for k in keys]
+        self.pad = len(index)  # a key no stop has: seen there stays 0
+        self.trains = [self._train(problem, routes) for routes in per_train]
+
+    def empty(self) -> np.ndarray:
+        return np.zeros(self.pad + 1, dtype=np.int64)
+
+    def _items(self, stops, values, mult) -> dict:
+        out: dict = {}
+        for s in stops:
+            k = self.key_of[s]
+            out[k] = out.get(k, 0) + int(values[s]) * mult
+        return out
+
+    def _matrix(self, rows: list) -> tuple:
+        width = max((len(r) for r in rows), default=0)
+        keys = np.full((len(rows), width), self.pad, dtype=np.int64)
+        worths = np.zeros((len(rows), width), dtype=np.int64)
+        for i, row in enumerate(rows):
+            keys[i, : len(row)] = list(row)
+            worths[i, : len(row)] = list(row.values())
+        return keys, worths
+
+    def _train(self, problem, routes: list) -> tuple:
+        revs = np.array([r[0] for r in routes], dtype=np.int64)
+        if not routes:
+            return ("none", revs)
+        t = routes[0][2].train
+        spec, values = problem.specs[t], problem.values_by_train_stop[t]
+        mult = spec.multiplier
+        if not chooses_stops(problem, t):
+            rows = [self._items(priced.paid, values, mult) for _, _, _, priced in routes]
+            keys, worths = self._matrix(rows)
+            return ("fixed", revs, keys, worths, [(keys[i, : len(r)], worths[i, : len(r)]) for i, r in enumerate(rows)])
+        large = [
+            self._items([s for s in found.stops if problem.large_by_stop[s]], values, mult) for _, _, found, _ in routes
+        ]
+        towns = [
+            self._items([s for s in priced.paid if not problem.large_by_stop[s]], values, mult)
+            for _, _, _, priced in routes
+        ]
+        return ("chooses", revs, self._matrix(large), self._matrix(towns), spec.pay_large)
+
+    def add(self, seen: np.ndarray, u: int, i: int) -> tuple:
+        """``seen`` with route i of the search's train u placed, and what of its price the run surely
+        does not pay again: per key both pay, the lesser. A train choosing its stops adds nothing."""
+        train = self.trains[u]
+        if train[0] != "fixed":
+            return seen, 0
+        keys, worths = train[4][i]
+        before = seen[keys]
+        overlap = int(np.minimum(worths, before).clip(min=0).sum())
+        more = seen.copy()
+        more[keys] = np.maximum(before, worths)
+        return more, overlap
+
+    def rest(self, t: int, seen: np.ndarray) -> int:
+        """A bound on what the search's trains t.. add to the run: each train's best route, less what
+        the run already counts of its keys (a train choosing its stops: its best ``pay_large`` large
+        stops and its towns, each less that). None earns more than alone."""
+        total = 0
+        for train in self.trains[t:]:
+            revs = train[1]
+            if not len(revs):
+                continue
+            if train[0] == "fixed":
+                _, _, keys, worths, _ = train
+                caps = revs - np.minimum(worths, seen[keys]).clip(min=0).sum(axis=1)
+            else:
+                _, _, (lkeys, lworths), (tkeys, tworths), pay = train
+                large = (lworths - seen[lkeys]).clip(min=0)
+                if large.shape[1] > pay:
+                    large = np.sort(large, axis=1)[:, large.shape[1] - pay :]
+                caps = np.minimum(revs, large.sum(axis=1) + (tworths - seen[tkeys]).clip(min=0).sum(axis=1))
+            total += max(0, int(caps.max()))
+        return total

@@ -33,6 +33,9 @@ GAUGES = ("broad", "narrow", "dual", "thin", "dashed")  # track kinds (the tile 
 ANY_GAUGE = (1 << (1 << len(GAUGES))) - 1  # every set of track kinds legal: a train no gauge rule binds
 
 
+COUNTS_LARGE, COUNTS_SMALL = 1, 2  # what a visit to a stop counts against (Problem.counted)
+
+
 @dataclass
 class Problem:
     """One company's routing problem, flattened: the one record every search reads.
@@ -181,6 +184,9 @@ class Problem:
     engine_names: dict = field(
         default_factory=dict, init=False, repr=False, compare=False
     )  # ("seg", i) / ("stop", s) -> name
+    stop_costs: list = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )  # per stop: what a visit counts against (COUNTS_LARGE, COUNTS_SMALL or 0: free), see counted()
     # uint8 per set pair: once met, it also pays the route's richest paid stop's value again (18Neb's
     # east-west route); empty: none does (a problem built without it)
     largest_by_set_pair: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
@@ -219,9 +225,21 @@ class Problem:
         return s < len(self.free_by_stop) and bool(self.free_by_stop[s])
 
     def counted(self, stops) -> tuple:
-        """(large, small) stops among these that cost distance: the caps a route's visits count against."""
-        large = sum(1 for s in stops if self.large_by_stop[s] and not self.free(s))
-        small = sum(1 for s in stops if not self.large_by_stop[s] and not self.free(s))
+        """(large, small) stops among these that cost distance: the caps a route's visits count against.
+        (The reference search asks this of every route it lists: the kinds are read once per problem.)"""
+        if not self.stop_costs:
+            self.stop_costs.extend(
+                0 if self.free(s) else COUNTS_LARGE if self.large_by_stop[s] else COUNTS_SMALL
+                for s in range(self.n_stops)
+            )
+        costs = self.stop_costs
+        large = small = 0
+        for s in stops:
+            cost = costs[s]
+            if cost == COUNTS_LARGE:
+                large += 1
+            elif cost == COUNTS_SMALL:
+                small += 1
         return large, small
 
     def halved(self, t: int) -> bool:

@@ -86,16 +86,22 @@ def test_18va_declares_freight_ports():
     assert source == "data" and "freight_ports" in families
 
 
+def assert_priced_as_the_engine(doc: dict, engine: int) -> dict:
+    """Our answer is proven at the engine's price, and the checker finds its routes legal at that price."""
+    answer = api.solve(doc)
+    assert answer["optimal"] and answer["revenue"] == engine
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == engine
+    return answer
+
+
 @pytest.mark.parametrize("state_id, engine", VA_PRICED, ids=[s for s, _ in VA_PRICED])
 def test_answer_is_the_engines_price(state_id, engine):
     """Our answer earns what the engine pays for it, proven and at least the engine's router's; the
     checker finds it legal at the same price; the nested and packing searches agree."""
     doc = catalog_state(state_id)
-    answer = api.solve(doc)
-    assert answer["optimal"] and answer["revenue"] == engine
+    answer = assert_priced_as_the_engine(doc, engine)
     assert answer["revenue"] >= doc["expected"]["router"]["revenue"]
-    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
-    assert checked["legal"] and checked["revenue"] == engine
     problem = build_problem(doc)
     nested = compiled.search(problem, strategy="nested")
     packing = compiled.search(problem, strategy="packing")
@@ -186,10 +192,7 @@ def test_ardennes_declares_mine_doubles():
 @pytest.mark.parametrize("state_id, engine", ARDENNES_PRICED, ids=[s for s, _ in ARDENNES_PRICED])
 def test_ardennes_answer_is_the_engines_price(state_id, engine):
     doc = catalog_state(state_id)
-    answer = api.solve(doc)
-    assert answer["optimal"] and answer["revenue"] == engine
-    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
-    assert checked["legal"] and checked["revenue"] == engine
+    assert_priced_as_the_engine(doc, engine)
     problem = build_problem(doc)
     nested = compiled.search(problem, strategy="nested")
     packing = compiled.search(problem, strategy="packing")
@@ -246,11 +249,8 @@ def test_1836jr_declares_port_per_token(title):
 @pytest.mark.parametrize("state_id, engine", JR_PRICED, ids=[s for s, _ in JR_PRICED])
 def test_1836jr_answer_is_the_engines_price(state_id, engine):
     doc = catalog_state(state_id)
-    answer = api.solve(doc)
-    assert answer["optimal"] and answer["revenue"] == engine
+    answer = assert_priced_as_the_engine(doc, engine)
     assert answer["revenue"] >= doc["expected"]["router"]["revenue"]
-    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
-    assert checked["legal"] and checked["revenue"] == engine
     ref, _, _ = searches_agree(build_problem(doc))
     assert ref.revenue == engine
 
@@ -295,11 +295,8 @@ def test_1850jr_declares_port_half_again():
 @pytest.mark.parametrize("state_id, engine", JR50_PRICED, ids=[s for s, _ in JR50_PRICED])
 def test_1850jr_answer_is_the_engines_price(state_id, engine):
     doc = catalog_state(state_id)
-    answer = api.solve(doc)
-    assert answer["optimal"] and answer["revenue"] == engine
+    answer = assert_priced_as_the_engine(doc, engine)
     assert answer["revenue"] >= doc["expected"]["router"]["revenue"]
-    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
-    assert checked["legal"] and checked["revenue"] == engine
     ref, _, _ = searches_agree(build_problem(doc))
     assert ref.revenue == engine
 
@@ -383,10 +380,7 @@ def test_1870_declares_destination_ends():
 @pytest.mark.parametrize("state_id, engine", R1870_PRICED, ids=[s for s, _ in R1870_PRICED])
 def test_1870_answer_is_the_engines_price(state_id, engine):
     doc = catalog_state(state_id)
-    answer = api.solve(doc)
-    assert answer["optimal"] and answer["revenue"] == engine
-    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
-    assert checked["legal"] and checked["revenue"] == engine
+    assert_priced_as_the_engine(doc, engine)
     ref, _, _ = searches_agree(build_problem(doc))
     assert ref.revenue == engine
 

@@ -227,6 +227,17 @@ def small_boards(
 
 
 @st.composite
+def set_bits_by_stop(draw, n: int, k: int):
+    """The stops of set pairs' 2k sets, as bits by stop (bit 2j: set a of pair j, 2j + 1: its set b),
+    one to three stops a set."""
+    sets = np.zeros(n, dtype=np.uint32)
+    for bit in range(2 * k):
+        for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3)):
+            sets[s] |= np.uint32(1 << bit)
+    return sets
+
+
+@st.composite
 def bonuses(draw, problem):
     """Random bonus data for a flattened problem, in place (arrays and their sizes); returns the problem."""
     n = problem.n_stops
@@ -239,11 +250,7 @@ def bonuses(draw, problem):
         problem.n_pairs = k
     if n >= 2 and draw(st.integers(0, 2)) == 0:  # set pairs, once a route (1888's destinations)
         k = draw(st.integers(1, 2))
-        sets = np.zeros(n, dtype=np.uint32)
-        for bit in range(2 * k):
-            for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3)):
-                sets[s] |= np.uint32(1 << bit)
-        problem.sets_by_stop = sets
+        problem.sets_by_stop = draw(set_bits_by_stop(n, k))
         problem.amount_by_set_pair = np.array([draw(st.sampled_from([20, 40, -10])) for _ in range(k)], dtype=np.int32)
         problem.visited_by_set_pair = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
         problem.n_set_pairs = k

@@ -32,7 +32,7 @@ from optimizer.core import compiled
 from optimizer.graph.problem import build_problem
 from optimizer.revenue import price_route
 
-from .boards import bonuses, gauges, small_boards
+from .boards import bonuses, gauges, set_bits_by_stop, small_boards
 from .ruby import engine_dir, tool
 from .test_catalog_rules import catalog_state
 from .test_core import _assert_sound, _segments_pen
@@ -166,11 +166,7 @@ def largest_set_pairs(draw, problem):
     """Bonus data with at least one set pair that pays the richest paid stop again."""
     n = problem.n_stops
     k = draw(st.integers(1, 2))
-    sets = np.zeros(n, dtype=np.uint32)
-    for bit in range(2 * k):
-        for s in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3)):
-            sets[s] |= np.uint32(1 << bit)
-    problem.sets_by_stop = sets
+    problem.sets_by_stop = draw(set_bits_by_stop(n, k))
     problem.amount_by_set_pair = np.array([draw(st.sampled_from([0, 20, -10])) for _ in range(k)], dtype=np.int32)
     problem.visited_by_set_pair = np.array([draw(st.booleans()) for _ in range(k)], dtype=np.uint8)
     problem.largest_by_set_pair = np.array([1] + [draw(st.booleans()) for _ in range(k - 1)], dtype=np.uint8)

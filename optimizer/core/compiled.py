@@ -309,7 +309,7 @@ def beyond_the_kernel(kernel, ki: KernelInput) -> bool:
     if reference_rules(problem):
         return True
     if problem.run_rule is not None:
-        return True  # a run priced and checked as a whole (Harzbahn 1873's mining_runs): the reference's
+        return True  # a run priced and checked as a whole (Harzbahn 1873's mining_runs): the reference searches it (core/runs.py)
     if problem.n_best_route > kernel.MAX_BEST_ROUTE:
         return True
     if problem.local_cities_once and int(problem.local_by_train[: problem.n_trains].sum()) >= 2:

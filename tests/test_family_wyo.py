@@ -180,3 +180,20 @@ def test_reference_and_compiled_agree_with_the_families(action, phase, company, 
     doc["phase"] = dict(doc["phase"], name=phase)
     doc["corporation"] = dict(doc["corporation"], id=company, companies=privates)
     searches_agree(build_problem(doc))
+
+
+@pytest.mark.parametrize(
+    "action,words",
+    [
+        (120, "boom city"),  # Ft. Steele (K17) paid 30 by the engine, 20 by us
+        (511, "boom city"),  # C11 and D12 paid 10 by the engine, 30 by us
+        (636, "boom city"),  # D20 30 and Rawlins (K15) 50 by the engine, 20 and 40 by us
+        (1005, "boom city"),
+        (1072, "Teapot Dome"),  # the router's + P6b
+        (1109, "boom city"),
+    ],
+)
+def test_the_states_still_wrong_name_their_rule(action, words):
+    """Each state the engine judges wrong answers with the rule the document cannot express."""
+    answer = api.solve(_doc(action))
+    assert any(words in line and "g_1868_wy/game.rb" in line for line in answer["unsupported"]), answer["unsupported"]

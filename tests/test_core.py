@@ -47,7 +47,8 @@ def _assert_sound(problem, result):
     for i, amount in best_route_awards(problem, [r.stops for r in result.routes]):
         awards[i] = awards.get(i, 0) + amount
     for i, r in enumerate(result.routes):
-        priced = price_route(problem, r.train, r.stops, _segments_pen(problem, r))
+        segs = [int(problem.seg_by_dir[d]) for d in r.dsegs]  # its track: gauge changes, hex and gauge rules
+        priced = price_route(problem, r.train, r.stops, _segments_pen(problem, r), segs)
         assert priced.legal, priced.errors
         assert priced.revenue + awards.get(i, 0) == r.revenue
         for d in r.dsegs:

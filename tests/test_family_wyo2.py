@@ -19,8 +19,11 @@ import copy
 import json
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from functools import lru_cache
 
+import grpc
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -37,6 +40,7 @@ from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 from server.translation import convert, jsonform
 
 from . import ruby
+from .servers import details
 from .test_catalog_rules import catalog_state
 from .test_engine_oracle import _engine, judge
 from .test_fast_path import assert_same
@@ -65,8 +69,8 @@ def _index(doc: dict, hex_id: str) -> int:
     return [h["id"] for h in doc["hexes"]].index(hex_id)
 
 
-def _dev(owner: str, player: str | None = None) -> dict:
-    return {"owner": owner, "type": "development"} | ({"player": player} if player else {})
+def _dev(owner: str, player: str | int | None = None) -> dict:
+    return {"owner": owner, "type": "development"} | ({"player": player} if player is not None else {})
 
 
 def _with_tokens(doc: dict, tokens: dict) -> dict:
@@ -378,3 +382,48 @@ def test_the_proto_carries_hex_tokens_both_ways():
     numeric = copy.deepcopy(doc)
     numeric["hexes"][_index(doc, "C11")]["hex_tokens"][0]["player"] = 2
     assert jsonform.parse_request({"board": numeric}, pb.OptimizeRequest).board == board
+
+
+# --- a real server: HTTP/JSON and gRPC -----------------------------------------------------------------
+
+
+def _tokened_1072() -> dict:
+    """Action 1072 with Oil-D (player 4, RCL's president) next to K17 and K15 (gray boom cities)."""
+    return _with_tokens(_doc(1072), {"K19": [_dev("Oil-D", 4)], "J16": [_dev("Oil-D", "4"), _dev("Coal-D")]})
+
+
+def _post(server, body: dict) -> tuple:
+    req = urllib.request.Request(
+        server.http_url + "/v1/optimize", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=60) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def test_the_server_answers_hex_tokens_as_the_api_over_http_and_grpc(server, stub):
+    doc = _tokened_1072()
+    want = api.solve(doc)
+    assert _gaps(want) == [] and want["revenue"] != api.solve(_doc(1072))["revenue"]
+    for body in ({"board": doc}, {"stateJson": json.dumps(doc)}):
+        status, got = _post(server, body)
+        assert status == 200, got
+        solution = got["solution"]
+        assert int(solution["revenue"]) == want["revenue"] and solution.get("unsupported", []) == want["unsupported"]
+    reply = stub.Optimize(pb.OptimizeRequest(board=convert.state_to_board(doc)), timeout=60)
+    assert reply.solution.revenue == want["revenue"] and list(reply.solution.unsupported) == want["unsupported"]
+
+
+def test_the_server_refuses_a_malformed_hex_tokens_naming_the_field(server, stub):
+    doc = _tokened_1072()
+    i = _index(doc, "K19")
+    doc["hexes"][i]["hex_tokens"] = [{"type": "development"}]
+    field = f"hexes[{i}].hex_tokens[0].owner"
+    status, got = _post(server, {"stateJson": json.dumps(doc)})
+    assert status == 400 and field in got["message"], got
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Optimize(pb.OptimizeRequest(board=convert.state_to_board(doc)), timeout=60)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert details(caught.value)[0][0][0] == field

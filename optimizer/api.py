@@ -159,7 +159,7 @@ def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
         "rules": problem.rules.title,  # the game's title, or "generic" for a game without rules here
         "revenue_rules": families_of(type(problem.rules)),  # the families its data file declares
         # the title's rules we know we do not model (games/coverage.json): never a silent wrong number
-        "unsupported": list(unsupported_rules(problem.board.game)),
+        "unsupported": list(problem.rules.open_gaps(unsupported_rules(problem.board.game))),
     }
 
 

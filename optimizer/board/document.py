@@ -37,6 +37,14 @@ class CityDoc(Struct, frozen=True):
     extra_reservations: tuple = ()
 
 
+class HexTokenDoc(Struct, frozen=True):
+    """A token on the hex itself (the schema's ``hex_tokens`` item)."""
+
+    owner: Annotated[str, Meta(min_length=1)]
+    type: str | None = None
+    player: str | int | None = None
+
+
 class NeighborsDoc(Struct, frozen=True, forbid_unknown_fields=True):
     """Edge "0".."5" to hex id; any other key is refused (the schema's ``propertyNames``)."""
 
@@ -68,6 +76,7 @@ class HexDoc(Struct, frozen=True):
     cities: tuple[CityDoc, ...] = ()
     tile_reservations: tuple = ()
     assignments: dict | UnsetType = UNSET
+    hex_tokens: tuple[HexTokenDoc, ...] | UnsetType = UNSET
 
 
 class AbilityDoc(Struct):

@@ -19,7 +19,7 @@ from ..errors import OptimizerError
 from . import caches, document
 from .adjacency import computed_neighbors, coordinate_index
 from .model import Board, City, Hex
-from .reference import read_board_reference, read_rest, with_untokened
+from .reference import hex_tokens_of, read_board_reference, read_rest, with_untokened
 from .tiles import Tile, parse_code
 
 # The reader, chosen once per process (``OPTIMIZER_NO_FAST_PATH=1``: the reference reader everywhere).
@@ -196,7 +196,15 @@ def _read_hex(h) -> Hex | None:
         borders=[(b.edge, b.type) for b in h.borders],
         cities=cities,
         assignments=dict(h.assignments) if h.assignments else {},
+        hex_tokens=_hex_tokens(h),
     )
+
+
+def _hex_tokens(h) -> tuple | None:
+    """The struct's ``hex_tokens`` as the reference reader reads them; None where the hex gives none."""
+    if h.hex_tokens is document.UNSET:
+        return None
+    return hex_tokens_of([msgspec.structs.asdict(t) for t in h.hex_tokens])
 
 
 def _read_cities(h, tile: Tile) -> dict | None:

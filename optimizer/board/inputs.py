@@ -33,6 +33,7 @@ INPUT_HEX = (
     "cities",
     "tile_reservations",
     "assignments",
+    "hex_tokens",
 )
 
 

@@ -43,6 +43,17 @@ class City:
     #   18VA's P3): Part::City#tokened_by? counts them; read where a family says so
 
 
+@dataclass(frozen=True)
+class HexToken:
+    """A token on the hex itself, not in a city (the engine's Hex#tokens: 1868 Wyoming's development
+    tokens): its owner's id, its type ("normal" where the document gives none) and the player who owns
+    that owner, where the document says."""
+
+    owner: str
+    type: str = "normal"
+    player: str | None = None
+
+
 @dataclass
 class Hex:
     id: str
@@ -55,6 +66,7 @@ class Hex:
     borders: list  # [(absolute edge, type)]
     cities: dict  # node index N -> City
     assignments: dict
+    hex_tokens: tuple | None = None  # HexToken on the hex itself; None: the document gives no ``hex_tokens``
 
     def node_id(self, n: int) -> str:
         return f"{self.id}._{n}"
@@ -107,6 +119,11 @@ class Board:
     company: Company
     trains: list
     hexes: dict  # id -> Hex, in document order
+
+    @_kept
+    def hex_tokens_given(self) -> bool:
+        """The document gives ``hex_tokens`` (on any hex: then a hex without it holds none)."""
+        return any(hx.hex_tokens is not None for hx in self.hexes.values())
 
     def hex(self, hex_id: str) -> Hex:
         try:

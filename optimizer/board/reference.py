@@ -15,7 +15,7 @@ from ..errors import BoardError, OptimizerError, decoded_json
 from . import caches
 from .adjacency import with_computed_neighbors
 from .limits import check_numbers
-from .model import Board, City, Company, Hex, Train
+from .model import Board, City, Company, Hex, HexToken, Train
 from .tiles import Tile, parse_code
 
 
@@ -119,6 +119,7 @@ def board_from_document(doc: dict) -> Board:
             borders=[(b["edge"], b.get("type")) for b in h.get("borders") or []],
             cities=_read_cities(h, tile, hexes_field),
             assignments=dict(h.get("assignments") or {}),
+            hex_tokens=hex_tokens_of(h.get("hex_tokens")),
         )
     given = ["neighbors" in h for h in doc["hexes"]]
     if any(given) and not all(given):
@@ -192,6 +193,20 @@ def read_rest(doc: dict, hexes: dict) -> Board:
         company=company,
         trains=trains,
         hexes=hexes,
+    )
+
+
+def hex_tokens_of(tokens) -> tuple | None:
+    """A hex's checked ``hex_tokens`` (dicts) as :class:`HexToken`; None where the document gives none."""
+    if tokens is None:
+        return None
+    return tuple(
+        HexToken(
+            owner=t["owner"],
+            type=t.get("type") or "normal",
+            player=None if t.get("player") is None else str(t["player"]),
+        )
+        for t in tokens
     )
 
 

@@ -103,6 +103,11 @@ class Rules:
         """A per-company addition to one stop's value (1880 Taiwan, 1880 Romania Danube port)."""
         return 0
 
+    def open_gaps(self, lines: tuple) -> tuple:
+        """Which of the title's coverage lines (games/coverage.json) this board leaves open: all of
+        them, unless a family answers one from a field the board gives."""
+        return lines
+
     def is_red(self, hx, node) -> bool:
         return hx.color == "red"
 

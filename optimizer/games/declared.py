@@ -365,6 +365,12 @@ is then a data file, and a new game needs code only for a family not seen yet:
   prices its route in the nested kernel (the packing kernel declines it). ``ability_revenue``: ability
   types whose ``$N`` the company earns with its routes whatever they are (#routes_revenue,
   #connection_bonus_revenue, #coal_revenue: the bonuses it has claimed, ``Problem.fixed_revenue``).
+- ``development_values``: ``{token_type, counts, phase_tokens, bonus: {company, owners, amount},
+  covers}``: a boom city's value follows the tokens the document's ``hex_tokens`` place on its hex and
+  those around it, and ``bonus`` adds to it for the president's tokens next to it (1868 Wyoming's boom
+  cities and Teapot Dome, g_1868_wy/game.rb#update_boomcity_revenue!, #teapot_dome_bonuses); on a
+  board giving ``hex_tokens`` the coverage lines beginning as ``covers`` does are answered, not named.
+  See :mod:`optimizer.games.development_tokens`.
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -404,6 +410,7 @@ from ..model import (
 )
 from ..model.trains import UNLIMITED
 from .base import Rules
+from .development_tokens import boom_city, boom_value, neighbour_token_bonus
 from .freight import freight_terms
 from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
 from .hex_trains import hex_spec, segment_costs
@@ -611,7 +618,9 @@ class DeclaredRules(Rules):
         purple hexes, g_1868_wy/game.rb#check_connected: "Route is not connected" for a route whose node
         hexes hold one but ``corporation.coordinates``)."""
         rule = self.declared.get("home_only_colour")
-        return bool(rule) and hx.color == rule["color"] and rule["homes"].get(self.company.id) != hx.id
+        if not rule:
+            return False
+        return hx.color == rule["color"] and rule["homes"].get(self.company.id) != hx.id
 
     def _linked(self, rule: dict) -> bool:
         hexes = [self.board.hexes[h] for h in rule["token_hexes"] if h in self.board.hexes]
@@ -1151,7 +1160,25 @@ class DeclaredRules(Rules):
         by_hex = hx.id in self.declared.get("assigned_hex_doubles", ()) and self.company.assignments.get(hx.id)
         return node.value(self.board.phase_tiles) if on_ability or own or by_hex else 0
 
+    def development_rule(self) -> dict | None:
+        """``development_values``, where the board gives ``hex_tokens`` (else the document is silent on them)."""
+        rule = self.declared.get("development_values")
+        return rule if rule and self.board.hex_tokens_given else None
+
+    def open_gaps(self, lines: tuple) -> tuple:
+        """The title's coverage lines this board leaves open: those ``development_values`` covers are
+        answered on a board giving ``hex_tokens``."""
+        rule = self.development_rule()
+        if rule is None:
+            return lines
+        return tuple(line for line in lines if not any(line.startswith(c) for c in rule.get("covers", ())))
+
     def value_bonus(self, hx, node) -> int:
+        rule = self.development_rule()
+        teapot = neighbour_token_bonus(self.board, rule, hx, node) if rule and boom_city(hx, node) else 0
+        return teapot + self._value_bonus(hx, node)
+
+    def _value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
         once = self.once_amount() if self.once_location(hx, node) is not None else 0
@@ -1283,6 +1310,9 @@ class DeclaredRules(Rules):
         column = columns.get(self.board.phase_name) if columns else None
         if column is not None and node.kind == "offboard":
             return node.value([column]) + self.value_bonus(hx, node)
+        rule = self.development_rule()
+        if rule and boom_city(hx, node):
+            return boom_value(self.board, rule, hx, node) + self.value_bonus(hx, node)
         return super().value(hx, node)
 
     def make_stop(self, hx, node):

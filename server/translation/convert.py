@@ -193,6 +193,15 @@ def hex_to_json(h: pb.Hex, with_neighbors: bool) -> dict:
         out["tile_reservations"] = list(h.tile_reservations)
     if h.HasField("assignments"):
         out["assignments"] = json_format.MessageToDict(h.assignments)
+    if h.hex_tokens or h.no_hex_tokens:
+        out["hex_tokens"] = [hex_token_to_json(t) for t in h.hex_tokens]
+    return out
+
+
+def hex_token_to_json(t: pb.HexToken) -> dict:
+    out: dict = {"owner": t.owner}
+    _optional(t, "type", out)
+    _optional(t, "player", out)
     return out
 
 
@@ -296,6 +305,12 @@ def hex_from_json(h: dict, out: pb.Hex) -> None:
     out.tile_reservations.extend(h.get("tile_reservations") or [])
     if h.get("assignments"):
         out.assignments.CopyFrom(json_format.ParseDict(h["assignments"], struct_pb2.Struct()))
+    for t in h.get("hex_tokens") or []:
+        token = out.hex_tokens.add()
+        _set(token, t, ("owner", "type"))
+        _set(token, t, ("player",), str)
+    if h.get("hex_tokens") == []:
+        out.no_hex_tokens = True  # given, and none (an empty list is no list on the wire)
 
 
 # --- answers: dict -> message -------------------------------------------------------------------

@@ -64,9 +64,21 @@ def _hex(hx):
     out = _without(hx, ANSWER_FIELDS["hex"])
     if out.get("neighbors") == {} and "noNeighbors" not in out and "no_neighbors" not in out:
         out["noNeighbors"] = True  # given, and none: what the proto says with no_neighbors
+    if out.get("hex_tokens") == [] and "noHexTokens" not in out and "no_hex_tokens" not in out:
+        out["noHexTokens"] = True  # given, and none: what the proto says with no_hex_tokens
+    if isinstance(out.get("hex_tokens"), list):
+        out["hex_tokens"] = [_hex_token(t) for t in out["hex_tokens"]]
     if isinstance(out.get("cities"), list):
         out["cities"] = [_city(c) for c in out["cities"]]
     return out
+
+
+def _hex_token(token):
+    """A player id given as a number (the document takes either) as the proto's string."""
+    player = token.get("player") if isinstance(token, dict) else None
+    if isinstance(player, int) and not isinstance(player, bool):
+        return token | {"player": str(player)}
+    return token
 
 
 def _city(city):

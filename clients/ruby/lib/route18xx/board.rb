@@ -101,10 +101,24 @@ module Route18xx
       out['neighbors'] = hex.neighbors.to_h { |edge, other| [edge.to_s, other.id.to_s] }
       borders = tile.borders.sort_by(&:edge).map { |b| border(b) }
       out['borders'] = borders unless borders.empty?
-      out['cities'] = tile.cities.map { |c| city(tile, c) }
+      # A city the tile's parts do not hold is not in its code either (1868 Wyoming's white boom hex
+      # turned city in place, g_1868_wy/game.rb#boomtown_to_boomcity!: no track reaches it): left out.
+      out['cities'] = tile.cities.select { |c| tile.parts.any? { |p| p.equal?(c) } }.map { |c| city(tile, c) }
       reservations = Array(tile.reservations).map { |r| entity_id(r) }
       out['tile_reservations'] = reservations unless reservations.empty?
       out['assignments'] = plain(hex.assignments) unless hex.assignments.empty?
+      tokens = hex.tokens.map { |t| hex_token(t) }
+      out['hex_tokens'] = tokens unless tokens.empty?
+      out
+    end
+
+    # A token on the hex itself, not in a city (Engine::Hex#tokens: 1868 Wyoming's development tokens,
+    # g_1868_wy/game.rb#place_development_token): its owner, its type, and the player owning that owner.
+    def hex_token(token)
+      owner = token.corporation
+      out = { 'owner' => owner.id.to_s, 'type' => token.type.to_s }
+      player = owner.respond_to?(:player) ? owner.player : nil
+      out['player'] = player.id.to_s if player.respond_to?(:id)
       out
     end
 

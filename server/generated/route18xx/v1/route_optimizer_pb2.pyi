@@ -188,7 +188,7 @@ class DistanceRow(_message.Message):
     def __init__(self, nodes: _Optional[_Iterable[str]] = ..., pay: _Optional[int] = ..., visit: _Optional[int] = ..., multiplier: _Optional[int] = ...) -> None: ...
 
 class Hex(_message.Message):
-    __slots__ = ("id", "tile", "color", "rotation", "code", "location_name", "neighbors", "borders", "cities", "tile_reservations", "assignments", "no_neighbors")
+    __slots__ = ("id", "tile", "color", "rotation", "code", "location_name", "neighbors", "borders", "cities", "tile_reservations", "assignments", "no_neighbors", "hex_tokens", "no_hex_tokens")
     class NeighborsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -208,6 +208,8 @@ class Hex(_message.Message):
     TILE_RESERVATIONS_FIELD_NUMBER: _ClassVar[int]
     ASSIGNMENTS_FIELD_NUMBER: _ClassVar[int]
     NO_NEIGHBORS_FIELD_NUMBER: _ClassVar[int]
+    HEX_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    NO_HEX_TOKENS_FIELD_NUMBER: _ClassVar[int]
     id: str
     tile: str
     color: str
@@ -220,7 +222,19 @@ class Hex(_message.Message):
     tile_reservations: _containers.RepeatedScalarFieldContainer[str]
     assignments: _struct_pb2.Struct
     no_neighbors: bool
-    def __init__(self, id: _Optional[str] = ..., tile: _Optional[str] = ..., color: _Optional[str] = ..., rotation: _Optional[int] = ..., code: _Optional[str] = ..., location_name: _Optional[str] = ..., neighbors: _Optional[_Mapping[int, str]] = ..., borders: _Optional[_Iterable[_Union[Border, _Mapping]]] = ..., cities: _Optional[_Iterable[_Union[City, _Mapping]]] = ..., tile_reservations: _Optional[_Iterable[str]] = ..., assignments: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., no_neighbors: _Optional[bool] = ...) -> None: ...
+    hex_tokens: _containers.RepeatedCompositeFieldContainer[HexToken]
+    no_hex_tokens: bool
+    def __init__(self, id: _Optional[str] = ..., tile: _Optional[str] = ..., color: _Optional[str] = ..., rotation: _Optional[int] = ..., code: _Optional[str] = ..., location_name: _Optional[str] = ..., neighbors: _Optional[_Mapping[int, str]] = ..., borders: _Optional[_Iterable[_Union[Border, _Mapping]]] = ..., cities: _Optional[_Iterable[_Union[City, _Mapping]]] = ..., tile_reservations: _Optional[_Iterable[str]] = ..., assignments: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., no_neighbors: _Optional[bool] = ..., hex_tokens: _Optional[_Iterable[_Union[HexToken, _Mapping]]] = ..., no_hex_tokens: _Optional[bool] = ...) -> None: ...
+
+class HexToken(_message.Message):
+    __slots__ = ("owner", "type", "player")
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    owner: str
+    type: str
+    player: str
+    def __init__(self, owner: _Optional[str] = ..., type: _Optional[str] = ..., player: _Optional[str] = ...) -> None: ...
 
 class Border(_message.Message):
     __slots__ = ("edge", "type", "cost")

@@ -13,6 +13,9 @@ from functools import cache
 from ..model import MINES_ANY, Bonuses, Stop, TrainSpec, spec_from_train
 from ..model.trains import UNLIMITED
 
+HALF_TO_TEN = 1  # Rules.halves: a train paid half its route's revenue, rounded to 10 (1822MX's 3/2P)
+HALF_DOWN = 2  # ... rounded down (an obsolete train: g_1858/game.rb#revenue_for, ``revenue /= 2``)
+
 # The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
 STOP_HOOKS = (
     "make_stop",
@@ -184,9 +187,10 @@ class Rules:
         """Gauge changes a train runs without counting them as stops."""
         return 0
 
-    def halves(self, spec: TrainSpec) -> bool:
-        """The train is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
-        return False
+    def halves(self, spec: TrainSpec) -> int:
+        """How the train is paid half its route's revenue: 0 not at all, HALF_TO_TEN rounded to 10
+        (1822MX's 3/2P), HALF_DOWN rounded down (an obsolete train, g_1858/game.rb#revenue_for)."""
+        return 0
 
     def end_cap(self, spec: TrainSpec) -> int:
         """The most large stops plus towns at the route's ends a train may count (UNLIMITED: no such rule)."""

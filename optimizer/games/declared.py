@@ -320,6 +320,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
   revenue (its stops and bonuses), rounded to 10 as Ruby's ``round(-1)`` (half away from zero), before
   its track penalties: 1822MX's 3/2P, g_1822_mx/game.rb#revenue_for; the problem's ``halved_by_train``.
+- ``obsolete_trains``: ``{"phases": [...], "from_phase": {train: phase}}``: a train of a name listed is
+  obsolete from that phase on (the board's phase, ordered by ``phases``) and paid half its route's
+  revenue, rounded down (1858, 1858India, 1858Switzerland: g_1858/game.rb#revenue_for, ``revenue /= 2 if
+  route.train.obsolete``; optimizer/games/obsolete.py says why the phase decides it); the problem's
+  ``halved_by_train`` (HALF_DOWN).
 - ``towns_fill``: ``true`` where a train of a city row (pay N) and a town row (pay M, often 0) pays
   every city and off-board it visits, and its best towns in the pay left: N + M less its cities
   (1867 and 1861: g_1867/game.rb#compute_stops, a train's pay-0 town row fills the stops its main
@@ -390,13 +395,14 @@ from ..model import (
     TrainSpec,
 )
 from ..model.trains import UNLIMITED
-from .base import Rules
+from .base import HALF_DOWN, HALF_TO_TEN, Rules
 from .freight import freight_terms
 from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
 from .hex_trains import hex_spec, segment_costs
 from .home_route import home_stop
 from .mining_runs import MiningRuns, groups_of
 from .narrow_gauge import narrow_gauge_bonus
+from .obsolete import obsolete_in_phase
 from .stop_classes import spec_by_classes
 
 FORBIDDEN = -(1 << 24)  # a visited pair no legal route holds: a route with it earns less than none
@@ -795,12 +801,18 @@ class DeclaredRules(Rules):
             return 0
         return int(rule["free_in_name"] in spec.name)
 
-    def halves(self, spec: TrainSpec) -> bool:
+    def halves(self, spec: TrainSpec) -> int:
         """``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
         revenue, rounded to 10 (lib/engine/game/g_1822_mx/game.rb#revenue_for: ``(revenue / 2).round(-1)``
-        for ``3/2P``)."""
+        for ``3/2P``). ``obsolete_trains``: a train obsolete in the board's phase is paid half, rounded
+        down (:func:`obsolete_in_phase`)."""
         rule = self.declared.get("halved_trains") or {}
-        return "prefix" in rule and str(spec.name).startswith(rule["prefix"])
+        if "prefix" in rule and str(spec.name).startswith(rule["prefix"]):
+            return HALF_TO_TEN
+        obsolete = self.declared.get("obsolete_trains")
+        if obsolete and obsolete_in_phase(obsolete, str(spec.name), self.board.phase_name):
+            return HALF_DOWN
+        return 0
 
     def end_cap(self, spec: TrainSpec) -> int:
         """``end_towns_count``: towns at a route's ends count against the cities a train with rows pays

@@ -163,7 +163,8 @@ class Problem:
     hexes_by_best_route: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bits of
     #   amount_by_penalty (penalty_mask_by_seg)
     halved_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: the train is paid
-    #   half its route's revenue, rounded to 10 (revenue.halve_to_ten: 1822MX's 3/2P); empty: none is
+    #   half its route's revenue: HALF_TO_TEN rounded to 10 (revenue.halve_to_ten: 1822MX's 3/2P), HALF_DOWN
+    #   rounded down (an obsolete train: g_1858, revenue.halve); 0 or empty: none is
     skip_set_pairs_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bit k set
     #   where set pair k does not pay the train (SetPairBonus.trains: 1822CA's ports); empty: every one pays
     # ---- a rule pricing and checking the run as a whole (mining_runs: optimizer/games/mining_runs.py)
@@ -242,9 +243,10 @@ class Problem:
                 small += 1
         return large, small
 
-    def halved(self, t: int) -> bool:
-        """Train t is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
-        return t < len(self.halved_by_train) and bool(self.halved_by_train[t])
+    def halved(self, t: int) -> int:
+        """How train t is paid half its route's revenue: 0 not at all, HALF_TO_TEN rounded to 10 (1822MX's
+        3/2P), HALF_DOWN rounded down (an obsolete train, g_1858/game.rb#revenue_for)."""
+        return int(self.halved_by_train[t]) if t < len(self.halved_by_train) else 0
 
     # ---- a train whose paid subset holds every large stop it visits (TrainSpec.large_first); empty: none
     large_first_by_train: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
@@ -462,7 +464,10 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     rows = values.tolist()
     min_large = [rules.min_large(s) for s in specs]
     group = np.array(
-        [keys.setdefault((s, min_large[t], tuple(rows[t]), gauge_ok[t]), len(keys)) for t, s in enumerate(specs)],
+        [
+            keys.setdefault((s, min_large[t], tuple(rows[t]), gauge_ok[t], rules.halves(s)), len(keys))
+            for t, s in enumerate(specs)
+        ],
         dtype=np.int32,
     )
 

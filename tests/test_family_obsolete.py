@@ -9,6 +9,8 @@ real engine and compares its ``Train#obsolete`` with what we derive, on every st
 Expected revenues are the engine's: the price ``clients/ruby/bin/price-routes`` gave our routes in this
 branch's judge run (``benchmarks/engine_judge.py --title``: 1858 8 of 8, 5 of 8 on main; 1858Switzerland
 6 of 8, 3 of 8 on main; 1858India 4 of 8, 2 of 8 on main), each the engine's router's revenue too.
+1858Switzerland's red-to-red bonuses (``set_pairs`` with ``amount_of_hex``), added after the halving,
+make its last two states right (8 of 8).
 1866 trains never become obsolete (no ``obsolete_on`` in g_1866/game.rb TRAINS, and nothing else sets
 ``Train#obsolete`` there): the replay shows it on 1866's states as well.
 """
@@ -24,9 +26,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from optimizer import api
+from optimizer.board.state import read_board
 from optimizer.core import compiled
 from optimizer.errors import BoardError
-from optimizer.games import game_data, revenue_rules
+from optimizer.games import game_data, revenue_rules, rules_for
 from optimizer.games.base import HALF_DOWN, HALF_TO_TEN
 from optimizer.games.coverage import unsupported_rules
 from optimizer.games.obsolete import obsolete_in_phase
@@ -226,3 +229,60 @@ def test_twins_agree_on_halved_trains(data):
         for r in result.routes:
             priced = price_route(problem, r.train, r.stops, route_pen_mask(problem, r.dsegs))
             assert priced.legal and priced.revenue == r.revenue, (r, priced)
+
+
+# ---- 1858Switzerland's red-to-red bonuses -------------------------------------------------------------
+
+# state, the engine's price of our routes (this branch's judge run, equal to the router's or, at @532,
+# the players', the router having stopped at its state cap)
+R2R_PRICED = [
+    (SWISS + "505", 430),  # AB's 6E from B7 (west) to L5 (east): L16's 80 in phase 6 (main: 380)
+    (SWISS + "563", 380),  # MOB's 6E, west to east (main: 320)
+    (SWISS + "532", 1080),  # BLS's 5D (multiplier 2) west to east: 160 (main: 970)
+]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("state_id, engine", R2R_PRICED, ids=[s for s, _ in R2R_PRICED])
+def test_red_to_red_answer_is_the_engines_price(state_id, engine):
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    router = doc["expected"]["router"]["revenue"] or 0
+    assert answer["optimal"] and answer["revenue"] == engine >= router
+    assert engine == doc["expected"]["human_recheck"]  # the players found the same
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == engine
+    problem = build_problem(doc)
+    nested = compiled.search(problem, strategy="nested")
+    packing = compiled.search(problem, strategy="packing")
+    assert nested.optimal and packing.optimal and nested.revenue == packing.revenue == engine
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("state_id", [s for s, _ in R2R_PRICED])
+def test_the_checker_prices_the_players_red_to_red_routes_as_the_engine(state_id):
+    doc = catalog_state(state_id)
+    routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["human"]["routes"]]
+    checked = api.check(doc, routes)
+    assert checked["legal"] and checked["revenue"] == doc["expected"]["human_recheck"]
+
+
+@pytest.mark.corpus
+def test_the_red_to_red_amount_follows_phase_multiplier_and_halving():
+    """B16 (north-south) pays 0 before brown, 50 in brown, 60 in gray (its tile code), times the train's
+    multiplier; declared twice over for an obsolete train (a 4H in phase 6, not in 5), whose halving gives
+    it back whole: (S + 2B) // 2 == S // 2 + B."""
+    doc = catalog_state(SWISS + "563")
+    trains = [
+        {"id": "6E-0", "name": "6E", "distance": doc["trains"][0]["distance"], "price": 700},
+        {"id": "5D-0", "name": "5D", "distance": doc["trains"][0]["distance"], "price": 1100, "multiplier": 2},
+        {"id": "4H-0", "name": "4H", "distance": 4, "price": 200},
+    ]
+    for phase, tiles, want in (
+        ("6", ["yellow", "green", "brown", "gray"], {60: {"6E"}, 120: {"5D", "4H"}}),
+        ("5", ["yellow", "green", "brown"], {50: {"6E", "4H"}, 100: {"5D"}}),
+        ("4", ["yellow", "green"], {}),
+    ):
+        board = read_board(dict(doc, trains=trains, phase={"name": phase, "tiles": tiles}))
+        assert rules_for(board).hex_value_amounts("B16") == want, phase
+    assert (430 + 2 * 60) // 2 == 430 // 2 + 60 and (431 + 2 * 60) // 2 == 431 // 2 + 60

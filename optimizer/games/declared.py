@@ -85,7 +85,13 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``trains``: only for trains whose names match
   the pattern (the problem's ``skip_set_pairs_by_train``); ``company_types``: only for companies of those
   types (1822CA's ports: a route paying a grain elevator and an east (west) port earns 10, the grain
-  train 20, g_1822_ca/game.rb#grain_and_port_bonus).
+  train 20, g_1822_ca/game.rb#grain_and_port_bonus). ``amount_of_hex`` (a hex id) in place of
+  ``amount``: the value of that hex's off-board in the board's phase, times the route's train's
+  multiplier, paid whole to a train paid half rounded down (``obsolete_trains``: the pair is declared at
+  twice the amount for it, which halving gives back exactly, ``(S + 2B) / 2 = S / 2 + B``), as
+  1858Switzerland adds its red-to-red bonuses after G1858's halving (g_1858_switzerland/game.rb
+  #revenue_for, #north_south_bonus, #east_west_bonus, #r2r_bonus: ``@bonus_revenue[bonus]
+  .route_revenue(@phase, route.train)`` of B16 and L16, BONUS_HEXES).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
   paid once for the company, on its route that earns it most: ``amount`` when the route visits a
   stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
@@ -1344,6 +1350,22 @@ class DeclaredRules(Rules):
         return spec.value_of(table[key], stop.large, stop.kind) + self.value_bonus(hx, node) + extra
 
     # ---- bonuses ---------------------------------------------------------------------------
+    def hex_value_amounts(self, hex_id: str) -> dict:
+        """``set_pairs``' ``amount_of_hex``: {amount: train names}, the hex's off-board value in the board's
+        phase times each train's multiplier, twice that for a train paid half rounded down (so that the
+        halving leaves the bonus whole); none where the value is 0 or the hex is not on the board."""
+        hx = self.board.hexes.get(hex_id)
+        values = [n.value(self.board.phase_tiles) for n in hx.tile.nodes if n.kind == "offboard"] if hx else []
+        value = max(values, default=0)
+        obsolete = self.declared.get("obsolete_trains")
+        out: dict = {}
+        for train in self.board.trains:
+            halved = bool(obsolete) and obsolete_in_phase(obsolete, train.name, self.board.phase_name)
+            amount = value * int(train.multiplier or 1) * (2 if halved else 1)
+            if amount:
+                out.setdefault(amount, set()).add(train.name)
+        return out
+
     def select(self, spec: dict) -> list:
         """(stop id, hex) of the stops a group-pair set names."""
         out = []
@@ -1485,7 +1507,13 @@ class DeclaredRules(Rules):
             if rule.get("company") in (None, self.company.id) and held and self.for_company_type(rule):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
-                amount, visited = int(rule["amount"]), bool(rule.get("visited"))
+                visited = bool(rule.get("visited"))
+                if "amount_of_hex" in rule:
+                    for amount, names in self.hex_value_amounts(rule["amount_of_hex"]).items():
+                        pattern = "|".join(re.escape(name) for name in sorted(names))
+                        bonuses.set_pairs.append(SetPairBonus(a, b, amount, visited, trains=pattern))
+                    continue
+                amount = int(rule["amount"])
                 bonuses.set_pairs.append(
                     SetPairBonus(a, b, amount, visited, largest=bool(rule.get("largest")), trains=rule.get("trains"))
                 )

@@ -32,8 +32,10 @@ from optimizer.errors import BoardError
 from optimizer.games import game_data, revenue_rules, rules_for
 from optimizer.games.base import HALF_DOWN, HALF_TO_TEN
 from optimizer.games.coverage import unsupported_rules
+from optimizer.games.declared import DeclaredRules
 from optimizer.games.obsolete import obsolete_in_phase
-from optimizer.graph.problem import build_problem
+from optimizer.graph.problem import any_train_without_token, build_problem, problem_from_graph
+from optimizer.graph.walks import build_track_graph
 from optimizer.revenue import price_route, route_pen_mask
 
 from .boards import small_boards
@@ -286,3 +288,106 @@ def test_the_red_to_red_amount_follows_phase_multiplier_and_halving():
         board = read_board(dict(doc, trains=trains, phase={"name": phase, "tiles": tiles}))
         assert rules_for(board).hex_value_amounts("B16") == want, phase
     assert (430 + 2 * 60) // 2 == 430 // 2 + 60 and (431 + 2 * 60) // 2 == 431 // 2 + 60
+
+
+# ---- 1866's national companies: their regions, homes as tokens, no blocking ------------------------
+
+N1866 = "1866/1866_game_end_final_phase@"
+# state, the engine's price of our routes (this branch's judge run: 1866 8 of 8, 4 of 8 on main)
+NATIONAL_PRICED = [
+    (N1866 + "152", 30),  # PRU's INF: a local run in F22, its home (main: 0)
+    (N1866 + "270", 90),  # BNL's INF: F10-G9-H10-I11, all its homes (main: 0)
+    (N1866 + "397", 70),  # CH's INF: L12-L14-L16 (main: 0)
+    (N1866 + "547", 100),
+    (N1866 + "1058", 170),  # the router gave none here; the players ran the same 170 (main: 0, judged right)
+]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("state_id, engine", NATIONAL_PRICED, ids=[s for s, _ in NATIONAL_PRICED])
+def test_national_answer_is_the_engines_price(state_id, engine):
+    doc = catalog_state(state_id)
+    answer = api.solve(doc)
+    router = doc["expected"]["router"]["revenue"] or 0
+    assert answer["optimal"] and answer["revenue"] == engine >= router
+    assert api.solve(doc, core="python")["revenue"] == engine
+    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
+    assert checked["legal"] and checked["revenue"] == engine
+    problem = build_problem(doc)
+    nested = compiled.search(problem, strategy="nested")
+    packing = compiled.search(problem, strategy="packing")
+    assert nested.optimal and packing.optimal and nested.revenue == packing.revenue == engine
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("state_id", [s for s, _ in NATIONAL_PRICED])
+def test_the_checker_prices_the_players_national_routes_as_the_engine(state_id):
+    doc = catalog_state(state_id)
+    routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["human"]["routes"]]
+    checked = api.check(doc, routes)
+    assert checked["legal"] and checked["revenue"] == doc["expected"]["human_recheck"]
+
+
+@pytest.mark.corpus
+def test_a_national_runs_within_its_region_only():
+    """BNL's route at @270 (F10-G9-H10-I11, BNL's region and homes) is illegal for CH, a national whose
+    region is L12 L14 L16 M13 M15 (#check_distance: "Nationals can only run within its region"); and a
+    national with no home on it earns nothing for it: our answer for CH there finds no route."""
+    doc = catalog_state(N1866 + "270")
+    routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["human"]["routes"]]
+    assert api.check(doc, routes)["legal"]
+    as_ch = dict(doc, corporation=dict(doc["corporation"], id="CH", name="CH"))
+    checked = api.check(as_ch, routes)
+    assert not checked["legal"]
+    assert any("within its region" in reason for reason in json.dumps(checked).split('"')), checked
+
+
+@pytest.mark.corpus
+def test_the_regions_and_homes_are_the_engines():
+    """The declared regions are G1866's NATIONAL_REGION_HEXES and the homes its nationals' coordinates,
+    read from the engine itself."""
+    ruby, engine = tool("ruby"), engine_dir()
+    script = (
+        "require 'json'; require 'route18xx/engine_loader'; Route18xx::EngineLoader.load(ARGV[0]); "
+        "g = Engine::Game::G1866::Game; "
+        "homes = g::CORPORATIONS.select { |c| %w[national minor_national].include?(c[:type].to_s) }"
+        ".to_h { |c| [c[:sym], Array(c[:coordinates]).uniq.sort] }; "
+        "puts JSON.generate({ 'regions' => g::NATIONAL_REGION_HEXES, 'homes' => homes })"
+    )
+    run = subprocess.run(
+        [ruby, "-I", str(CLIENT / "lib"), "-e", script, str(engine)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    theirs = json.loads(run.stdout.splitlines()[-1])
+    rule = revenue_rules("1866")["national_regions"]
+    assert rule["regions"] == theirs["regions"]
+    assert rule["homes"] == theirs["homes"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_on_national_regions(data):
+    """Random boards run by a national of a random region and homes, at times with local trains: the
+    reference, nested and packing searches agree, and every route keeps to the region (stops and track)
+    and is priced as the reference prices it."""
+    doc = data.draw(small_boards(max_hexes=10, min_trains=1, max_trains=3, local=data.draw(st.booleans())))
+    ids = [h["id"] for h in doc["hexes"]]
+    region = data.draw(st.lists(st.sampled_from(ids), min_size=1, unique=True))
+    homes = data.draw(st.lists(st.sampled_from(region), max_size=3, unique=True))
+    doc["corporation"] = dict(doc["corporation"], type="national")
+    cid = doc["corporation"]["id"]
+    rule = {"company_types": ["national"], "regions": {cid: region}, "homes": {cid: homes}}
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"national_regions": rule})(board)
+    graph = build_track_graph(board, rules, reachable_only=not any_train_without_token(board, rules))
+    problem = problem_from_graph(board, rules, graph)
+    for result in searches_agree(problem):
+        for r in result.routes:
+            segs = [int(problem.seg_by_dir[d]) for d in r.dsegs]
+            assert all(h in region for k in segs for h in problem.graph.segments[k].hexes), r
+            assert all(problem.graph.stops[s].hex in region for s in r.stops), r
+            priced = price_route(problem, r.train, r.stops, route_pen_mask(problem, r.dsegs), segs)
+            assert priced.legal and priced.revenue == r.revenue, (r, priced)

@@ -88,8 +88,6 @@ def test_18esp_east_to_west_pays_100():
         ("1860/1860_game_end_stock_market@660", "leased from the bank", "#loaner_new_rules?"),
         # RABA: the engine 60 for our route to H1, ours 40
         ("18Mag/hs_puhjabag_1762198060@148", "RABA", "#raba_train?"),
-        # PRU's INF train: the router 30 in F22, ours 0
-        ("1866/1866_game_end_final_phase@152", "INF train", "#city_tokened_by?"),
     ],
 )
 def test_wrong_states_name_their_rule(state_id, words, cites):

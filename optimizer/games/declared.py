@@ -404,10 +404,11 @@ from ..model.trains import UNLIMITED
 from .base import HALF_DOWN, HALF_TO_TEN, Rules
 from .freight import freight_terms
 from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
-from .hex_trains import hex_spec, segment_costs
+from .hex_trains import UNCAPPED, hex_spec, segment_costs
 from .home_route import home_stop
 from .mining_runs import MiningRuns, groups_of
 from .narrow_gauge import narrow_gauge_bonus
+from .national_regions import home_hexes, region_of, segment_reason
 from .obsolete import obsolete_in_phase
 from .stop_classes import spec_by_classes
 
@@ -525,7 +526,7 @@ class DeclaredRules(Rules):
         if families.get("closed_private_hex_bonuses"):
             attrs["closed_private_bonuses"] = closed_private_bonuses(data)
         base = TerminiRules if "route_termini" in families else cls  # (others keep the generic stop hooks)
-        if base is cls and not ("freight_ports" in families or "linked_stops" in families):
+        if base is cls and not any(k in families for k in ("freight_ports", "linked_stops", "national_regions")):
             attrs["forbidden"] = Rules.forbidden  # no stop closed to the company: graph/walks.py skips the hook
         return type(f"Rules{title}", (base,), attrs)
 
@@ -590,7 +591,26 @@ class DeclaredRules(Rules):
         rule = self.declared.get("linked_stops")
         if rule and rule["group"] in node.groups and not self._linked(rule):
             return True
+        region = self.national_region()
+        if region is not None and hx.id not in region:
+            return True
         return super().forbidden(hx, node)
+
+    def national_region(self) -> frozenset | None:
+        """``national_regions``: the hexes a national company runs within (None: no such company)."""
+        return region_of(self.declared.get("national_regions"), self.company)
+
+    def has_token(self, hx, node) -> bool:
+        """``national_regions``: a national's home hexes' cities count as holding its token
+        (g_1866/game.rb#city_tokened_by?, the nationals' graph's ``home_as_token``)."""
+        if node.kind == "city" and self.national_region() is not None:
+            if hx.id in home_hexes(self.declared["national_regions"], self.company):
+                return True
+        return super().has_token(hx, node)
+
+    def blocks(self, hx, node) -> bool:
+        """``national_regions``: no token blocks a national (its graph's ``no_blocking``)."""
+        return False if self.national_region() is not None else super().blocks(hx, node)
 
     def forbidden_reason(self, hx, node) -> str:
         rule = self.declared.get("freight_ports")
@@ -599,6 +619,9 @@ class DeclaredRules(Rules):
         rule = self.declared.get("linked_stops")
         if rule and rule["group"] in node.groups and not self._linked(rule):
             return super().forbidden_reason(hx, node) + f": it holds no token on {' or '.join(rule['token_hexes'])}"
+        region = self.national_region()
+        if region is not None and hx.id not in region:
+            return super().forbidden_reason(hx, node) + ": a national runs within its region only"
         return super().forbidden_reason(hx, node)
 
     def _linked(self, rule: dict) -> bool:
@@ -969,6 +992,8 @@ class DeclaredRules(Rules):
         more = self.extra_distance(train)
         if more:
             spec = replace(spec, visit_large=spec.visit_large + more, pay_large=spec.pay_large + more)
+        if self.national_region() is not None:  # no token needed (#check_connected), no track outside its region
+            spec = replace(spec, requires_token=False, hex_cap=spec.hex_cap if spec.hex_cap >= 0 else UNCAPPED)
         return spec
 
     def express_spec(self, rule: dict, train, spec: TrainSpec) -> TrainSpec | None:
@@ -1018,7 +1043,11 @@ class DeclaredRules(Rules):
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
         rule = self.declared.get("hex_distance")
-        return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
+        costs = segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
+        region = self.national_region()
+        if region is None:
+            return costs
+        return [(edges, why or segment_reason(region, seg)) for (edges, why), seg in zip(costs, graph.segments)]
 
     def track_stop_bonus(self) -> tuple:
         rule = self.declared.get("track_stop_bonus")

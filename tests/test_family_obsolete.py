@@ -331,8 +331,7 @@ def test_the_checker_prices_the_players_national_routes_as_the_engine(state_id):
 @pytest.mark.corpus
 def test_a_national_runs_within_its_region_only():
     """BNL's route at @270 (F10-G9-H10-I11, BNL's region and homes) is illegal for CH, a national whose
-    region is L12 L14 L16 M13 M15 (#check_distance: "Nationals can only run within its region"); and a
-    national with no home on it earns nothing for it: our answer for CH there finds no route."""
+    region is L12 L14 L16 M13 M15 (#check_distance: "Nationals can only run within its region")."""
     doc = catalog_state(N1866 + "270")
     routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["human"]["routes"]]
     assert api.check(doc, routes)["legal"]

@@ -992,8 +992,8 @@ class DeclaredRules(Rules):
         more = self.extra_distance(train)
         if more:
             spec = replace(spec, visit_large=spec.visit_large + more, pay_large=spec.pay_large + more)
-        if self.national_region() is not None:  # no token needed (#check_connected), no track outside its region
-            spec = replace(spec, requires_token=False, hex_cap=spec.hex_cap if spec.hex_cap >= 0 else UNCAPPED)
+        if self.national_region() is not None:  # no track outside its region (its segments there are forbidden)
+            spec = replace(spec, hex_cap=spec.hex_cap if spec.hex_cap >= 0 else UNCAPPED)
         return spec
 
     def express_spec(self, rule: dict, train, spec: TrainSpec) -> TrainSpec | None:

@@ -1,14 +1,17 @@
 """1866's national companies (``national_regions``): a national runs within its region only, its home
-hexes count as holding its token, no other company's token blocks it, and its routes need no token.
+hexes count as holding its token, and no other company's token blocks it.
 
 The engine's rules (lib/engine/game/g_1866/game.rb): #check_distance refuses a route visiting a stop
 outside ``NATIONAL_REGION_HEXES`` of the company (#visits_within_national_region?, #national_hexes) and
 #graph_skip_paths skips every path of a hex outside it (so no track outside is walked either);
 #city_tokened_by? counts a city of the company's ``coordinates`` (its home hexes) as tokened; the
 nationals' graph is ``Graph.new(self, home_as_token: true, no_blocking: true)`` (#setup,
-#graph_for_entity); #check_connected is skipped for them. The region and the homes are static data
-of the title (the corporation's id is in the board document), declared as
-``{"company_types": [...], "regions": {id: [hex, ...]}, "homes": {id: [hex, ...]}}``.
+#graph_for_entity); #check_connected is skipped for them, but a route must still visit a city the
+company holds (Route#revenue: ``@game.check_route_token``), a home city. We keep its trains off the
+track of hexes outside the region as the graph does (the engine's check of a route entered by hand
+looks at its stops only, so there a route passing through such a hex without stopping would pass).
+The region and the homes are static data of the title (the corporation's id is in the board
+document), declared as ``{"company_types": [...], "regions": {id: [hex, ...]}, "homes": {id: [hex, ...]}}``.
 """
 
 from __future__ import annotations

@@ -17,8 +17,10 @@ make its last two states right (8 of 8).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -39,7 +41,7 @@ from optimizer.graph.walks import build_track_graph
 from optimizer.revenue import price_route, route_pen_mask
 
 from .boards import small_boards
-from .corpus import require_corpus
+from .corpus import ROOT, require_corpus
 from .ruby import CLIENT, engine_dir, fixture_path, tool
 from .test_catalog_rules import catalog_state
 from .twins import searches_agree
@@ -390,3 +392,143 @@ def test_twins_agree_on_national_regions(data):
             assert all(problem.graph.stops[s].hex in region for s in r.stops), r
             priced = price_route(problem, r.train, r.stops, route_pen_mask(problem, r.dsegs), segs)
             assert priced.legal and priced.revenue == r.revenue, (r, priced)
+
+
+# ---- 1858India's Pullman: an optional field of the board document, trains[].pullman -----------------
+
+RUBY_BOARDS = r"""
+require 'json'
+require 'route18xx/engine_loader'
+require 'route18xx/opal_leniency'
+require 'route18xx/board'
+Route18xx::EngineLoader.load(ARGV[0])
+Route18xx::OpalLeniency.apply
+replays = Route18xx::EngineLoader::Replays.new
+$stdin.each_line do |line|
+  req = JSON.parse(line)
+  game = replays.before(req['fixture'], Integer(req['action_id']))
+  puts JSON.generate(Route18xx::Board.from_game(game, id: req['id']))
+end
+"""
+# the train the player attached the Pullman to before running (the engine's round state)
+ATTACHED = {
+    INDIA + "491": "4H-5",
+    INDIA + "633": "6H-1",
+    INDIA + "861": "7E-0",
+    INDIA + "918": "5E-2",
+}
+
+
+def _load_judge():
+    spec = importlib.util.spec_from_file_location("engine_judge", ROOT / "benchmarks" / "engine_judge.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.corpus
+def test_the_ruby_client_gives_the_pullman_and_we_earn_the_engines_price():
+    """Every 1858India state replayed with the real engine: the Ruby client's ``Board.from_game`` marks
+    the train the Pullman is attached to (and only it, and only where one is), the rest of the board is
+    the state's input; our answer on that board is proven, and the engine prices our routes at exactly
+    our revenue, at least its router's: all 8 states, where the catalogue's boards (no Pullman field)
+    leave 4 wrong."""
+    ruby, engine = tool("ruby"), engine_dir()
+    states = states_of("1858India")
+    lines = "".join(
+        json.dumps({"id": s["id"], "fixture": str(fixture_path(s)), "action_id": s["action_id"]}) + "\n" for s in states
+    )
+    run = subprocess.run(
+        [ruby, "-I", str(CLIENT / "lib"), "-e", RUBY_BOARDS, str(engine)],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    boards = {b["id"]: b for b in map(json.loads, run.stdout.splitlines())}
+    judge = _load_judge()
+    requests, answers = [], {}
+    for s in states:
+        board = boards[s["id"]]
+        attached = [t["id"] for t in board["trains"] if t.get("pullman")]
+        assert attached == ([ATTACHED[s["id"]]] if s["id"] in ATTACHED else []), s["id"]
+        plain = [{k: v for k, v in t.items() if k != "pullman"} for t in board["trains"]]
+        assert plain == s["trains"] and board["phase"] == s["phase"]
+        assert board["corporation"] == {k: s["corporation"].get(k) for k in board["corporation"]}
+        answer = api.solve(board)
+        assert answer["optimal"], s["id"]
+        answers[s["id"]] = answer["revenue"]
+        routes = [{"train": r["train"], "connections": r["hexes"]} for r in answer["routes"]]
+        requests.append({"id": s["id"], "fixture": str(fixture_path(s)), "action_id": s["action_id"], "routes": routes})
+    priced = judge.price(requests, engine)
+    for s in states:
+        assert priced[s["id"]].get("revenue") == answers[s["id"]], (s["id"], priced[s["id"]])
+        assert answers[s["id"]] >= (s["expected"]["router"]["revenue"] or 0)
+    assert {i: answers[i] for i in ATTACHED} == {
+        INDIA + "491": 180,
+        INDIA + "633": 420,
+        INDIA + "861": 500,
+        INDIA + "918": 800,
+    }
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("state_id", list(ATTACHED))
+def test_the_pullman_pays_10_a_city_and_off_board_5_once_obsolete(state_id):
+    """The catalogue's board with the attached train marked: proven at the engine's price (the test
+    above), both strategies agree, the checker prices the players' routes at the engine's recheck, and
+    the Pullman's train's values are its stops' plus 10 at each city and off-board."""
+    doc = catalog_state(state_id)
+    engine = {INDIA + "491": 180, INDIA + "633": 420, INDIA + "861": 500, INDIA + "918": 800}[state_id]
+    marked = dict(doc, trains=[dict(t, pullman=True) if t["id"] == ATTACHED[state_id] else t for t in doc["trains"]])
+    answer = api.solve(marked)
+    assert answer["optimal"] and answer["revenue"] == engine
+    assert api.solve(doc)["revenue"] < engine  # without the field: no Pullman
+    problem = build_problem(marked)
+    nested = compiled.search(problem, strategy="nested")
+    packing = compiled.search(problem, strategy="packing")
+    assert nested.revenue == packing.revenue == engine
+    routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["human"]["routes"]]
+    checked = api.check(marked, routes)
+    assert checked["legal"] and checked["revenue"] == doc["expected"]["human_recheck"]
+    plain = build_problem(doc)
+    t = [i for i, spec in enumerate(problem.specs) if spec.pullman][0]
+    for s, stop in enumerate(problem.graph.stops):
+        more = 10 if stop.kind in ("city", "offboard") else 0
+        assert int(problem.values_by_train_stop[t][s]) == int(plain.values_by_train_stop[t][s]) + more
+
+
+@pytest.mark.corpus
+def test_an_obsolete_train_with_the_pullman_earns_5_a_stop():
+    """1858India @361: GIP's 2H in phase 4 is obsolete. Were the Pullman on it (GIP had none), its
+    route would earn half its stops and 5 for each city or off-board (g_1858_india/game.rb#pullman_bonus:
+    ``(train.multiplier || 1) * (train.obsolete ? 5 : 10)``, added after G1858's halving): the players'
+    K8-K6-J7 (towns of 10, a city of 40: 60 whole, 30 obsolete, as the engine paid) earns 30 + 5."""
+    doc = catalog_state(INDIA + "361")
+    routes = [{"train": r["train"], "hexes": r["hexes"]} for r in doc["expected"]["human"]["routes"]]
+    two_h = [r for r in routes if r["train"] == "2H-5"]
+    assert api.check(doc, two_h)["revenue"] == 30
+    marked = dict(doc, trains=[dict(t, pullman=True) if t["id"] == "2H-5" else t for t in doc["trains"]])
+    checked = api.check(marked, two_h)
+    assert checked["legal"] and checked["revenue"] == 30 + 5
+    phase3 = dict(marked, phase=dict(doc["phase"], name="3"))  # not obsolete: 60 + 10
+    assert api.check(phase3, two_h)["revenue"] == 60 + 10
+
+
+@pytest.mark.corpus
+def test_the_pullman_field_is_refused_where_it_means_nothing():
+    """A title without a Pullman to attach (1858 itself) refuses the field by name; two trains cannot
+    carry one Pullman; the schema wants a boolean."""
+    doc = catalog_state("1858/219682@160")
+    one = [dict(doc["trains"][0], pullman=True), doc["trains"][1]]
+    with pytest.raises(BoardError, match=r"trains\[0\].pullman: 1858 has no Pullman") as error:
+        api.solve(dict(doc, trains=one))
+    assert error.value.field == "trains[0].pullman"
+    india = catalog_state(INDIA + "169")
+    two = [dict(t, pullman=True) for t in india["trains"][:2]] + india["trains"][2:]
+    with pytest.raises(BoardError, match="one train at most"):
+        api.solve(dict(india, trains=two))
+    with pytest.raises(BoardError, match="pullman"):
+        api.solve(dict(india, trains=[dict(india["trains"][0], pullman="yes")] + india["trains"][1:]))

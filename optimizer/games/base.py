@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..errors import BoardError
 from ..model import MINES_ANY, Bonuses, Stop, TrainSpec, spec_from_train
 from ..model.trains import UNLIMITED
 
@@ -155,6 +156,11 @@ class Rules:
     def train_spec(self, train, where: str) -> TrainSpec | None:
         """The caps of a train; None for a train the rules price as a bonus instead of a route."""
         return spec_from_train(train, where)
+
+    def pullman_amount(self, where: str) -> int:
+        """What the Pullman attached to a train adds to each city and off-board it stops at; a title
+        without such a Pullman refuses the field (``where``)."""
+        raise BoardError(f"{where}: {self.board.game} has no Pullman to attach to a train", field=where)
 
     def min_large(self, spec: TrainSpec) -> int:
         """How many large stops a route of this train must count at least (0: only the generic two

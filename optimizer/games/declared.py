@@ -596,6 +596,15 @@ class DeclaredRules(Rules):
             return True
         return super().forbidden(hx, node)
 
+    def pullman_amount(self, where: str) -> int:
+        """``pullman_stop_bonus``: ``{"amount": A}``: the train the company's Pullman is attached to this
+        round (the board's ``trains[].pullman``) earns A more for each city and off-board it stops at,
+        times its multiplier, and half that once obsolete: the problem adds A to those stops' values for
+        it, which its halving gives back as A / 2 (1858India: g_1858_india/game.rb#revenue_for,
+        #pullman_bonus, ``(train.multiplier || 1) * (train.obsolete ? 5 : 10)``)."""
+        rule = self.declared.get("pullman_stop_bonus")
+        return int(rule["amount"]) if rule else super().pullman_amount(where)
+
     def national_region(self) -> frozenset | None:
         """``national_regions``: the hexes a national company runs within (None: no such company)."""
         return region_of(self.declared.get("national_regions"), self.company)

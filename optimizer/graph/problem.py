@@ -312,6 +312,13 @@ def clear_cache() -> None:
     _PROBLEMS.clear()
 
 
+def pullman_value(stop, spec) -> int:
+    """What the Pullman attached to the train adds to a stop: its amount at a city or off-board (1858India:
+    g_1858_india/game.rb#pullman_bonus counts ``stop.city? || stop.offboard?`` of the route's stops; every
+    train it is attached to, a broad-gauge one, is paid every city and off-board it visits)."""
+    return spec.pullman if spec.pullman and stop.kind in ("city", "offboard") else 0
+
+
 def problem_from_graph(board, rules, graph) -> Problem:
     """The trains' caps and the bonuses of the rules, flattened with the graph."""
     trains: list = []
@@ -319,6 +326,8 @@ def problem_from_graph(board, rules, graph) -> Problem:
     bonus_trains: list = []
     for i, train in enumerate(board.trains):
         spec = rules.train_spec(train, f"trains[{i}]")
+        if spec is not None and train.pullman:
+            spec = replace(spec, pullman=rules.pullman_amount(f"trains[{i}].pullman"))
         if spec is None:
             bonus_trains.append(train)
         else:
@@ -398,7 +407,9 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     n = len(stops)
     K = len(specs)
     index = graph.stop_index()
-    values = np.array([[rules.train_value(s, spec) for s in stops] for spec in specs], dtype=np.int32).reshape(K, n)
+    values = np.array(
+        [[rules.train_value(s, spec) + pullman_value(s, spec) for s in stops] for spec in specs], dtype=np.int32
+    ).reshape(K, n)
     locations: dict = {}
     loc = np.array([locations.setdefault(s.location, len(locations)) for s in stops], dtype=np.int32)
     flags = np.array(

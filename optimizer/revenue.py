@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import chain, combinations, product
 
+from .games.base import HALF_DOWN, HALF_TO_TEN
 from .games.freight import freight_price
 from .graph.problem import GAUGES, HEX_FORBIDDEN
 from .model import MINES_NONE, MINES_ONE
@@ -293,8 +294,11 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
             best, best_key = Priced(revenue, paid, []), key
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
-    if problem.halved(t):
+    halved = problem.halved(t)
+    if halved == HALF_TO_TEN:
         best.revenue = halve_to_ten(best.revenue)
+    elif halved == HALF_DOWN:
+        best.revenue //= 2  # Ruby's Integer#/ : floor division, as Python's //
     best.revenue -= penalty_value(problem, pen_mask & ~problem.skip_penalties(t))
     best.revenue += end_bonus(problem, t, stops)
     return best

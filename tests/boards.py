@@ -464,8 +464,8 @@ def track_bonuses_by_train(draw, problem):
     if P and B and draw(st.booleans()):
         problem.per_hex_by_best_route = np.array([draw(st.sampled_from([0, 10, 20])) for _ in range(B)], np.int32)
         problem.hexes_by_best_route = np.array([draw(st.integers(0, full)) for _ in range(B)], dtype=np.uint32)
-    if K and draw(st.integers(0, 2)) == 0:  # trains paid half, rounded to 10 (1822MX's 3/2P)
-        halved = {g: draw(st.booleans()) for g in groups}
+    if K and draw(st.integers(0, 2)) == 0:  # trains paid half: 1 rounded to 10 (1822MX's 3/2P), 2 down (obsolete)
+        halved = {g: draw(st.sampled_from([0, 1, 2])) for g in groups}
         problem.halved_by_train = np.array([halved[int(g)] for g in problem.group_by_train], dtype=np.uint8)
     if K and problem.n_set_pairs and draw(st.booleans()):  # set pairs some trains are not paid (1822CA's ports)
         every = (1 << problem.n_set_pairs) - 1

@@ -82,18 +82,12 @@ def test_18esp_east_to_west_pays_100():
     [
         # harbours pay a subsidy: ours 180, the engine 150 (I33's harbour paid 0 to the 2 train)
         ("18ESP/18ESP_game_end_second_eight@428", "harbours and mines", "g_18_esp/game.rb#revenue_for"),
-        # the 2H is obsolete in phase 4: ours 60, the engine 30
-        ("1858/219682@319", "obsolete train pays half", "g_1858/game.rb#revenue_for"),
         # the Pullman: ours 150, the engine 180 (three cities, 10 each)
         ("1858India/hotseat_qs_b@491", "Pullman", "g_1858_india/game.rb#revenue_for"),
-        # the east-west bonus: the router 430 (B7 to L5), ours 380
-        ("1858Switzerland/1858Switzerland_game_end_bank@505", "north off-board", "#r2r_bonus"),
         # a leased train: 40 + 20 a stop, the engine 140, ours 150
         ("1860/1860_game_end_stock_market@660", "leased from the bank", "#loaner_new_rules?"),
         # RABA: the engine 60 for our route to H1, ours 40
         ("18Mag/hs_puhjabag_1762198060@148", "RABA", "#raba_train?"),
-        # PRU's INF train: the router 30 in F22, ours 0
-        ("1866/1866_game_end_final_phase@152", "INF train", "#city_tokened_by?"),
     ],
 )
 def test_wrong_states_name_their_rule(state_id, words, cites):

@@ -115,6 +115,7 @@ class TrainDoc(Struct):
     multiplier: Count | None = None
     requires_token: bool | UnsetType = UNSET
     local: bool | UnsetType = UNSET
+    pullman: bool | UnsetType = UNSET
     owner: str | None = None
 
 

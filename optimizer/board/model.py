@@ -93,6 +93,7 @@ class Train:
     local: bool = False
     owner: str | None = None
     price: float | None = None
+    pullman: bool = False  # the company's Pullman is attached to it this round (1858India)
 
 
 @dataclass

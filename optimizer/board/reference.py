@@ -178,11 +178,14 @@ def read_rest(doc: dict, hexes: dict) -> Board:
                 local=bool(t.get("local")),
                 owner=t.get("owner"),
                 price=t.get("price"),
+                pullman=bool(t.get("pullman")),
             )
         )
     ids = [t.id for t in trains]
     if len(set(ids)) != len(ids):
         raise BoardError("two trains share one id", field="trains")
+    if sum(t.pullman for t in trains) > 1:
+        raise BoardError("trains: a company's Pullman is attached to one train at most", field="trains")
     phase = doc["phase"]
     return Board(
         id=doc.get("id"),

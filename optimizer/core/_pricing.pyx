@@ -10,7 +10,7 @@ is tested against).
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from . cimport _state
-from ._state cimport MINES_ONE, Ctx, Express, Input, Level
+from ._state cimport HALF_DOWN, HALF_TO_TEN, MINES_ONE, Ctx, Express, Input, Level
 
 
 cdef int route_stops(Ctx* c, Level* L, int32_t* out) noexcept nogil:
@@ -482,6 +482,12 @@ cdef inline int64_t halve_to_ten(int64_t rev) noexcept nogil:
     return -((-half + 5) // 10 * 10)
 
 
+cdef inline int64_t halve_down(int64_t rev) noexcept nogil:
+    """Ruby's ``rev / 2``: floor division (an obsolete train, g_1858/game.rb#revenue_for). Never above
+    rev where rev >= 0, and monotone: the bounds of the unhalved revenue still hold."""
+    return rev // 2 if rev >= 0 else -((-rev + 1) // 2)
+
+
 cdef inline int bits_set(uint32_t x) noexcept nogil:
     cdef int n = 0
     while x:
@@ -627,8 +633,10 @@ cdef int64_t price_route(Ctx* c, Level* L) noexcept nogil:
         bl = largest_paid(c, t, visited, nv)
     else:
         rev = price_express(c, t, visited, nv, &bl, NULL, NULL, ps)
-    if c.inp.halved_by_train[t]:
+    if c.inp.halved_by_train[t] == HALF_TO_TEN:
         rev = halve_to_ten(rev)
+    elif c.inp.halved_by_train[t] == HALF_DOWN:
+        rev = halve_down(rev)
     rev -= penalty_of(c, pen)
     if c.inp.once_amount:
         rev -= claimed_again(c, L, visited, nv)

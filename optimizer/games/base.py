@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..errors import BoardError
 from ..model import MINES_ANY, Bonuses, Stop, TrainSpec, spec_from_train
 from ..model.trains import UNLIMITED
+
+HALF_TO_TEN = 1  # Rules.halves: a train paid half its route's revenue, rounded to 10 (1822MX's 3/2P)
+HALF_DOWN = 2  # ... rounded down (an obsolete train: g_1858/game.rb#revenue_for, ``revenue /= 2``)
 
 # The hooks make_stop calls: a game overriding any of them says what they read in stop_context.
 STOP_HOOKS = (
@@ -158,6 +162,11 @@ class Rules:
         """The caps of a train; None for a train the rules price as a bonus instead of a route."""
         return spec_from_train(train, where)
 
+    def pullman_amount(self, where: str) -> int:
+        """What the Pullman attached to a train adds to each city and off-board it stops at; a title
+        without such a Pullman refuses the field (``where``)."""
+        raise BoardError(f"{where}: {self.board.game} has no Pullman to attach to a train", field=where)
+
     def min_large(self, spec: TrainSpec) -> int:
         """How many large stops a route of this train must count at least (0: only the generic two
         stops of any kind)."""
@@ -189,9 +198,10 @@ class Rules:
         """Gauge changes a train runs without counting them as stops."""
         return 0
 
-    def halves(self, spec: TrainSpec) -> bool:
-        """The train is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
-        return False
+    def halves(self, spec: TrainSpec) -> int:
+        """How the train is paid half its route's revenue: 0 not at all, HALF_TO_TEN rounded to 10
+        (1822MX's 3/2P), HALF_DOWN rounded down (an obsolete train, g_1858/game.rb#revenue_for)."""
+        return 0
 
     def end_cap(self, spec: TrainSpec) -> int:
         """The most large stops plus towns at the route's ends a train may count (UNLIMITED: no such rule)."""

@@ -98,7 +98,13 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``trains``: only for trains whose names match
   the pattern (the problem's ``skip_set_pairs_by_train``); ``company_types``: only for companies of those
   types (1822CA's ports: a route paying a grain elevator and an east (west) port earns 10, the grain
-  train 20, g_1822_ca/game.rb#grain_and_port_bonus).
+  train 20, g_1822_ca/game.rb#grain_and_port_bonus). ``amount_of_hex`` (a hex id) in place of
+  ``amount``: the value of that hex's off-board in the board's phase, times the route's train's
+  multiplier, paid whole to a train paid half rounded down (``obsolete_trains``: the pair is declared at
+  twice the amount for it, which halving gives back exactly, ``(S + 2B) / 2 = S / 2 + B``), as
+  1858Switzerland adds its red-to-red bonuses after G1858's halving (g_1858_switzerland/game.rb
+  #revenue_for, #north_south_bonus, #east_west_bonus, #r2r_bonus: ``@bonus_revenue[bonus]
+  .route_revenue(@phase, route.train)`` of B16 and L16, BONUS_HEXES).
 - ``best_route_bonuses``: ``[{company?, ability?, hexes?, amount?, per_stop?, per_phase_colour?}]``:
   paid once for the company, on its route that earns it most: ``amount`` when the route visits a
   stop on every hex of ``hexes``, plus ``per_stop`` for each stop it visits (1846 Mail Contract,
@@ -333,6 +339,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
   revenue (its stops and bonuses), rounded to 10 as Ruby's ``round(-1)`` (half away from zero), before
   its track penalties: 1822MX's 3/2P, g_1822_mx/game.rb#revenue_for; the problem's ``halved_by_train``.
+- ``obsolete_trains``: ``{"phases": [...], "from_phase": {train: phase}}``: a train of a name listed is
+  obsolete from that phase on (the board's phase, ordered by ``phases``) and paid half its route's
+  revenue, rounded down (1858, 1858India, 1858Switzerland: g_1858/game.rb#revenue_for, ``revenue /= 2 if
+  route.train.obsolete``; optimizer/games/obsolete.py says why the phase decides it); the problem's
+  ``halved_by_train`` (HALF_DOWN).
 - ``towns_fill``: ``true`` where a train of a city row (pay N) and a town row (pay M, often 0) pays
   every city and off-board it visits, and its best towns in the pay left: N + M less its cities
   (1867 and 1861: g_1867/game.rb#compute_stops, a train's pay-0 town row fills the stops its main
@@ -409,14 +420,16 @@ from ..model import (
     TrainSpec,
 )
 from ..model.trains import UNLIMITED
-from .base import Rules
+from .base import HALF_DOWN, HALF_TO_TEN, Rules
 from .development_tokens import boom_city, boom_value, neighbour_token_bonus
 from .freight import freight_terms
 from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
-from .hex_trains import hex_spec, segment_costs
+from .hex_trains import UNCAPPED, hex_spec, segment_costs
 from .home_route import home_stop
 from .mining_runs import MiningRuns, groups_of
 from .narrow_gauge import narrow_gauge_bonus
+from .national_regions import home_hexes, region_of, segment_reason
+from .obsolete import obsolete_in_phase
 from .stop_classes import spec_by_classes
 
 FORBIDDEN = -(1 << 24)  # a visited pair no legal route holds: a route with it earns less than none
@@ -533,7 +546,7 @@ class DeclaredRules(Rules):
         if families.get("closed_private_hex_bonuses"):
             attrs["closed_private_bonuses"] = closed_private_bonuses(data)
         base = TerminiRules if "route_termini" in families else cls  # (others keep the generic stop hooks)
-        if base is cls and not any(k in families for k in ("freight_ports", "linked_stops", "home_only_colour")):
+        if base is cls and not any(k in families for k in ("freight_ports", "linked_stops", "home_only_colour", "national_regions")):
             attrs["forbidden"] = Rules.forbidden  # no stop closed to the company: graph/walks.py skips the hook
         return type(f"Rules{title}", (base,), attrs)
 
@@ -600,7 +613,35 @@ class DeclaredRules(Rules):
             return True
         if self._foreign_home(hx):
             return True
+        region = self.national_region()
+        if region is not None and hx.id not in region:
+            return True
         return super().forbidden(hx, node)
+
+    def pullman_amount(self, where: str) -> int:
+        """``pullman_stop_bonus``: ``{"amount": A}``: the train the company's Pullman is attached to this
+        round (the board's ``trains[].pullman``) earns A more for each city and off-board it stops at,
+        times its multiplier, and half that once obsolete: the problem adds A to those stops' values for
+        it, which its halving gives back as A / 2 (1858India: g_1858_india/game.rb#revenue_for,
+        #pullman_bonus, ``(train.multiplier || 1) * (train.obsolete ? 5 : 10)``)."""
+        rule = self.declared.get("pullman_stop_bonus")
+        return int(rule["amount"]) if rule else super().pullman_amount(where)
+
+    def national_region(self) -> frozenset | None:
+        """``national_regions``: the hexes a national company runs within (None: no such company)."""
+        return region_of(self.declared.get("national_regions"), self.company)
+
+    def has_token(self, hx, node) -> bool:
+        """``national_regions``: a national's home hexes' cities count as holding its token
+        (g_1866/game.rb#city_tokened_by?, the nationals' graph's ``home_as_token``)."""
+        if node.kind == "city" and self.national_region() is not None:
+            if hx.id in home_hexes(self.declared["national_regions"], self.company):
+                return True
+        return super().has_token(hx, node)
+
+    def blocks(self, hx, node) -> bool:
+        """``national_regions``: no token blocks a national (its graph's ``no_blocking``)."""
+        return False if self.national_region() is not None else super().blocks(hx, node)
 
     def forbidden_reason(self, hx, node) -> str:
         rule = self.declared.get("freight_ports")
@@ -611,6 +652,9 @@ class DeclaredRules(Rules):
             return super().forbidden_reason(hx, node) + f": it holds no token on {' or '.join(rule['token_hexes'])}"
         if self._foreign_home(hx):
             return f"a route may not enter the {hx.color} hex {hx.id}: it is not the company's home"
+        region = self.national_region()
+        if region is not None and hx.id not in region:
+            return super().forbidden_reason(hx, node) + ": a national runs within its region only"
         return super().forbidden_reason(hx, node)
 
     def _foreign_home(self, hx) -> bool:
@@ -828,12 +872,18 @@ class DeclaredRules(Rules):
             return 0
         return int(rule["free_in_name"] in spec.name)
 
-    def halves(self, spec: TrainSpec) -> bool:
+    def halves(self, spec: TrainSpec) -> int:
         """``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
         revenue, rounded to 10 (lib/engine/game/g_1822_mx/game.rb#revenue_for: ``(revenue / 2).round(-1)``
-        for ``3/2P``)."""
+        for ``3/2P``). ``obsolete_trains``: a train obsolete in the board's phase is paid half, rounded
+        down (:func:`obsolete_in_phase`)."""
         rule = self.declared.get("halved_trains") or {}
-        return "prefix" in rule and str(spec.name).startswith(rule["prefix"])
+        if "prefix" in rule and str(spec.name).startswith(rule["prefix"]):
+            return HALF_TO_TEN
+        obsolete = self.declared.get("obsolete_trains")
+        if obsolete and obsolete_in_phase(obsolete, str(spec.name), self.board.phase_name):
+            return HALF_DOWN
+        return 0
 
     def end_cap(self, spec: TrainSpec) -> int:
         """``end_towns_count``: towns at a route's ends count against the cities a train with rows pays
@@ -984,6 +1034,8 @@ class DeclaredRules(Rules):
         more = self.extra_distance(train)
         if more:
             spec = replace(spec, visit_large=spec.visit_large + more, pay_large=spec.pay_large + more)
+        if self.national_region() is not None:  # no track outside its region (its segments there are forbidden)
+            spec = replace(spec, hex_cap=spec.hex_cap if spec.hex_cap >= 0 else UNCAPPED)
         return spec
 
     def express_spec(self, rule: dict, train, spec: TrainSpec) -> TrainSpec | None:
@@ -1033,7 +1085,11 @@ class DeclaredRules(Rules):
 
     def hex_edges(self, graph, spec: TrainSpec) -> list:
         rule = self.declared.get("hex_distance")
-        return segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
+        costs = segment_costs(rule, self.board, graph, spec) if rule else super().hex_edges(graph, spec)
+        region = self.national_region()
+        if region is None:
+            return costs
+        return [(edges, why or segment_reason(region, seg)) for (edges, why), seg in zip(costs, graph.segments)]
 
     def track_stop_bonus(self) -> tuple:
         rule = self.declared.get("track_stop_bonus")
@@ -1410,6 +1466,22 @@ class DeclaredRules(Rules):
         return spec.value_of(table[key], stop.large, stop.kind) + self.value_bonus(hx, node) + extra
 
     # ---- bonuses ---------------------------------------------------------------------------
+    def hex_value_amounts(self, hex_id: str) -> dict:
+        """``set_pairs``' ``amount_of_hex``: {amount: train names}, the hex's off-board value in the board's
+        phase times each train's multiplier, twice that for a train paid half rounded down (so that the
+        halving leaves the bonus whole); none where the value is 0 or the hex is not on the board."""
+        hx = self.board.hexes.get(hex_id)
+        values = [n.value(self.board.phase_tiles) for n in hx.tile.nodes if n.kind == "offboard"] if hx else []
+        value = max(values, default=0)
+        obsolete = self.declared.get("obsolete_trains")
+        out: dict = {}
+        for train in self.board.trains:
+            halved = bool(obsolete) and obsolete_in_phase(obsolete, train.name, self.board.phase_name)
+            amount = value * int(train.multiplier or 1) * (2 if halved else 1)
+            if amount:
+                out.setdefault(amount, set()).add(train.name)
+        return out
+
     def select(self, spec: dict) -> list:
         """(stop id, hex) of the stops a group-pair set names."""
         out = []
@@ -1552,7 +1624,13 @@ class DeclaredRules(Rules):
             if rule.get("company") in (None, self.company.id) and held and self.for_company_type(rule):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))
-                amount, visited = int(rule["amount"]), bool(rule.get("visited"))
+                visited = bool(rule.get("visited"))
+                if "amount_of_hex" in rule:
+                    for amount, names in self.hex_value_amounts(rule["amount_of_hex"]).items():
+                        pattern = "|".join(re.escape(name) for name in sorted(names))
+                        bonuses.set_pairs.append(SetPairBonus(a, b, amount, visited, trains=pattern))
+                    continue
+                amount = int(rule["amount"])
                 bonuses.set_pairs.append(
                     SetPairBonus(a, b, amount, visited, largest=bool(rule.get("largest")), trains=rule.get("trains"))
                 )

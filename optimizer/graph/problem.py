@@ -163,7 +163,8 @@ class Problem:
     hexes_by_best_route: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bits of
     #   amount_by_penalty (penalty_mask_by_seg)
     halved_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: the train is paid
-    #   half its route's revenue, rounded to 10 (revenue.halve_to_ten: 1822MX's 3/2P); empty: none is
+    #   half its route's revenue: HALF_TO_TEN rounded to 10 (revenue.halve_to_ten: 1822MX's 3/2P), HALF_DOWN
+    #   rounded down (an obsolete train: g_1858, revenue.halve); 0 or empty: none is
     skip_set_pairs_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint32))  # uint32: bit k set
     #   where set pair k does not pay the train (SetPairBonus.trains: 1822CA's ports); empty: every one pays
     # ---- a rule pricing and checking the run as a whole (mining_runs: optimizer/games/mining_runs.py)
@@ -246,9 +247,10 @@ class Problem:
                 small += 1
         return large, small
 
-    def halved(self, t: int) -> bool:
-        """Train t is paid half its route's revenue, rounded to 10 (1822MX's 3/2P)."""
-        return t < len(self.halved_by_train) and bool(self.halved_by_train[t])
+    def halved(self, t: int) -> int:
+        """How train t is paid half its route's revenue: 0 not at all, HALF_TO_TEN rounded to 10 (1822MX's
+        3/2P), HALF_DOWN rounded down (an obsolete train, g_1858/game.rb#revenue_for)."""
+        return int(self.halved_by_train[t]) if t < len(self.halved_by_train) else 0
 
     # ---- a train whose paid subset holds every large stop it visits (TrainSpec.large_first); empty: none
     large_first_by_train: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
@@ -315,6 +317,13 @@ def clear_cache() -> None:
     _PROBLEMS.clear()
 
 
+def pullman_value(stop, spec) -> int:
+    """What the Pullman attached to the train adds to a stop: its amount at a city or off-board (1858India:
+    g_1858_india/game.rb#pullman_bonus counts ``stop.city? || stop.offboard?`` of the route's stops; every
+    train it is attached to, a broad-gauge one, is paid every city and off-board it visits)."""
+    return spec.pullman if spec.pullman and stop.kind in ("city", "offboard") else 0
+
+
 def problem_from_graph(board, rules, graph) -> Problem:
     """The trains' caps and the bonuses of the rules, flattened with the graph."""
     trains: list = []
@@ -322,6 +331,8 @@ def problem_from_graph(board, rules, graph) -> Problem:
     bonus_trains: list = []
     for i, train in enumerate(board.trains):
         spec = rules.train_spec(train, f"trains[{i}]")
+        if spec is not None and train.pullman:
+            spec = replace(spec, pullman=rules.pullman_amount(f"trains[{i}].pullman"))
         if spec is None:
             bonus_trains.append(train)
         else:
@@ -401,7 +412,9 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     n = len(stops)
     K = len(specs)
     index = graph.stop_index()
-    values = np.array([[rules.train_value(s, spec) for s in stops] for spec in specs], dtype=np.int32).reshape(K, n)
+    values = np.array(
+        [[rules.train_value(s, spec) + pullman_value(s, spec) for s in stops] for spec in specs], dtype=np.int32
+    ).reshape(K, n)
     locations: dict = {}
     loc = np.array([locations.setdefault(s.location, len(locations)) for s in stops], dtype=np.int32)
     flags = np.array(
@@ -467,7 +480,10 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
     rows = values.tolist()
     min_large = [rules.min_large(s) for s in specs]
     group = np.array(
-        [keys.setdefault((s, min_large[t], tuple(rows[t]), gauge_ok[t]), len(keys)) for t, s in enumerate(specs)],
+        [
+            keys.setdefault((s, min_large[t], tuple(rows[t]), gauge_ok[t], rules.halves(s)), len(keys))
+            for t, s in enumerate(specs)
+        ],
         dtype=np.int32,
     )
 

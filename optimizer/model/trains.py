@@ -55,6 +55,7 @@ class TrainSpec:
     # carries towns: g_1860/game.rb#compute_stops): the paid subset always holds all large stops.
     large_first: bool = False
     stop_value: int = -1  # every stop pays this, whatever its own value (1860's leased train: 20); -1: its own
+    pullman: int = 0  # paid this more for each city and off-board it stops at (1858India's Pullman attached to it)
 
     def value_of(self, value: int, large: bool, kind: str = "") -> int:
         """What a stop worth ``value`` pays this train, its row's multiplier applied."""

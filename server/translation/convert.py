@@ -159,7 +159,7 @@ def train_to_json(t: pb.Train, index: int) -> dict:
         )
     out["distance"] = distance
     _optional(t, "price", out, convert=_number)
-    for name in ("multiplier", "requires_token", "local", "owner"):
+    for name in ("multiplier", "requires_token", "local", "owner", "pullman"):
         _optional(t, name, out)
     return out
 
@@ -276,7 +276,7 @@ def corporation_from_json(c: dict, out: pb.Corporation) -> None:
 
 
 def train_from_json(t: dict, out: pb.Train) -> None:
-    _set(out, t, ("id", "name", "price", "multiplier", "requires_token", "local", "owner"))
+    _set(out, t, ("id", "name", "price", "multiplier", "requires_token", "local", "owner", "pullman"))
     distance_from_json(t["distance"], out.distance)
 
 

@@ -72,7 +72,7 @@ module Route18xx
       Array(entity.all_abilities).any? { |a| a.description.to_s == 'Ferry marker' }
     end
 
-    def train(_game, train)
+    def train(game, train)
       out = {
         'id' => train.id.to_s,
         'name' => train.name.to_s,
@@ -82,9 +82,20 @@ module Route18xx
       out['multiplier'] = train.multiplier if train.multiplier
       out['requires_token'] = false if train.requires_token == false
       out['local'] = true if train.local?
+      out['pullman'] = true if pullman_attached?(game, train)
       owner = train.owner # the holder, not the lessee: an 1880 foreign investor's train is the depot's
       out['owner'] = owner.is_a?(::Engine::Depot) ? 'depot' : owner&.id.to_s
       out
+    end
+
+    # The company's Pullman is attached to this train this round (1858India: the Route step's
+    # round state +pullmans+, set by its choose action; G1858India#pullman_bonus pays it).
+    def pullman_attached?(game, train)
+      round = game.round
+      return false unless round.respond_to?(:pullmans)
+
+      pullmans = round.pullmans
+      pullmans.is_a?(Hash) && pullmans[train.owner].equal?(train)
     end
 
     def hex(hex)

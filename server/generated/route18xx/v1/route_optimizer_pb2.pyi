@@ -148,7 +148,7 @@ class Ability(_message.Message):
     def __init__(self, type: _Optional[str] = ..., description: _Optional[str] = ..., owner: _Optional[str] = ..., hexes: _Optional[_Iterable[str]] = ..., amount: _Optional[float] = ...) -> None: ...
 
 class Train(_message.Message):
-    __slots__ = ("id", "name", "distance", "price", "multiplier", "requires_token", "local", "owner")
+    __slots__ = ("id", "name", "distance", "price", "multiplier", "requires_token", "local", "owner", "pullman")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     DISTANCE_FIELD_NUMBER: _ClassVar[int]
@@ -157,6 +157,7 @@ class Train(_message.Message):
     REQUIRES_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LOCAL_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
+    PULLMAN_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     distance: Distance
@@ -165,7 +166,8 @@ class Train(_message.Message):
     requires_token: bool
     local: bool
     owner: str
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., distance: _Optional[_Union[Distance, _Mapping]] = ..., price: _Optional[float] = ..., multiplier: _Optional[int] = ..., requires_token: _Optional[bool] = ..., local: _Optional[bool] = ..., owner: _Optional[str] = ...) -> None: ...
+    pullman: bool
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., distance: _Optional[_Union[Distance, _Mapping]] = ..., price: _Optional[float] = ..., multiplier: _Optional[int] = ..., requires_token: _Optional[bool] = ..., local: _Optional[bool] = ..., owner: _Optional[str] = ..., pullman: _Optional[bool] = ...) -> None: ...
 
 class Distance(_message.Message):
     __slots__ = ("stops", "rows")

@@ -80,8 +80,7 @@ def test_18esp_east_to_west_pays_100():
 @pytest.mark.parametrize(
     "state_id,words,cites",
     [
-        # harbours pay a subsidy: ours 180, the engine 150 (I33's harbour paid 0 to the 2 train)
-        ("18ESP/18ESP_game_end_second_eight@428", "harbours and mines", "g_18_esp/game.rb#revenue_for"),
+        # (18ESP's harbours, paid as a subsidy, are modelled now: subsidy_parts, tests/test_family_esp.py)
         # the 2H is obsolete in phase 4: ours 60, the engine 30
         ("1858/219682@319", "obsolete train pays half", "g_1858/game.rb#revenue_for"),
         # the Pullman: ours 150, the engine 180 (three cities, 10 each)

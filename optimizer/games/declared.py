@@ -1185,7 +1185,8 @@ class DeclaredRules(Rules):
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
         once = self.once_amount() if self.once_location(hx, node) is not None else 0
-        return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow + once + self.token_city_bonus(hx, node)
+        own += self.token_city_bonus(hx, node)
+        return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow + once
 
     def token_city_bonus(self, hx, node) -> int:
         """``token_city_bonuses``: the amount of the hex where its city holds the company's token (18ESP's

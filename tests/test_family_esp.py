@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from optimizer import api
 from optimizer.board.state import read_board
 from optimizer.core import compiled, reference
-from optimizer.games import rules_source
+from optimizer.games import rules_for, rules_source
 from optimizer.games.declared import DeclaredRules
 from optimizer.graph.problem import any_train_without_token, build_problem, problem_from_graph
 from optimizer.graph.walks import build_track_graph
@@ -135,6 +135,26 @@ def test_the_mountain_passes_are_one_place():
     assert len(passes) == 1 and len([h for h in MOUNTAIN_PASSES if f"{h}._0" in loc]) >= 2
 
 
+def test_an_unopened_mountain_pass_blocks_every_company():
+    """The engine fills each pass city with two block tokens of no company (g_18_esp/game.rb#setup), which
+    the board document shows as empty slots: at action 923 the engine's ``City#blocks?`` for FdC is true
+    at L8 and J10 (unopened, ``[null, null]`` here), false at H12 (FdC's token) and true at D12 (SFVA's and
+    FdLR's), as a Ruby probe of the replayed game gave. The rules make the same cities end-only; the
+    generic rules left the unopened ones open."""
+    doc = _state(923)
+    engine_blocks = {"L8": True, "J10": True, "H12": False, "D12": True}
+    for game, expected in (
+        (doc["game"], engine_blocks),
+        ("18ESP (no rules)", dict(engine_blocks, L8=False, J10=False)),
+    ):
+        board = read_board(dict(doc, game=game))
+        rules = rules_for(board)
+        flags = {h: rules.end_only(board.hexes[h], board.hexes[h].tile.nodes[0]) for h in expected}
+        assert flags == expected, game
+    problem = build_problem(doc)  # H12, open to FdC, is a stop its routes reach
+    assert "H12._0" in {s.id for s in problem.graph.stops}
+
+
 def test_a_narrow_train_keeps_off_broad_track():
     """FdC's 6+8 (a narrow train) from Madrid (F24, on broad track) over H12: the checker refuses it
     (the engine builds no route of it: "Route must contain token", price-routes at action 923); it
@@ -178,6 +198,8 @@ def esp_problems(draw, doc):
     }
     if len(bonus_hexes) > 1 and draw(st.booleans()):
         family["shared_locations"] = {"mountain pass": bonus_hexes}
+    if city_hexes and draw(st.booleans()):
+        family["blocked_while_empty"] = draw(st.lists(st.sampled_from(city_hexes), unique=True, min_size=1))
     doc["corporation"]["type"] = draw(st.sampled_from(["minor", "major"]))
     board = read_board(doc)
     rules = DeclaredRules.for_game("random", {}, family)(board)
@@ -215,11 +237,16 @@ def test_twins_agree_under_the_families(data):
             assert value == before[(t, stop_id)] + bonus
     stops = problem.graph.stops
     shared = family.get("shared_locations", {}).get("mountain pass", ())
+    closed = set(family.get("blocked_while_empty", ()))
+    doc_cities = {h["id"]: h["cities"] for h in doc["hexes"]}
     for result in searches_agree(problem):
         for route in result.routes:
             if doc["corporation"]["type"] == "minor":
                 assert all(stops[s].kind != "offboard" for s in route.stops)
             assert sum(stops[s].hex in shared for s in route.stops) <= 1
+            for s in route.stops[1:-1]:  # no route passes through an empty city of blocked_while_empty
+                cities = [c for c in doc_cities.get(stops[s].hex, ()) if c["index"] == stops[s].node]
+                assert not (stops[s].hex in closed and stops[s].kind == "city" and not any(cities[0]["tokens"]))
             pen = 0
             for d in route.dsegs:
                 pen |= int(problem.penalty_mask_by_seg[problem.seg_by_dir[d]])

@@ -134,6 +134,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   company's token earns ``amount`` (18ESP's mountain passes: g_18_esp/game.rb#revenue_for,
   #tokened_mountain_pass, ``MOUNTAIN_PASS_TOKEN_BONUS``, over ``Route#hexes``); a stop bonus, as each
   such hex holds one city and a route visits it once.
+- ``blocked_while_empty``: ``[hex, ...]``: the city of such a hex blocks every company while it holds no
+  token (18ESP's mountain passes: g_18_esp/game.rb#setup fills each with two block tokens of no company,
+  ``Token.new(nil, ...)``, which a board document shows as empty slots, ``null``; #open_mountain_pass
+  removes them, and the opener may token it). A pass opened and not tokened yet is taken as closed.
 - ``offboards_closed_to``: ``[company type, ...]``: a company of these types may not run to an
   off-board (18ESP's minors: g_18_esp/game.rb#check_distance, "Minors can not run to offboard
   locations"): its off-boards are closed stops, out of every search, and the checker names why.
@@ -615,6 +619,15 @@ class DeclaredRules(Rules):
         if self._foreign_home(hx) or self.offboard_closed(node):
             return True
         return super().forbidden(hx, node)
+
+    def blocks(self, hx, node) -> bool:
+        """``blocked_while_empty``: a city of these hexes holding no token is blocked, as the engine's two
+        company-less block tokens fill it (18ESP's unopened mountain passes)."""
+        hexes = self.declared.get("blocked_while_empty")
+        city = hx.cities.get(node.index) if hexes and hx.id in hexes and node.kind == "city" else None
+        if city is not None and not any(city.tokens) and not city.extra:
+            return True
+        return super().blocks(hx, node)
 
     def offboard_closed(self, node) -> bool:
         """``offboards_closed_to``: the node is an off-board and the company's type one named (18ESP's

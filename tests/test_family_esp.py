@@ -16,6 +16,9 @@ families, 8 of 8 after).
 from __future__ import annotations
 
 import copy
+import json
+import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,13 +31,14 @@ from optimizer.games import rules_for, rules_source
 from optimizer.games.declared import DeclaredRules
 from optimizer.graph.problem import any_train_without_token, build_problem, problem_from_graph
 from optimizer.graph.walks import build_track_graph
-from optimizer.revenue import price_route
+from optimizer.revenue import best_route_awards, price_route
 
 from .boards import small_boards
 from .test_catalog_rules import catalog_state
 from .test_engine_oracle import _engine, assert_engine_judges_right, judge
 from .twins import searches_agree
 
+ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = "18ESP/18ESP_game_end_second_eight"
 # Every catalogue state: the engine's price of our routes in this branch's judge run (engine_judge.py
 # --title 18ESP, 8 of 8 right), each at least the engine's router. Before: ours above the engine's
@@ -252,3 +256,81 @@ def test_twins_agree_under_the_families(data):
                 pen |= int(problem.penalty_mask_by_seg[problem.seg_by_dir[d]])
             priced = price_route(problem, route.train, route.stops, pen)
             assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)
+
+
+# ---- 18USA's Great Northern bonus (best_route_bonuses) ----------------------------------------------
+GNR_FULL = ("B2", "B8", "B14", "D20")  # g_18_usa/game.rb GNR_FULL_BONUS_HEXES (60); GNR_HALF_BONUS_HEXES B8, B14 (30)
+
+
+GNR_PROBE = """
+require ARGV[0] + '/clients/ruby/lib/route18xx/engine_loader'
+require ARGV[0] + '/clients/ruby/lib/route18xx/opal_leniency'
+Route18xx::EngineLoader.load(ARGV[1])
+Route18xx::OpalLeniency.apply
+game = Route18xx::EngineLoader::Replays.new.before(ARGV[2], Integer(ARGV[3]))
+JSON.parse($stdin.read).each do |routes|
+  stops = routes.map { |hexes| hexes.map { |h| t = game.hex_by_id(h).tile; (t.cities + t.towns + t.offboards).first } }
+  puts stops.map { |route_stops| game.gnr_revenue(route_stops) }.max || 0
+end
+"""
+
+
+def _engine_gnr(doc: dict, cases: list) -> list:
+    """The engine's ``#gnr_revenue`` (lib/engine/game/g_18_usa/game.rb) of each route's stops, on the
+    replayed game, the most of the routes' (``#gnr_route?``: paid on the route earning most of it)."""
+    engine = _engine()
+    fixture = judge.fixture_path(doc, engine)
+    out = subprocess.run(
+        [
+            judge.ruby() or "ruby",
+            "-rjson",
+            "-e",
+            GNR_PROBE,
+            str(ROOT),
+            str(engine),
+            str(fixture),
+            str(doc["action_id"]),
+        ],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    return [int(line) for line in out.stdout.split()]
+
+
+def test_the_great_northern_bonus_is_paid_once_on_the_best_route():
+    """The owner of P17 (#owns_gnr?) earns 60 on a route with stops on B2, B8, B14 and D20, else 30 with
+    stops on B8 and B14, once, on its route earning most of it: our two best-route bonuses of 30 (the
+    second's hexes holding the first's) pay the same over every mix of routes. No catalogue state has
+    P17 owned nor B8, B14 built (the map's unbuilt GNR cities): C&O's board at action 377 is given P17,
+    and the bonus priced over stop lists (as the pricing and both searches price best-route bonuses), beside
+    the engine's own ``#gnr_revenue`` of the same stops on the replayed game."""
+    doc = catalog_state("18USA/109372@377")
+    owner = copy.deepcopy(doc)
+    owner["corporation"]["companies"] = owner["corporation"]["companies"] + ["P17"]
+    boards = {}
+    for key, d in (("owner", owner), ("other", doc)):
+        board = read_board(d)
+        rules = rules_for(board)
+        boards[key] = problem_from_graph(board, rules, build_track_graph(board, rules, reachable_only=False))
+    assert boards["other"].n_best_route == 0
+    problem = boards["owner"]
+    assert problem.n_best_route == 2
+    index = {s.id: i for i, s in enumerate(problem.graph.stops)}
+    stop_on = {h: index[f"{h}._0"] for h in (*GNR_FULL, "C29")}
+    cases = [
+        [GNR_FULL],
+        [("B8", "B14")],
+        [("B8", "B14", "D20"), ("C29", "B2")],
+        [GNR_FULL, ("B8", "B14")],
+        [("B8", "B14"), ("B8", "B14", "C29")],
+        [("B2", "B8", "D20"), ("B14", "C29")],
+        [("C29",)],
+    ]
+    engine = _engine_gnr(doc, cases)
+    assert engine == [60, 30, 30, 60, 30, 0, 0]
+    for routes, paid in zip(cases, engine):
+        visited = [[stop_on[h] for h in hexes] for hexes in routes]
+        assert sum(amount for _, amount in best_route_awards(problem, visited)) == paid, routes

@@ -11,6 +11,10 @@ The families: ``subsidy_parts``, ``token_city_bonuses``, ``shared_locations``, `
 ``gauges`` with ``trains_match`` (optimizer/games/declared.py). The engine judges our answers on every
 catalogue state of the title (``benchmarks/engine_judge.py --title 18ESP``: 2 of 8 right before these
 families, 8 of 8 after).
+
+18USA (lib/engine/game/g_18_usa/game.rb) is tested here too: its Great Northern bonus (``best_route_bonuses``:
+#gnr_route?, #gnr_revenue) and its rural junctions (``free_visits``, ``no_town_ends`` by tile:
+#check_distance), on boards the engine itself builds and prices, as no catalogue state has either.
 """
 
 from __future__ import annotations
@@ -334,3 +338,79 @@ def test_the_great_northern_bonus_is_paid_once_on_the_best_route():
     for routes, paid in zip(cases, engine):
         visited = [[stop_on[h] for h in hexes] for hexes in routes]
         assert sum(amount for _, amount in best_route_awards(problem, visited)) == paid, routes
+
+
+# ---- 18USA's rural junctions (free_visits, no_town_ends by tile) ------------------------------------
+RURAL_PROBE = """
+require ARGV[0] + '/clients/ruby/lib/route18xx/engine_loader'
+require ARGV[0] + '/clients/ruby/lib/route18xx/opal_leniency'
+require ARGV[0] + '/clients/ruby/lib/route18xx/board'
+Route18xx::EngineLoader.load(ARGV[1])
+Route18xx::OpalLeniency.apply
+game = Route18xx::EngineLoader::Replays.new.before(ARGV[2], Integer(ARGV[3]))
+tile = game.tiles.find { |t| t.name == 'X07' }
+tile.rotate!(Integer(ARGV[6]))
+game.hex_by_id(ARGV[5]).lay(tile)
+game.graph.clear
+entity = game.current_entity
+if ARGV[4] == 'board'
+  puts JSON.generate(Route18xx::Board.from_game(game))
+else
+  JSON.parse($stdin.read).each do |routes|
+    verdict = begin
+      game.route_trains(entity)
+      built = Engine::Action::RunRoutes.h_to_args({ 'routes' => routes }, game)[:routes]
+      { 'revenue' => game.routes_revenue(built) }
+    rescue StandardError => e
+      { 'error' => "#{e.class}: #{e.message}" }
+    end
+    puts JSON.generate(verdict)
+  end
+end
+"""
+
+
+def _rural(doc: dict, hex_id: str, rotation: int, mode: str, runs: list | None = None):
+    """The recorded game replayed to the state, a rural junction (X07) laid on ``hex_id`` in the engine
+    itself (Hex#lay), then: the board document the Ruby client builds of it (``board``), or the engine's
+    verdict on each run of routes (``price``)."""
+    engine = _engine()
+    args = [str(ROOT), str(engine), str(judge.fixture_path(doc, engine)), str(doc["action_id"]), mode, hex_id]
+    out = subprocess.run(
+        [judge.ruby() or "ruby", "-rjson", "-e", RURAL_PROBE, *args, str(rotation)],
+        input=json.dumps(runs or []),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    lines = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    return lines[0] if mode == "board" else lines
+
+
+@pytest.mark.parametrize("action, hex_id, engine", [(228, "E19", 150), (818, "E27", 440)])
+def test_a_rural_junction_counts_no_distance_and_ends_no_route(action, hex_id, engine):
+    """No catalogue state has a rural junction laid: the engine lays one (X07, a town of visit_cost 0)
+    on a plain track hex of the company's best route, the Ruby client builds the board, and the engine
+    prices our answer on it: SP's 2 train at action 228 runs D20-E19-E17, three stops (150, the generic
+    reading 110); B&O's at 818 earn 440 (generic 430). A route ending at the junction is refused by both
+    ("Train cannot start or end on a rural junction", g_18_usa/game.rb#check_distance)."""
+    doc = catalog_state(f"18USA/109372@{action}")
+    board = _rural(doc, hex_id, 0, "board")
+    assert next(h for h in board["hexes"] if h["id"] == hex_id)["tile"] == "X07"
+    answer = api.solve(board)
+    assert answer["optimal"] and answer["revenue"] == engine
+    assert any(f"{hex_id}._0" in r["stops"] for r in answer["routes"])
+    assert api.solve(dict(board, game="18USA (no rules)"))["revenue"] < engine
+    # the answer's route cut at the junction: the same track, ending there
+    route = next(r for r in answer["routes"] if f"{hex_id}._0" in r["stops"])
+    cut = next(k for k, chain in enumerate(route["hexes"]) if chain[-1] == hex_id)
+    ending = [{"train": route["train"], "hexes": route["hexes"][: cut + 1]}]
+    checked = api.check(board, ending)
+    assert not checked["legal"] and any("may not begin or end" in e for e in checked["routes"][0]["errors"])
+    ran = [{"train": r["train"], "connections": r["hexes"]} for r in answer["routes"]]
+    priced, refused = _rural(
+        doc, hex_id, 0, "price", [ran, [{"train": ending[0]["train"], "connections": ending[0]["hexes"]}]]
+    )
+    assert priced == {"revenue": engine}
+    assert "cannot start or end on a rural junction" in refused["error"]

@@ -234,7 +234,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   (hex lists) are run (lib/engine/game/g_1873/game.rb#revenue_for, #check_route_combination). The
   compiled kernel declines such a problem: the reference search answers it.
   ``{"parts": ["halt"]}`` keeps it to the nodes the tile code names so (1860's halts:
-  g_1860/game.rb#check_distance, "Route cannot begin/end in a halt").
+  g_1860/game.rb#check_distance, "Route cannot begin/end in a halt"); ``{"tiles": [...]}`` to the towns
+  of the tiles named (18USA's rural junctions X07-X09: g_18_usa/game.rb#check_distance, "Train cannot
+  start or end on a rural junction", ``RURAL_TILES``).
 - ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
   its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
   free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
@@ -696,6 +698,8 @@ class DeclaredRules(Rules):
         rule = self.declared.get("no_town_ends")
         if isinstance(rule, dict) and "parts" in rule:
             return node.name in rule["parts"]
+        if isinstance(rule, dict) and "tiles" in rule:
+            return node.kind == "town" and hx.tile_name in rule["tiles"]
         return bool(rule) and node.kind == "town"
 
     def mining_value(self, stop, spec) -> int:
@@ -747,6 +751,9 @@ class DeclaredRules(Rules):
     def no_end_reason(self) -> str:
         if self.declared.get("route_termini"):
             return "no terminus: neither a city with the company's token nor a factory or mine not tokened out"
+        rule = self.declared.get("no_town_ends")
+        if isinstance(rule, dict) and "tiles" in rule:
+            return f"a town of tile {' or '.join(rule['tiles'])}"
         return super().no_end_reason()
 
     def terminus(self, hx, node) -> bool:

@@ -48,7 +48,7 @@ FIXTURE = "18ESP/18ESP_game_end_second_eight"
 # --title 18ESP, 8 of 8 right), each at least the engine's router. Before (main, judge-s6): ours 180,
 # 90, 210, 260, 510 and 310 at @428 .. @994, the engine paying our routes' halts nothing (@428: I33's
 # harbour, @994: N22's); with halts unpaid but no gauge rule, @923's answer ran the narrow 6+8 onto
-# broad track (510, refused by the engine).
+# broad track (500 by us, refused by the engine: "Route must contain token").
 ENGINE_PRICED = {134: 50, 259: 80, 428: 150, 567: 60, 707: 190, 830: 240, 923: 500, 994: 310}
 MOUNTAIN_PASSES = {"L8": 40, "J10": 40, "H12": 30, "D12": 50}  # MOUNTAIN_PASS_TOKEN_BONUS
 

@@ -80,8 +80,7 @@ def test_18esp_east_to_west_pays_100():
 @pytest.mark.parametrize(
     "state_id,words,cites",
     [
-        # harbours pay a subsidy: ours 180, the engine 150 (I33's harbour paid 0 to the 2 train)
-        ("18ESP/18ESP_game_end_second_eight@428", "harbours and mines", "g_18_esp/game.rb#revenue_for"),
+        # (18ESP's harbours, paid as a subsidy, are modelled now: subsidy_parts, tests/test_family_esp.py)
         # the Pullman: ours 150, the engine 180 (three cities, 10 each)
         ("1858India/hotseat_qs_b@491", "Pullman", "g_1858_india/game.rb#revenue_for"),
         # a leased train: 40 + 20 a stop, the engine 140, ours 150

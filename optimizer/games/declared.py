@@ -128,7 +128,25 @@ is then a data file, and a new game needs code only for a family not seen yet:
   token in it (towns and off-boards pay as usual): 1840, lib/engine/game/g_1840/game.rb#revenue_for.
 - ``shared_locations``: ``{name: [H, ...]}``: the stops of these hexes are one place, so a route
   visits one of them at most (18Neb's North and South Chicago: g_18_neb/game.rb#check_other, "Cannot
-  include both North and South Chicago", CHICAGO_HEXES L4 and L6).
+  include both North and South Chicago", CHICAGO_HEXES L4 and L6). 18ESP's mountain passes are one
+  place too ("Route can only use one mountain pass", g_18_esp/game.rb#check_distance, of
+  ``Route#hexes``, the hexes of the route's nodes: each pass hex holds one city).
+- ``subsidy_parts``: ``["halt"]``: a stop of these parts (as the tile code names them) pays a route
+  nothing; the engine pays its value to the company as a subsidy, which is not the routes' revenue
+  (18ESP's harbours and mines: lib/engine/game/g_18_esp/game.rb#revenue_for, ``stop.halt? ? 0``;
+  #subsidy_for, #routes_subsidy). It is still a stop: visited, counted against the train's distance,
+  and in the route's stops for the bonuses that read them (#east_west_bonus's E harbours).
+- ``token_city_bonuses``: ``{hex: amount}``: a route visiting the city of the hex while it holds the
+  company's token earns ``amount`` (18ESP's mountain passes: g_18_esp/game.rb#revenue_for,
+  #tokened_mountain_pass, ``MOUNTAIN_PASS_TOKEN_BONUS``, over ``Route#hexes``); a stop bonus, as each
+  such hex holds one city and a route visits it once.
+- ``blocked_while_empty``: ``[hex, ...]``: the city of such a hex blocks every company while it holds no
+  token (18ESP's mountain passes: g_18_esp/game.rb#setup fills each with two block tokens of no company,
+  ``Token.new(nil, ...)``, which a board document shows as empty slots, ``null``; #open_mountain_pass
+  removes them, and the opener may token it). A pass opened and not tokened yet is taken as closed.
+- ``offboards_closed_to``: ``[company type, ...]``: a company of these types may not run to an
+  off-board (18ESP's minors: g_18_esp/game.rb#check_distance, "Minors can not run to offboard
+  locations"): its off-boards are closed stops, out of every search, and the checker names why.
 - ``one_stop_per_hex``: ``true`` where a route may not pay two stops of one hex (1852: Missouri,
   lib/engine/game/g_18_mo/game.rb#check_other): each stop's location is its hex (a stop in a group
   keeps the group's location, which a route reaches once already). It is also the engine's "Route
@@ -222,7 +240,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   (hex lists) are run (lib/engine/game/g_1873/game.rb#revenue_for, #check_route_combination). The
   compiled kernel declines such a problem: the reference search answers it.
   ``{"parts": ["halt"]}`` keeps it to the nodes the tile code names so (1860's halts:
-  g_1860/game.rb#check_distance, "Route cannot begin/end in a halt").
+  g_1860/game.rb#check_distance, "Route cannot begin/end in a halt"); ``{"tiles": [...]}`` to the towns
+  of the tiles named (18USA's rural junctions X07-X09: g_18_usa/game.rb#check_distance, "Train cannot
+  start or end on a rural junction", ``RURAL_TILES``).
 - ``counted_stops``: ``{min, towns_count_for?}``: the stops a train counts against its distance are
   its cities and the off-boards paying in yellow; towns and off-boards paying nothing there ride
   free, except towns for the trains named in ``towns_count_for``; a route must count ``min`` of
@@ -247,6 +267,12 @@ is then a data file, and a new game needs code only for a family not seen yet:
   (g_18_carolinas/game.rb#check_other: "Train cannot use more than one gauge"); 1840: a minor's
   route only broad track (g_1840/game.rb#check_track_type); 18Norway: ships only water (``narrow``),
   trains never (g_18_norway/game.rb#check_other, ``#ship?``: a train whose ``track_type`` is narrow).
+  ``trains_match``: a pattern the train's whole name matches (18ESP: the engine's
+  ``#skip_route_track_type`` keeps a narrow train off broad track and a broad one off narrow track,
+  "Routes must use correct gauage", #check_distance; the board document names a train, not its
+  ``track_type``, which the name tells: the narrow variants 1+2 .. 5+6 and 6+8 of the game's TRAINS,
+  "+1" appended by a tender (step/route.rb), a combined train "N+MC" running any track,
+  step/combined_trains.rb#create_combined_train!).
 - ``ability_stop_doubles``: ability types whose ``hexes`` pay their stops twice (18JP-T's hex_bonus,
   lib/engine/game/g_18_jpt/game.rb#revenue_for: "Double revenue of corporation's destination hexes").
 - ``own_hex_doubles``: ``true`` where a stop on a hex the engine assigned the company itself pays twice
@@ -546,7 +572,8 @@ class DeclaredRules(Rules):
         if families.get("closed_private_hex_bonuses"):
             attrs["closed_private_bonuses"] = closed_private_bonuses(data)
         base = TerminiRules if "route_termini" in families else cls  # (others keep the generic stop hooks)
-        if base is cls and not any(k in families for k in ("freight_ports", "linked_stops", "home_only_colour", "national_regions")):
+        closing = ("freight_ports", "linked_stops", "home_only_colour", "national_regions", "offboards_closed_to")
+        if base is cls and not any(key in families for key in closing):
             attrs["forbidden"] = Rules.forbidden  # no stop closed to the company: graph/walks.py skips the hook
         return type(f"Rules{title}", (base,), attrs)
 
@@ -611,7 +638,7 @@ class DeclaredRules(Rules):
         rule = self.declared.get("linked_stops")
         if rule and rule["group"] in node.groups and not self._linked(rule):
             return True
-        if self._foreign_home(hx):
+        if self._foreign_home(hx) or self.offboard_closed(node):
             return True
         region = self.national_region()
         if region is not None and hx.id not in region:
@@ -640,8 +667,21 @@ class DeclaredRules(Rules):
         return super().has_token(hx, node)
 
     def blocks(self, hx, node) -> bool:
-        """``national_regions``: no token blocks a national (its graph's ``no_blocking``)."""
-        return False if self.national_region() is not None else super().blocks(hx, node)
+        """``national_regions``: no token blocks a national (its graph's ``no_blocking``).
+        ``blocked_while_empty``: a city of these hexes holding no token is blocked, as the engine's two
+        company-less block tokens fill it (18ESP's unopened mountain passes)."""
+        if self.national_region() is not None:
+            return False
+        hexes = self.declared.get("blocked_while_empty")
+        city = hx.cities.get(node.index) if hexes and hx.id in hexes and node.kind == "city" else None
+        if city is not None and not any(city.tokens) and not city.extra:
+            return True
+        return super().blocks(hx, node)
+
+    def offboard_closed(self, node) -> bool:
+        """``offboards_closed_to``: the node is an off-board and the company's type one named (18ESP's
+        minors, g_18_esp/game.rb#check_distance)."""
+        return node.kind == "offboard" and self.company.type in (self.declared.get("offboards_closed_to") or ())
 
     def forbidden_reason(self, hx, node) -> str:
         rule = self.declared.get("freight_ports")
@@ -655,6 +695,8 @@ class DeclaredRules(Rules):
         region = self.national_region()
         if region is not None and hx.id not in region:
             return super().forbidden_reason(hx, node) + ": a national runs within its region only"
+        if self.offboard_closed(node):
+            return f"a {self.company.type} may not run to an off-board ({hx.location_name or hx.id}, {hx.id})"
         return super().forbidden_reason(hx, node)
 
     def _foreign_home(self, hx) -> bool:
@@ -708,6 +750,8 @@ class DeclaredRules(Rules):
         rule = self.declared.get("no_town_ends")
         if isinstance(rule, dict) and "parts" in rule:
             return node.name in rule["parts"]
+        if isinstance(rule, dict) and "tiles" in rule:
+            return node.kind == "town" and hx.tile_name in rule["tiles"]
         return bool(rule) and node.kind == "town"
 
     def mining_value(self, stop, spec) -> int:
@@ -759,6 +803,9 @@ class DeclaredRules(Rules):
     def no_end_reason(self) -> str:
         if self.declared.get("route_termini"):
             return "no terminus: neither a city with the company's token nor a factory or mine not tokened out"
+        rule = self.declared.get("no_town_ends")
+        if isinstance(rule, dict) and "tiles" in rule:
+            return f"a town of tile {' or '.join(rule['tiles'])}"
         return super().no_end_reason()
 
     def terminus(self, hx, node) -> bool:
@@ -1099,6 +1146,8 @@ class DeclaredRules(Rules):
         for rule in self.declared.get("gauges", ()):
             if "trains" in rule and train.name not in rule["trains"]:
                 continue
+            if "trains_match" in rule and not re.fullmatch(rule["trains_match"], train.name):
+                continue
             if train.name in rule.get("except_trains", ()):
                 continue
             if "company_types" in rule and self.company.type not in rule["company_types"]:
@@ -1238,7 +1287,18 @@ class DeclaredRules(Rules):
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
         once = self.once_amount() if self.once_location(hx, node) is not None else 0
+        own += self.token_city_bonus(hx, node)
         return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow + once
+
+    def token_city_bonus(self, hx, node) -> int:
+        """``token_city_bonuses``: the amount of the hex where its city holds the company's token (18ESP's
+        mountain passes, g_18_esp/game.rb#revenue_for, #tokened_mountain_pass)."""
+        amount = (self.declared.get("token_city_bonuses") or {}).get(hx.id)
+        return int(amount) if amount and self.has_token(hx, node) else 0
+
+    def subsidy_part(self, hx, node) -> bool:
+        """``subsidy_parts``: the stop is a part whose value the engine pays as a subsidy (18ESP's halts)."""
+        return node.name in (self.declared.get("subsidy_parts") or ())
 
     def for_company_type(self, rule: dict) -> bool:
         """The rule names no ``company_types``, or the company's type is one of them."""
@@ -1352,11 +1412,11 @@ class DeclaredRules(Rules):
         return out
 
     def value(self, hx, node) -> int:
-        """A mine pays no route revenue (its value is the company's subsidy); under
+        """A mine, or a part of ``subsidy_parts``, pays no route revenue (its value is the company's subsidy); under
         ``tokened_cities_only`` a city without the company's token pays nothing; under
         ``offboard_phase_columns`` an off-board pays the column of its table the engine maps the
         phase's name to, not the phase's tile colours (1841's white/gray/black)."""
-        if self.mines_mine(hx, node):
+        if self.mines_mine(hx, node) or self.subsidy_part(hx, node):
             return 0
         if self.port_group(node):  # paid as pairs with the company's token cities (see bonuses)
             return self.value_bonus(hx, node)

@@ -11,7 +11,7 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from optimizer import api
@@ -24,6 +24,7 @@ from optimizer.graph.problem import build_problem
 from optimizer.graph.track import build_track_graph_reference, lanes_meet
 from optimizer.graph.walks import build_track_graph_fast
 
+from .boards import small_boards
 from .test_catalog_rules import catalog_state
 from .twins import searches_agree
 
@@ -177,3 +178,31 @@ def test_laned_track_is_walked_alike_by_both_walks_and_searched_alike(state_id):
             board, rules, reachable_only
         )
     searches_agree(build_problem(doc))
+
+
+@st.composite
+def laned_boards(draw):
+    """A random board some of whose paths are doubled (``lanes:2``), so that side by side lanes meet each
+    other, single track (the wider lane facing it) and nothing."""
+    doc = draw(small_boards(max_hexes=8))
+    for hx in doc["hexes"]:
+        parts = hx["code"].split(";")
+        doubled = [p + ",lanes:2" if p.startswith("path=") and draw(st.integers(0, 2)) == 0 else p for p in parts]
+        hx["code"] = ";".join(doubled)
+    return doc
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(laned_boards())
+def test_laned_boards_walk_search_and_check_alike(doc):
+    """Both walks give one graph, the three searches one revenue, and the checker takes the answer's routes
+    at the answer's revenue: the lanes reach the kernels as pieces of track only."""
+    board = read_board_reference(copy.deepcopy(doc))
+    rules = rules_for(board)
+    assert build_track_graph_fast(board, rules, False) == build_track_graph_reference(board, rules, False)
+    problem = build_problem(copy.deepcopy(doc))
+    ref, _, _ = searches_agree(problem)
+    answer = api.solve(json.dumps(doc))
+    assert answer["revenue"] == ref.revenue
+    checked = api.check(doc, _ran(answer["routes"]))
+    assert checked["legal"] and checked["revenue"] == answer["revenue"], checked

@@ -142,11 +142,12 @@ def pullman_json(problem: Problem, result: SearchResult) -> list:
 def result_json(problem: Problem, result: SearchResult, state_id=None) -> dict:
     routes = [route_json(problem, r) for r in sorted(result.routes, key=lambda r: r.train)]
     routes += pullman_json(problem, result)
+    fixed = int(problem.fixed_revenue) if routes or not problem.fixed_needs_route else 0
     return {
         "id": state_id if state_id is not None else problem.board.id,
-        "revenue": int(result.revenue) + int(problem.fixed_revenue),  # what the company earns with any run too
+        "revenue": int(result.revenue) + fixed,  # what the company earns with any run too
         "optimal": bool(result.optimal),
-        "bound": int(result.bound) + int(problem.fixed_revenue),
+        "bound": int(result.bound) + (max(int(problem.fixed_revenue), 0) if problem.fixed_needs_route else fixed),
         "routes": routes,
         "elapsed_ms": round(result.elapsed_ms, 3),
         "stats": {

@@ -107,9 +107,16 @@ class Path:
     terminal: bool = False
     lanes: int = 1
     track: str = "broad"
+    a_lane: tuple = (1, 0)  # (width, index) of the lane at end a (Path#lanes[0]): a double lane is two paths
+    b_lane: tuple = (1, 0)
 
     def rotated(self, rotation: int) -> Path:
-        return Path(_rotate_end(self.a, rotation), _rotate_end(self.b, rotation), self.terminal, self.lanes, self.track)
+        a, b = _rotate_end(self.a, rotation), _rotate_end(self.b, rotation)
+        return Path(a, b, self.terminal, self.lanes, self.track, self.a_lane, self.b_lane)
+
+    def lane_at(self, end: tuple) -> tuple:
+        """The (width, index) of the lane this path has at ``end``."""
+        return self.a_lane if end == self.a else self.b_lane
 
     @property
     def edges(self) -> tuple:
@@ -253,6 +260,25 @@ def _int(value: str, what: str, part: str) -> int:
     return _whole(value, what, part)
 
 
+def _lanes(a: tuple, b: tuple, props: dict, part: str) -> list:
+    """(width, lane at a, lane at b) of each path a path part makes (lib/engine/part/path.rb#make_lanes):
+    ``lanes:N`` makes N paths side by side, lane i at a and, from edge to edge, lane N-1-i at b;
+    otherwise one path, with ``a_lane``/``b_lane`` (``2.1``: lane 1 of 2, #decode_lane_spec) or one lane."""
+    if "lanes" in props:
+        n = _int(props["lanes"], "lanes", part)  # lanes:0 makes none, as Array.new(0)
+        both_edges = a[0] == "edge" and b[0] == "edge"
+        return [(n, (n, i), (n, n - i - 1) if both_edges else (n, i)) for i in range(n)]
+    return [(1, _lane_spec(props.get("a_lane"), part), _lane_spec(props.get("b_lane"), part))]
+
+
+def _lane_spec(text: str | None, part: str) -> tuple:
+    """``W.I`` -> (W, I), the engine's Path.decode_lane_spec; none -> (1, 0)."""
+    if text is None:
+        return (1, 0)
+    width, _, index = text.partition(".")
+    return (_int(width, "lane", part), _int(index or "0", "lane", part))
+
+
 @caches.bounded(caches.TILE_CODES_MAX)
 def parse_code(code: str) -> Tile:
     """Parse a tile code (unrotated). Raises :class:`TileCodeError` naming the part at fault."""
@@ -312,10 +338,12 @@ def parse_code(code: str) -> Tile:
             track = props.get("track", "broad")
             if track not in TRACK_KINDS and track != FUTURE_TRACK:
                 raise TileCodeError(f"unknown track {track!r} in part {part!r}", part=part)
-            lanes = _int(props.get("lanes", "1"), "lanes", part)
             a, b = _parse_end(props["a"], part), _parse_end(props["b"], part)
-            path = Path(a, b, props.get("terminal", "0") not in ("0", ""), lanes, track)
-            (future if track == FUTURE_TRACK else dead if a == b else paths).append(path)
+            terminal = props.get("terminal", "0") not in ("0", "")
+            (future if track == FUTURE_TRACK else dead if a == b else paths).extend(
+                Path(a, b, terminal, width, track, a_lane, b_lane)
+                for width, a_lane, b_lane in _lanes(a, b, props, part)
+            )
         elif kind == "border":
             if "edge" not in props:
                 raise TileCodeError(f"border without edge in part {part!r}", part=part)

@@ -241,6 +241,11 @@ class Rules:
         """What the company earns with its routes whatever they are (18NY's claimed bonuses); 0 in most titles."""
         return 0
 
+    def fixed_needs_route(self) -> bool:
+        """Whether ``fixed_revenue`` is earned only by a run of some route (1840's maintenance: the engine's
+        ``#routes_revenue`` returns the empty run's 0 first); False in most titles."""
+        return False
+
     def mine_rule(self, spec: TrainSpec) -> int:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
         return MINES_ANY

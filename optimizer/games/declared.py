@@ -408,6 +408,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   cities and Teapot Dome, g_1868_wy/game.rb#update_boomcity_revenue!, #teapot_dome_bonuses); on a
   board giving ``hex_tokens`` the coverage lines beginning as ``covers`` does are answered, not named.
   See :mod:`optimizer.games.development_tokens`.
+- ``train_maintenance``: ``{company_types, tables}``: a company of those types earns its trains'
+  maintenance beside its routes, with some route only (1840's minors: g_1840/game.rb#routes_revenue,
+  #maintenance_costs, #buy_train, MAINTENANCE_COST), where its own trains settle the table the game
+  has made active; see :mod:`optimizer.games.maintenance` (``Problem.fixed_revenue``, ``fixed_needs_route``).
 - ``inherits``: the title whose families this one takes as its own, where the engine makes this
   title's game a subclass of that one's (``{"inherits": "1846"}``: 1846 2p Variant, 1852: Missouri);
   families the file declares beside it replace the inherited ones of the same key.
@@ -452,6 +456,7 @@ from .freight import freight_terms
 from .freight_ports import is_zone, port_closed, steamboat_pairs, train_type, value_for
 from .hex_trains import UNCAPPED, hex_spec, segment_costs
 from .home_route import home_stop
+from .maintenance import known_maintenance
 from .mining_runs import MiningRuns, groups_of
 from .narrow_gauge import narrow_gauge_bonus
 from .national_regions import home_hexes, region_of, segment_reason
@@ -1007,7 +1012,15 @@ class DeclaredRules(Rules):
             m = re.search(r"\$(\d+)", str(a.get("description") or ""))
             if a.get("type") in kinds and m:
                 total += int(m.group(1))
-        return total
+        return total + (self.maintenance() or 0)
+
+    def maintenance(self) -> int | None:
+        """``train_maintenance``: what the company's trains earn beside its routes, None where unknown."""
+        rule = self.declared.get("train_maintenance")
+        return known_maintenance(rule, self.company.type, self.board.trains) if rule else 0
+
+    def fixed_needs_route(self) -> bool:
+        return "train_maintenance" in self.declared
 
     def not_all_trains(self) -> bool:
         ability = (self.declared.get("civil_war") or {}).get("ability")

@@ -174,6 +174,7 @@ class Problem:
     #   the locations (one bit each) whose bonus the stop's value holds; empty: none
     once_amount: int = 0  # what a stop's value holds per location: taken back from every later route paying it
     fixed_revenue: int = 0  # the company earns this with its routes, whatever they are (18NY's claimed bonuses)
+    fixed_needs_route: bool = False  # fixed_revenue is earned only by a run of some route (1840's maintenance)
     free_by_stop: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8: a visit costs no
     #   distance (the tile DSL's ``visit_cost:0``: Game::Base#check_distance sums visits' visit_cost), neither
     #   large nor small, though it is paid and takes a pay slot (#compute_stops); empty: none is
@@ -623,6 +624,7 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         once_bits_by_stop=once_bits(rules.once_locations(), index, n),
         once_amount=rules.once_amount(),
         fixed_revenue=rules.fixed_revenue(),
+        fixed_needs_route=rules.fixed_needs_route(),
         stop_bonus_kinds=stop_kinds,
         stop_bonus_amount=stop_amount if stop_kinds else 0,
         one_extra_large=tuple(rules.one_extra_large(specs)),

@@ -76,6 +76,27 @@ def tracks_meet(leaving: str, entering: str) -> bool:
     return meets is not None and entering in meets
 
 
+def side_name(hex_id: str, other: str) -> str:
+    """The two hexes a side joins, "H12/H10", for explanations (each lane of a double track is named so
+    too: rules read the hexes from it, DeclaredRules.gauge_halves)."""
+    return f"{hex_id}/{other}"
+
+
+def lanes_meet(lane0: tuple, lane1: tuple) -> bool:
+    """Whether facing exits of lanes (width, index) meet across a side (lib/engine/part/path.rb#lane_match?:
+    of one width, index i meets width-1-i; a narrower one meets the wider's lane facing its own, centred)."""
+    (w0, i0), (w1, i1) = sorted((lane0, lane1))
+    return i1 == w1 - 1 - (i0 + (w1 - w0) // 2)
+
+
+def side_key(hex_id: str, edge: int, lane: tuple, other: str, other_lane: tuple) -> frozenset:
+    """The piece of track a walk uses crossing a side: the side, and where either end has lanes, the
+    lane at each end (the engine's #check_overlap keys track by hex, edge and lane index)."""
+    if lane == other_lane == (1, 0):
+        return frozenset(((hex_id, edge), (other, opposite(edge))))
+    return frozenset(((hex_id, edge, lane[1]), (other, opposite(edge), other_lane[1])))
+
+
 def walk_mode(rules) -> tuple:
     """(gauge checked at sides, track kind no route walks): the title's ``track_walk`` rule."""
     return rules.track_walk()
@@ -117,12 +138,12 @@ def build_track_graph_reference(board, rules, reachable_only: bool = True) -> Tr
     inner_ids: dict = {}
     inner_names: list = []
 
-    def side_of(hex_id, edge):
+    def side_of(hex_id, edge, lane, other_lane):
         other = board.hexes[hex_id].neighbors[edge]
-        key = frozenset(((hex_id, edge), (other, opposite(edge))))
+        key = side_key(hex_id, edge, lane, other, other_lane)
         if key not in side_ids:
             side_ids[key] = len(side_names)
-            side_names.append(f"{hex_id}/{other}")
+            side_names.append(side_name(hex_id, other))
         return side_ids[key]
 
     stops, stop_at = make_stops(board, rules)
@@ -172,12 +193,18 @@ def build_track_graph_reference(board, rules, reachable_only: bool = True) -> Tr
         other = board.hexes[hex_id].neighbors.get(edge)
         if other is None:
             return
-        side = side_of(hex_id, edge)
-        if side in used_sides:
-            return
         entry = ("edge", opposite(edge))
+        lane = path.lane_at(to_end)
+        if lane == (1, 0) and side_of(hex_id, edge, lane, lane) in used_sides:
+            return  # a side is numbered where first met, track beyond it or not
         for nxt in tiles.by_end[other].get(entry, ()):
-            if gauge and not tracks_meet(path.track, tiles.paths[other][nxt].track):
+            onward = tiles.paths[other][nxt]
+            if gauge and not tracks_meet(path.track, onward.track):
+                continue
+            if not lanes_meet(lane, onward.lane_at(entry)):
+                continue
+            side = side_of(hex_id, edge, lane, onward.lane_at(entry))
+            if side in used_sides:
                 continue
             walk(start, other, nxt, entry, used_sides | {side}, used_inner, used_paths, hexes, first_terminal)
 

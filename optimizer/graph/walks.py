@@ -18,7 +18,16 @@ from ..board.geometry import opposite
 from ..board.state import FAST_PATH
 from ..board.tiles import placed
 from ..games.base import Rules
-from .track import Segment, TrackGraph, build_track_graph_reference, tracks_meet, walk_mode
+from .track import (
+    Segment,
+    TrackGraph,
+    build_track_graph_reference,
+    lanes_meet,
+    side_key,
+    side_name,
+    tracks_meet,
+    walk_mode,
+)
 
 EMPTY: frozenset = frozenset()
 _SIDES_MET: dict = {}  # side key -> the one object for it, so that walks' keys compare by identity
@@ -94,19 +103,30 @@ def walks_from(board, hex_id: str, n: int, mode: tuple = (True, None)) -> Walks:
         other = hx.neighbors.get(edge)
         if other is None:
             return
-        side = frozenset(((hex_id, edge), (other, opposite(edge))))
-        side = _SIDES_MET.setdefault(side, side)
-        sides.setdefault(side, f"{hex_id}/{other}")
-        if side in used_sides:
+        lane = path.lane_at(to_end)
+        if lane == (1, 0) and met(hex_id, edge, lane, other, lane) in used_sides:
             return
         touched.add(other)
         ox = hexes_of[other]
         entry = ("edge", opposite(edge))
         oview = placed(ox.tile.code, ox.rotation)
         for nxt in oview.by_end.get(entry, ()):
-            if gauge and not tracks_meet(path.track, oview.paths[nxt].track):
+            onward = oview.paths[nxt]
+            if gauge and not tracks_meet(path.track, onward.track):
+                continue
+            if not lanes_meet(lane, onward.lane_at(entry)):
+                continue
+            side = met(hex_id, edge, lane, other, onward.lane_at(entry))
+            if side in used_sides:
                 continue
             walk(other, nxt, entry, used_sides | {side}, used_inner, used_paths, hexes, first_terminal)
+
+    def met(hex_id, edge, lane, other, other_lane):
+        """The side's key (one object for it), noted as met."""
+        side = side_key(hex_id, edge, lane, other, other_lane)
+        side = _SIDES_MET.setdefault(side, side)
+        sides.setdefault(side, side_name(hex_id, other))
+        return side
 
     hx = hexes_of[hex_id]
     view = placed(hx.tile.code, hx.rotation)

@@ -166,7 +166,7 @@ def _evaluate(problem, parsed, combo, trains, bonus_trains) -> dict:
     for p, b in zip(ordered, once_taken_back(problem, [(p[2], p[1].paid) for p in ordered])):
         p[4]["revenue"] -= b  # a bonus once across the routes: its first route earns it (connection_bonuses)
         out["revenue"] -= b
-    if legal:
+    if legal and (out_routes or not problem.fixed_needs_route):
         out["revenue"] += int(problem.fixed_revenue)  # what the company earns with any run (18NY's claimed bonuses)
     running = [p[4]["revenue"] for p in priced_routes]
     if legal and problem.not_all_trains and running and len(running) == problem.n_trains:

@@ -89,7 +89,7 @@ def mine_errors(problem, t: int, stops: list) -> list:
     mines = sum(1 for s in stops if problem.mine_by_stop[s])
     name = problem.specs[t].name
     if rule == MINES_NONE and mines:
-        return [f"the {name} train may not visit a mine (only goods trains can)"]
+        return [problem.rules.no_mine_reason(name)]
     if rule == MINES_ONE and mines != 1:
         return [f"the {name} train is a goods train: it must visit one mine, not {mines}"]
     return []

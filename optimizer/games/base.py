@@ -230,6 +230,10 @@ class Rules:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
         return MINES_ANY
 
+    def no_mine_reason(self, name: str) -> str:
+        """Why the train ``name`` (``MINES_NONE``) may not visit a stop :meth:`is_mine` names, in a player's words."""
+        return f"the {name} train may not visit a mine (only goods trains can)"
+
     def gauge_sets(self, train) -> tuple | None:
         """The sets of track kinds (``broad``, ``narrow``, ``dual`` ...) a route of the train may use:
         all of its track within one of them; None where the train runs any track."""

@@ -270,11 +270,6 @@ is then a data file, and a new game needs code only for a family not seen yet:
   A_TIP_OF_SUGAR: g_18_zoo/game.rb#distance_aux); where it serves two or more, any one of them but
   one only in a run (#check_connected: ``Problem.one_extra_large``, each search the best of the runs
   with one of them counting one more, :func:`optimizer.graph.problem.one_extra_variants`).
-- ``free_visits``: ``true`` where a stop whose visit costs nothing (the tile DSL's ``visit_cost:0``)
-  counts no distance for a train of a numeric distance (lib/engine/game/base.rb#check_distance:
-  ``visits.sum(&:visit_cost)``; every visit is paid, #compute_stops): every other stop, of any kind,
-  counts against the train's distance as a large stop, and those ride free (18Uruguay's England
-  off-boards, g_18_uruguay/map.rb).
 - ``crow_distance_bonus``: ``{trains, per_hex}``: a train whose whole name matches the pattern ``trains``
   earns ``per_hex`` for each hex, as the crow flies, between its route's first and last stop on a hex
   whose tile has a city or an off-board (18GB's X trains: lib/engine/game/g_18_gb/game.rb#distance_bonus,
@@ -320,6 +315,14 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``halved_trains``: ``{"prefix": P}``: a train whose name starts with P is paid half its route's
   revenue (its stops and bonuses), rounded to 10 as Ruby's ``round(-1)`` (half away from zero), before
   its track penalties: 1822MX's 3/2P, g_1822_mx/game.rb#revenue_for; the problem's ``halved_by_train``.
+- ``multiplied_trains``: ``{name: N}``: a train of that name is paid N times its route's revenue
+  (18Uruguay's 4D: lib/engine/game/g_18_uruguay/game.rb#revenue_for, ``revenue *= 2 if route.train.name
+  == '4D'``, on the plain sum of its stops): the train's multiplier, as a document's ``multiplier``.
+- ``trains_kept_off``: ``[{trains, hexes}]``: the trains named may not visit a stop on these hexes
+  (18Uruguay's 4D and the ports, the England off-boards: g_18_uruguay/game.rb#check_distance, "4D
+  trains cannot deliver goods", goods.rb#visits_include_port?, ``PORTS``); the search keeps them off as it
+  keeps a train off a mine (``Problem.mine_by_stop``, ``MINES_NONE``), so no title declares it beside
+  ``mines`` or ``freight_ports``.
 - ``towns_fill``: ``true`` where a train of a city row (pay N) and a town row (pay M, often 0) pays
   every city and off-board it visits, and its best towns in the pay left: N + M less its cities
   (1867 and 1861: g_1867/game.rb#compute_stops, a train's pay-0 town row fills the stops its main
@@ -544,9 +547,12 @@ class DeclaredRules(Rules):
 
     def is_mine(self, hx, node) -> bool:
         """A mine of ``mines``, or a stop ``freight_ports`` keeps to freight trains (18VA's CMD, which
-        pays as usual and may share a route with another)."""
+        pays as usual and may share a route with another), or one ``trains_kept_off`` keeps some trains
+        off (18Uruguay's ports, paid as usual)."""
         rule = self.declared.get("freight_ports")
         if rule and node.is_stop and is_zone(rule, node):
+            return True
+        if node.is_stop and any(hx.id in kept["hexes"] for kept in self.declared.get("trains_kept_off", ())):
             return True
         return self.mines_mine(hx, node)
 
@@ -560,6 +566,9 @@ class DeclaredRules(Rules):
         return city is not None and rule.get("token") in city.tokens
 
     def mine_rule(self, spec: TrainSpec) -> int:
+        kept_off = self.declared.get("trains_kept_off")
+        if kept_off:
+            return MINES_NONE if any(spec.name in kept["trains"] for kept in kept_off) else MINES_ANY
         freight = self.declared.get("freight_ports")
         if freight:
             return MINES_ANY if train_type(freight, spec.name) == "freight" else MINES_NONE
@@ -579,6 +588,12 @@ class DeclaredRules(Rules):
         if rule and rule["group"] in node.groups and not self._linked(rule):
             return True
         return super().forbidden(hx, node)
+
+    def no_mine_reason(self, name: str) -> str:
+        for kept in self.declared.get("trains_kept_off", ()):
+            if name in kept["trains"]:
+                return f"the {name} train may not visit a stop on {', '.join(kept['hexes'])}"
+        return super().no_mine_reason(name)
 
     def forbidden_reason(self, hx, node) -> str:
         rule = self.declared.get("freight_ports")
@@ -700,8 +715,6 @@ class DeclaredRules(Rules):
         (G18ZOO#cities_visited: ``v.offboard? && v.revenue[:yellow].positive?``)."""
         if node.kind == "offboard" and "counted_stops" in self.declared:
             return yellow_value(node) > 0
-        if self.declared.get("free_visits"):
-            return node.visit_cost != 0  # every stop a visit costs counts, of every kind
         types = self.large_types()  # stop_classes: the node types it names, less its small groups
         if types is not None:
             return node.kind in types and not set(node.groups) & set(self.small_groups())
@@ -906,8 +919,7 @@ class DeclaredRules(Rules):
             return spec
         if self.declared.get("label_count_bonus") and not spec.pays_all:
             raise BoardError(f"{where}: label_count_bonus needs train {train.name!r} to pay every stop", field=where)
-        free_visits = self.declared.get("free_visits") and not isinstance(train.distance, list)
-        if free_visits or (not self.counts_towns(spec) and not isinstance(train.distance, list)):
+        if not self.counts_towns(spec) and not isinstance(train.distance, list):
             free = UNLIMITED
             spec = replace(spec, visit_small=free, visit_total=free, pay_small=free, pay_total=free)
         rule = self.declared.get("hex_distance")
@@ -951,6 +963,9 @@ class DeclaredRules(Rules):
         more = self.extra_distance(train)
         if more:
             spec = replace(spec, visit_large=spec.visit_large + more, pay_large=spec.pay_large + more)
+        times = (self.declared.get("multiplied_trains") or {}).get(train.name)
+        if times:
+            spec = replace(spec, multiplier=spec.multiplier * int(times))
         return spec
 
     def express_spec(self, rule: dict, train, spec: TrainSpec) -> TrainSpec | None:

@@ -152,3 +152,49 @@ def test_twins_agree_on_a_multiplied_train_kept_off_some_hexes(data):
             assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)
             if problem.specs[route.train].name == name:
                 assert not any(problem.graph.stops[s].hex in kept for s in route.stops), route
+
+
+# ---- 18Mag: 10 a major's token in a paid city (city_token_bonus) ------------------------------------------
+# lib/engine/game/g_18_mag/game.rb#revenue_for: ``corp_tokens = stops.select(&:city?).sum { |c| c.tokens.count
+# { |t| t&.corporation&.corporation? } }`` times CORP_TOKEN_REVENUE (10): the majors are Engine::Corporations,
+# the minors that run and the mines' neutral tokens (a Minor, #setup) are not. In the recorded game the one
+# major's token on the map, SIK's in C12, lies on a city with no track, so no run there has an engine price:
+# the rule is checked on the real board's values and on random boards.
+
+
+def test_18mag_pays_a_majors_token_in_a_city():
+    """@967: C12 (printed 0, SIK's token) is worth 10; E12 (80, four minors' tokens) 80; a mine nothing."""
+    state = catalog_state("18Mag/hs_puhjabag_1762198060@967")
+    doc = json.loads(json.dumps(input_fields(state)))
+    board = read_board(doc)
+    rules = rules_class("18Mag")(board)
+    c12, e12, a10 = (board.hexes[h] for h in ("C12", "E12", "A10"))
+    assert c12.cities[0].tokens == ["SIK"] and rules.value(c12, c12.tile.nodes[0]) == 10
+    assert rules.value(e12, e12.tile.nodes[0]) == 80
+    assert "mine" in a10.cities[0].tokens and rules.value(a10, a10.tile.nodes[0]) == 0
+    # main's answer there is unchanged (its routes meet no major's token): the engine's 420
+    assert api.solve(doc)["revenue"] == 420
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_on_city_token_bonus(data):
+    """Random boards whose other company (THEM) fills some cities: each such city paid earns 10 a token;
+    the three searches agree and every route is priced so."""
+    doc = data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3))
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"city_token_bonus": {"amount": 10, "companies": ["THEM"]}})(board)
+    problem = problem_from_graph(
+        board, rules, build_track_graph(board, rules, reachable_only=not any_train_without_token(board, rules))
+    )
+    plain = DeclaredRules.for_game("random", {}, {})(board)
+    for stop in problem.graph.stops:
+        hx = board.hexes[stop.hex]
+        node = hx.tile.nodes[stop.node]
+        them = hx.cities[node.index].tokens.count("THEM") if node.kind == "city" else 0
+        assert rules.value(hx, node) == plain.value(hx, node) + 10 * them
+    ref, nested, packing = searches_agree(problem)
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            priced = price_route(problem, route.train, route.stops)
+            assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)

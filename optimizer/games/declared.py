@@ -14,6 +14,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   assignment, whoever placed it, earns ``amount`` (1817's bridge tokens:
   lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``);
   with ``owns`` only for the owner of that private company (18SJ's GKB: g_18_sj/game.rb#gkb_bonus).
+- ``city_token_bonus``: ``{amount, companies}``: a paid city earns ``amount`` for each token of these
+  companies in it (18Mag's majors, the engine's ``Corporation``s, not its minors nor the mines' neutral
+  tokens: lib/engine/game/g_18_mag/game.rb#revenue_for, ``corp_tokens = stops.select(&:city?).sum { |c|
+  c.tokens.count { |t| t&.corporation&.corporation? } }`` times ``CORP_TOKEN_REVENUE``).
 - ``first_row_pays_total``: ``{company_types}``: a train of a company of those types is paid its best
   stops only, as many as its first row pays (18CZ's large companies: g_18_cz/game.rb#revenue_for,
   ``route.train.distance[0][:pay]`` of the stops' revenues, largest first).
@@ -1118,6 +1122,14 @@ class DeclaredRules(Rules):
             if hx.assignments.get(rule["assignment"]) and ("owns" not in rule or self.owns(rule["owns"]))
         )
 
+    def city_token_bonus(self, hx, node) -> int:
+        """``city_token_bonus``: what the tokens of the companies named add to a paid city (18Mag's majors)."""
+        rule = self.declared.get("city_token_bonus")
+        city = hx.cities.get(node.index) if rule and node.kind == "city" else None
+        if city is None:
+            return 0
+        return int(rule["amount"]) * sum(1 for token in city.tokens if token in rule["companies"])
+
     def token_hex_double(self, stop, spec: TrainSpec) -> int:
         """``token_hex_doubles``: a train named there is paid a stop's value again where a city of its
         hex holds the company's token (18SJ's E train, g_18_sj/game.rb#revenue_for, #friendly_city?)."""
@@ -1145,6 +1157,7 @@ class DeclaredRules(Rules):
     def value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
+        own += self.city_token_bonus(hx, node)
         once = self.once_amount() if self.once_location(hx, node) is not None else 0
         return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow + once
 

@@ -45,14 +45,14 @@ PORTS = ("E1", "G1", "I1", "J14", "K5", "K7", "K13")
 FOUR_D = {600: (460, 460), 668: (520, 520), 672: (520, 420), 700: (520, 520), 704: (520, 440)}
 
 
-@pytest.fixture(scope="module")
-def boards() -> dict:
-    """The company's board before each 4D run, built from the recorded game by the Ruby client."""
+def recorded_boards(game: tuple, actions) -> dict:
+    """The company's board before each of these runs, built from the recorded game by the Ruby client
+    (``clients/ruby/bin/run-boards``), by action id, with what the players ran there."""
     engine = engine_dir()
-    fixture = engine / "public" / "fixtures" / FIXTURE[0] / f"{FIXTURE[1]}.json"
+    fixture = engine / "public" / "fixtures" / game[0] / f"{game[1]}.json"
     proc = subprocess.run(
         [tool("ruby"), str(CLIENT / "bin" / "run-boards"), "--engine", str(engine), str(fixture)]
-        + [str(a) for a in FOUR_D],
+        + [str(a) for a in actions],
         capture_output=True,
         text=True,
         timeout=600,
@@ -60,6 +60,27 @@ def boards() -> dict:
     )
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     return {line["action_id"]: line for line in lines}
+
+
+def engine_prices(game: tuple, answers: dict) -> dict:
+    """The engine's verdict on our answers, by action id (``clients/ruby/bin/price-routes``)."""
+    fixture = str(engine_dir() / "public" / "fixtures" / game[0] / f"{game[1]}.json")
+    requests = [
+        {
+            "id": str(a),
+            "fixture": fixture,
+            "action_id": a,
+            "routes": [{"train": r["train"], "connections": r["hexes"]} for r in answer["routes"]],
+        }
+        for a, answer in answers.items()
+    ]
+    verdicts = judge.price(requests, engine_dir())
+    return {a: verdicts[str(a)] for a in answers}
+
+
+@pytest.fixture(scope="module")
+def boards() -> dict:
+    return recorded_boards(FIXTURE, FOUR_D)
 
 
 def test_18uruguay_declares_the_4d_rules():
@@ -74,22 +95,12 @@ def test_18uruguay_declares_the_4d_rules():
 def test_our_4d_answers_are_the_engines_price(boards):
     """Each 4D board: our answer, priced by the engine, is our revenue, and at least what the players ran."""
     answers = {a: api.solve(boards[a]["board"]) for a in FOUR_D}
-    fixture = str(engine_dir() / "public" / "fixtures" / FIXTURE[0] / f"{FIXTURE[1]}.json")
-    requests = [
-        {
-            "id": str(a),
-            "fixture": fixture,
-            "action_id": a,
-            "routes": [{"train": r["train"], "connections": r["hexes"]} for r in answers[a]["routes"]],
-        }
-        for a in FOUR_D
-    ]
-    verdicts = judge.price(requests, engine_dir())
+    verdicts = engine_prices(FIXTURE, answers)
     for a, (price, ran) in FOUR_D.items():
         answer = answers[a]
         assert answer["optimal"], a
         assert boards[a]["ran"]["revenue"] == ran, a
-        assert verdicts[str(a)].get("revenue") == answer["revenue"] == price >= ran, (a, verdicts[str(a)], answer)
+        assert verdicts[a].get("revenue") == answer["revenue"] == price >= ran, (a, verdicts[a], answer)
         assert not any(h in PORTS for r in answer["routes"] for chain in r["hexes"] for h in chain), a
 
 
@@ -198,3 +209,80 @@ def test_twins_agree_on_city_token_bonus(data):
         for route in result.routes:
             priced = price_route(problem, route.train, route.stops)
             assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)
+
+
+# ---- 18Rhl: the 8 (RGE) train's route begins or ends at an RGE hex (end_hexes), on no other red hex -------
+# lib/engine/game/g_18_rhl/game.rb#check_distance: "Route for 8 trains must begin and/or end in an RGE hex"
+# (#rge_terminus?, map.rb RGE_HEXES A4 A6 L11 L13), "Route for 8 trains cannot include any off-board hexes
+# besides the RGE ones" (a red hex, its towns too), and only the other trains may not begin or end at a
+# town. Main's answers there were refused ("must begin and/or end in an RGE hex", clients/ruby/bin/run-boards
+# over the whole game, this branch's run); the engine's price of ours, this branch's run:
+RHL = ("18Rhl", "18Rhl_game_end_bank")
+EIGHT = {458: (380, 370), 465: (390, 380), 493: (390, 380)}  # action -> (engine's price of ours, players' run)
+RGE = ("A4", "A6", "L11", "L13")
+
+
+@pytest.fixture(scope="module")
+def rhl_boards() -> dict:
+    return recorded_boards(RHL, EIGHT)
+
+
+def test_our_8_train_answers_are_the_engines_price(rhl_boards):
+    answers = {a: api.solve(rhl_boards[a]["board"]) for a in EIGHT}
+    verdicts = engine_prices(RHL, answers)
+    for a, (price, ran) in EIGHT.items():
+        answer = answers[a]
+        assert answer["optimal"] and rhl_boards[a]["ran"]["revenue"] == ran, a
+        assert verdicts[a].get("revenue") == answer["revenue"] == price >= ran, (a, verdicts[a], answer)
+        [route] = answer["routes"]
+        assert route["hexes"][0][0] in RGE or route["hexes"][-1][-1] in RGE, route
+
+
+def test_the_checker_refuses_an_8_route_without_an_rge_end(rhl_boards):
+    """@458: KEG's players ran their 8 from A6 (an RGE hex) at 370, which the checker takes at that price;
+    the same route less its first chain (no RGE end) is refused, naming the RGE hexes."""
+    line = rhl_boards[458]
+    ran = [{"train": r["train"], "hexes": r["connections"]} for r in line["ran"]["connections"]]
+    checked = api.check(line["board"], ran)
+    assert checked["legal"] and checked["revenue"] == 370, checked
+    chains = ran[0]["hexes"]
+    rge_first = [i for i, chain in enumerate(chains) if chain[0] in RGE or chain[-1] in RGE]
+    assert rge_first, chains
+    cut = [c for i, c in enumerate(chains) if i not in rge_first]
+    refused = api.check(line["board"], [{"train": ran[0]["train"], "hexes": cut}])
+    assert not refused["legal"], refused
+    errors = " ".join(str(e) for r in refused["routes"] for e in r.get("errors") or ())
+    assert "must begin or end at an RGE hex" in errors, refused
+
+
+def test_the_8_train_problem(rhl_boards):
+    problem = build_problem(rhl_boards[458]["board"])
+    [t] = [t for t, s in enumerate(problem.specs) if s.name == "8"]
+    assert problem.needs_end(t) and problem.ends_free(t) and int(problem.mine_rule_by_train[t]) == MINES_NONE
+    stops = problem.graph.stops
+    assert {s.hex for i, s in enumerate(stops) if problem.in_end_set(i)} <= set(RGE)
+    assert any(problem.in_end_set(i) for i in range(len(stops)))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_twins_agree_on_end_hexes(data):
+    """Random boards where one train's route must begin or end on some hexes: the three searches agree,
+    every route is priced as the reference prices it, and that train's routes have such an end."""
+    doc = data.draw(small_boards(max_hexes=12, min_trains=1, max_trains=3))
+    name = data.draw(st.sampled_from(sorted({t["name"] for t in doc["trains"]})))
+    stop_hexes = [h["id"] for h in doc["hexes"] if any(p in h["code"] for p in ("city=", "town=", "offboard="))]
+    ends = data.draw(st.lists(st.sampled_from(stop_hexes), unique=True, max_size=4)) if stop_hexes else []
+    board = read_board(doc)
+    rules = DeclaredRules.for_game("random", {}, {"end_hexes": {"trains": [name], "hexes": ends}})(board)
+    problem = problem_from_graph(
+        board, rules, build_track_graph(board, rules, reachable_only=not any_train_without_token(board, rules))
+    )
+    ref, nested, packing = searches_agree(problem)
+    for result in (ref, nested, packing):
+        for route in result.routes:
+            priced = price_route(problem, route.train, route.stops)
+            assert priced.legal and priced.revenue == route.revenue, (route, priced.errors)
+            if problem.specs[route.train].name == name:
+                first, last = problem.graph.stops[route.stops[0]], problem.graph.stops[route.stops[-1]]
+                assert first.hex in ends or last.hex in ends, route

@@ -82,6 +82,17 @@ class Rules:
         """The train's route may begin and end at a stop :meth:`no_end` names."""
         return False
 
+    def needs_end(self, spec: TrainSpec) -> bool:
+        """The train's route must begin or end at a stop :meth:`end_set` names (none in most titles)."""
+        return False
+
+    def end_set(self, hx, node) -> bool:
+        return False
+
+    def end_set_reason(self) -> str:
+        """The stops :meth:`end_set` names, in a player's words."""
+        return "one of its end stops"
+
     def no_end_reason(self) -> str:
         """Why a route may not begin or end at a stop :meth:`no_end` names, in a player's words."""
         return "a town"

@@ -186,6 +186,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   off-board's end-only: both searches refuse such a route, and its extensions are still grown.
   ``{"except_trains": [...]}``: towns, but the trains named may begin and end anywhere (1825's 3T, 4T,
   U3 and 2+2: g_1825/game.rb#check_distance; the problem's ``ends_free_by_train``).
+- ``end_hexes``: ``{trains, hexes, name}``: a route of the trains named begins or ends (or both) at a
+  stop on these hexes (18Rhl's 8 train and the RGE hexes: lib/engine/game/g_18_rhl/game.rb#check_distance,
+  "Route for 8 trains must begin and/or end in an RGE hex", #rge_terminus?, ``RGE_HEXES``); both
+  searches refuse another route of theirs (the problem's ``needs_end_by_train``, ``end_set_by_stop``) and
+  still grow it; ``name`` says the hexes in a player's words.
 - ``route_termini``: ``{framed_end_only?, factories, mines}``: a route begins and ends at a terminus
   only: a city holding the company's token, a town on a factory hex, or a city not blocked on a factory
   or mine hex (lib/engine/game/g_1873/game.rb#check_distance: "Route must begin and end with token or
@@ -643,6 +648,18 @@ class DeclaredRules(Rules):
         if not isinstance(rule, dict) or self.declared.get("route_termini"):
             return False
         return spec.name in rule.get("except_trains", ())
+
+    def needs_end(self, spec: TrainSpec) -> bool:
+        rule = self.declared.get("end_hexes")
+        return bool(rule) and spec.name in rule["trains"]
+
+    def end_set(self, hx, node) -> bool:
+        rule = self.declared.get("end_hexes")
+        return bool(rule) and node.is_stop and hx.id in rule["hexes"]
+
+    def end_set_reason(self) -> str:
+        rule = self.declared.get("end_hexes") or {}
+        return rule.get("name") or super().end_set_reason()
 
     def no_end(self, hx, node) -> bool:
         if self.declared.get("route_termini") and not self.terminus(hx, node):

@@ -650,12 +650,12 @@ class DeclaredRules(Rules):
         return spec.name in rule.get("except_trains", ())
 
     def needs_end(self, spec: TrainSpec) -> bool:
-        rule = self.declared.get("end_hexes")
-        return bool(rule) and spec.name in rule["trains"]
+        rule = self.declared.get("end_hexes") or {}
+        return spec.name in rule.get("trains", ())
 
     def end_set(self, hx, node) -> bool:
-        rule = self.declared.get("end_hexes")
-        return bool(rule) and node.is_stop and hx.id in rule["hexes"]
+        rule = self.declared.get("end_hexes") or {}
+        return node.is_stop and hx.id in rule.get("hexes", ())
 
     def end_set_reason(self) -> str:
         rule = self.declared.get("end_hexes") or {}
@@ -1141,11 +1141,12 @@ class DeclaredRules(Rules):
 
     def city_token_bonus(self, hx, node) -> int:
         """``city_token_bonus``: what the tokens of the companies named add to a paid city (18Mag's majors)."""
-        rule = self.declared.get("city_token_bonus")
+        rule = self.declared.get("city_token_bonus") or {}
         city = hx.cities.get(node.index) if rule and node.kind == "city" else None
         if city is None:
             return 0
-        return int(rule["amount"]) * sum(1 for token in city.tokens if token in rule["companies"])
+        majors = rule["companies"]
+        return int(rule["amount"]) * len([token for token in city.tokens if token in majors])
 
     def token_hex_double(self, stop, spec: TrainSpec) -> int:
         """``token_hex_doubles``: a train named there is paid a stop's value again where a city of its

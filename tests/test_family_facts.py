@@ -1,4 +1,6 @@
-"""18Uruguay's 4D train (branch ``facts``): ``multiplied_trains`` and ``trains_kept_off``.
+"""Branch ``facts``: rules the board document does carry, read as the engine reads them. 18Uruguay's 4D
+train (``multiplied_trains``, ``trains_kept_off``), 18Mag's majors' tokens (``city_token_bonus``) and
+18Rhl's 8 train (``end_hexes``, ``trains_kept_off``, ``no_town_ends``' ``except_trains``), each below.
 
 The engine's code is the reference (lib/engine/game/g_18_uruguay/game.rb): ``#revenue_for`` pays a train
 named ``4D`` twice its stops (``revenue *= 2 if route.train.name == '4D'``), and ``#check_distance``

@@ -72,6 +72,8 @@ def visit_errors(problem, t: int, stops: list, halves: int = 0) -> list:
     for s in sorted(ends):
         if problem.no_end_by_stop[s] and not problem.ends_free(t):
             errors.append(f"a route may not begin or end at {problem.stop_id(s)} ({problem.rules.no_end_reason()})")
+    if problem.needs_end(t) and stops and not (problem.in_end_set(stops[0]) or problem.in_end_set(stops[-1])):
+        errors.append(f"{label}'s route must begin or end at {problem.rules.end_set_reason()}")
     if spec.requires_token and not any(problem.token_by_stop[s] for s in stops):
         errors.append("the route has no city with the company's token")
     elif (
@@ -90,7 +92,7 @@ def mine_errors(problem, t: int, stops: list) -> list:
     mines = sum(1 for s in stops if problem.mine_by_stop[s])
     name = problem.specs[t].name
     if rule == MINES_NONE and mines:
-        return [f"the {name} train may not visit a mine (only goods trains can)"]
+        return [problem.rules.no_mine_reason(name)]
     if rule == MINES_ONE and mines != 1:
         return [f"the {name} train is a goods train: it must visit one mine, not {mines}"]
     return []

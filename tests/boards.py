@@ -450,7 +450,9 @@ def track_bonuses_by_train(draw, problem):
     in place: penalty (or bonus) hexes some trains neither earn nor pay (``skip_penalty_by_train``: an E
     train's forests), trains paid only by token cities whose best-route groups count only token stops
     (``tokens_only_by_train``), and best-route bonuses paid per hex crossed (``per_hex_by_best_route``,
-    ``hexes_by_best_route``: the lumber baron). Identical trains (one ``group_by_train``) are drawn alike.
+    ``hexes_by_best_route``: the lumber baron), trains whose route must begin or end at some stops
+    (``needs_end_by_train``, ``end_set_by_stop``: 18Rhl's 8 train). Identical trains (one ``group_by_train``)
+    are drawn alike.
     Returns the problem."""
     K, P, B = problem.n_trains, problem.n_penalties, problem.n_best_route
     groups = sorted({int(g) for g in problem.group_by_train})
@@ -475,4 +477,10 @@ def track_bonuses_by_train(draw, problem):
         free = draw(st.lists(st.integers(0, problem.n_stops - 1), min_size=1, max_size=3))
         problem.free_by_stop = np.zeros(problem.n_stops, dtype=np.uint8)
         problem.free_by_stop[free] = 1
+    if K and problem.n_stops and draw(st.integers(0, 3)) == 0:  # routes to begin or end at some stops (18Rhl's 8)
+        needs = {g: draw(st.booleans()) for g in groups}
+        problem.needs_end_by_train = np.array([needs[int(g)] for g in problem.group_by_train], dtype=np.uint8)
+        ends = draw(st.lists(st.integers(0, problem.n_stops - 1), max_size=4))
+        problem.end_set_by_stop = np.zeros(problem.n_stops, dtype=np.uint8)
+        problem.end_set_by_stop[ends] = 1
     return problem

@@ -206,7 +206,7 @@ def test_twins_agree_when_gauge_changes_count_towards_the_minimum(data):
             assert priced.legal and priced.revenue == route.revenue, (route, priced)
 
 
-# ---- 18Uruguay: stops whose visit costs no distance (free_visits) ------------------------------------------
+# ---- 18Uruguay: stops whose visit costs no distance (visit_cost:0, the generic rule) ----------------------------
 
 URUGUAY_JUDGED = (
     "18Uruguay/18Uruguay_game_end_nationalized@400",  # below router: ours 210, router 250
@@ -224,7 +224,8 @@ def test_the_engine_accepts_and_prices_our_uruguay_answer(state_id):
 
 def test_an_england_offboard_costs_no_distance():
     """@664: the router's 6 train ran K7-J6-I3-H4-G7-F6-E3 at 370 (expected.router), seven stops, K7 an
-    England off-board (visit_cost:0); the checker takes it at that price. A town counts as any stop."""
+    England off-board (visit_cost:0); the checker takes it at that price. A town counts as any stop
+    (branch facts: by the generic rule, Problem.free_by_stop; the 4D's towns ride free by its rows)."""
     state = catalog_state("18Uruguay/18Uruguay_game_end_nationalized@664")
     [six] = [r for r in state["expected"]["router"]["routes"] if r["train_name"] == "6"]
     doc = json.loads(json.dumps(input_fields(state)))
@@ -233,10 +234,10 @@ def test_an_england_offboard_costs_no_distance():
     problem = build_problem(doc)
     stops = problem.graph.stops
     england = [i for i, s in enumerate(stops) if s.hex in ("E1", "G1", "I1", "J14", "K5", "K7", "K13")]
-    assert england and not any(problem.large_by_stop[i] for i in england)
-    assert all(problem.large_by_stop[i] for i, s in enumerate(stops) if i not in england)
+    assert england and all(problem.counted([i]) == (0, 0) for i in england)
+    assert all(sum(problem.counted([i])) == 1 for i, s in enumerate(stops) if i not in england)
     spec = next(s for s in problem.specs if s.name == "6")
-    assert spec.visit_large == 6 and spec.pays_all
+    assert spec.visit_total == 6 and spec.pays_all
 
 
 def test_a_tip_of_sugar_serves_one_train_of_two():

@@ -391,6 +391,8 @@ cdef int borrow_trains(Input* g, p, ki, list keep) except -1:
     g.halved_by_train = <const uint8_t*>take_or_zeros(p, "halved_by_train", U8, keep, K)
     g.skip_set_pairs_by_train = <const uint32_t*>take_or_zeros(p, "skip_set_pairs_by_train", U32, keep, K)
     g.ends_free_by_train = <const uint8_t*>take_or_zeros(p, "ends_free_by_train", U8, keep, K)
+    g.needs_end_by_train = <const uint8_t*>take_or_zeros(p, "needs_end_by_train", U8, keep, K)
+    g.end_set_by_stop = <const uint8_t*>take_or_zeros(p, "end_set_by_stop", U8, keep, g.n_stops)
     return 0
 
 

@@ -534,6 +534,10 @@ cdef inline int route_refused(Ctx* c, Level* L, const int32_t* visited, int nv) 
         return 1
     if nv < 3 and half_again_on(c, visited, nv, 2):
         return 1
+    if c.inp.needs_end_by_train[L.t] and not (
+        nv >= 1 and (c.inp.end_set_by_stop[visited[0]] or c.inp.end_set_by_stop[visited[nv - 1]])
+    ):
+        return 1  # (18Rhl's 8 train: an RGE hex at one end)
     if c.inp.ends_free_by_train[L.t]:  # (no_town_ends' except_trains)
         return 0
     return nv >= 2 and (c.inp.no_end_by_stop[visited[0]] or c.inp.no_end_by_stop[visited[nv - 1]])

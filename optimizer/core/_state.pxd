@@ -167,6 +167,8 @@ cdef struct Input:
     const uint8_t* half_again_by_stop       # per stop: 1 paid half again, 2 needs 2 other stops (NULL: no such port)
     const int32_t* end_bonus_by_stop        # per stop: paid again at a route's end (NULL: destination_ends not in play)
     const uint8_t* ends_free_by_train       # per train: its route may begin and end at a no_end stop (1825's 3T)
+    const uint8_t* needs_end_by_train       # per train: its route begins or ends at an end_set stop (18Rhl's 8)
+    const uint8_t* end_set_by_stop          # per stop: one of those ends (18Rhl's RGE hexes)
 
 cdef struct Bounds:
     # Proven while the search runs, round by round.

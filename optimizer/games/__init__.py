@@ -130,7 +130,8 @@ DATA_FILES = {
     "1850Jr": "1850Jr.json",
     # a route ending at the reached destination earns it again (destination_ends)
     "1870": "1870.json",
-    # stops whose visit costs no distance (free_visits)
+    # the 4D pays double and keeps off the ports (multiplied_trains, trains_kept_off); a stop whose visit
+    # costs no distance (visit_cost:0, the England off-boards) counts none by the generic rule
     "18Uruguay": "18Uruguay.json",
     # express trains run as one, cities capped, towns free, paid times their number (express_trains)
     "18NewEngland": "18NewEngland.json",

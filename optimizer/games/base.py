@@ -86,6 +86,17 @@ class Rules:
         """The train's route may begin and end at a stop :meth:`no_end` names."""
         return False
 
+    def needs_end(self, spec: TrainSpec) -> bool:
+        """The train's route must begin or end at a stop :meth:`end_set` names (none in most titles)."""
+        return False
+
+    def end_set(self, hx, node) -> bool:
+        return False
+
+    def end_set_reason(self) -> str:
+        """The stops :meth:`end_set` names, in a player's words."""
+        return "one of its end stops"
+
     def no_end_reason(self) -> str:
         """Why a route may not begin or end at a stop :meth:`no_end` names, in a player's words."""
         return "a town"
@@ -249,6 +260,10 @@ class Rules:
     def mine_rule(self, spec: TrainSpec) -> int:
         """What the train may do with the mines (``MINES_ANY``, ``MINES_NONE``, ``MINES_ONE``)."""
         return MINES_ANY
+
+    def no_mine_reason(self, name: str) -> str:
+        """Why the train ``name`` (``MINES_NONE``) may not visit a stop :meth:`is_mine` names, in a player's words."""
+        return f"the {name} train may not visit a mine (only goods trains can)"
 
     def gauge_sets(self, train) -> tuple | None:
         """The sets of track kinds (``broad``, ``narrow``, ``dual`` ...) a route of the train may use:

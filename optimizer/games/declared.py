@@ -14,6 +14,10 @@ is then a data file, and a new game needs code only for a family not seen yet:
   assignment, whoever placed it, earns ``amount`` (1817's bridge tokens:
   lib/engine/game/g_1817/game.rb#revenue_for, ``stops.count { |stop| stop.hex.assigned?('bridge') }``);
   with ``owns`` only for the owner of that private company (18SJ's GKB: g_18_sj/game.rb#gkb_bonus).
+- ``city_token_bonus``: ``{amount, companies}``: a paid city earns ``amount`` for each token of these
+  companies in it (18Mag's majors, the engine's ``Corporation``s, not its minors nor the mines' neutral
+  tokens: lib/engine/game/g_18_mag/game.rb#revenue_for, ``corp_tokens = stops.select(&:city?).sum { |c|
+  c.tokens.count { |t| t&.corporation&.corporation? } }`` times ``CORP_TOKEN_REVENUE``).
 - ``first_row_pays_total``: ``{company_types}``: a train of a company of those types is paid its best
   stops only, as many as its first row pays (18CZ's large companies: g_18_cz/game.rb#revenue_for,
   ``route.train.distance[0][:pay]`` of the stops' revenues, largest first).
@@ -219,6 +223,11 @@ is then a data file, and a new game needs code only for a family not seen yet:
   off-board's end-only: both searches refuse such a route, and its extensions are still grown.
   ``{"except_trains": [...]}``: towns, but the trains named may begin and end anywhere (1825's 3T, 4T,
   U3 and 2+2: g_1825/game.rb#check_distance; the problem's ``ends_free_by_train``).
+- ``end_hexes``: ``{trains, hexes, name}``: a route of the trains named begins or ends (or both) at a
+  stop on these hexes (18Rhl's 8 train and the RGE hexes: lib/engine/game/g_18_rhl/game.rb#check_distance,
+  "Route for 8 trains must begin and/or end in an RGE hex", #rge_terminus?, ``RGE_HEXES``); both
+  searches refuse another route of theirs (the problem's ``needs_end_by_train``, ``end_set_by_stop``) and
+  still grow it; ``name`` says the hexes in a player's words.
 - ``route_termini``: ``{framed_end_only?, factories, mines}``: a route begins and ends at a terminus
   only: a city holding the company's token, a town on a factory hex, or a city not blocked on a factory
   or mine hex (lib/engine/game/g_1873/game.rb#check_distance: "Route must begin and end with token or
@@ -315,11 +324,6 @@ is then a data file, and a new game needs code only for a family not seen yet:
   A_TIP_OF_SUGAR: g_18_zoo/game.rb#distance_aux); where it serves two or more, any one of them but
   one only in a run (#check_connected: ``Problem.one_extra_large``, each search the best of the runs
   with one of them counting one more, :func:`optimizer.graph.problem.one_extra_variants`).
-- ``free_visits``: ``true`` where a stop whose visit costs nothing (the tile DSL's ``visit_cost:0``)
-  counts no distance for a train of a numeric distance (lib/engine/game/base.rb#check_distance:
-  ``visits.sum(&:visit_cost)``; every visit is paid, #compute_stops): every other stop, of any kind,
-  counts against the train's distance as a large stop, and those ride free (18Uruguay's England
-  off-boards, g_18_uruguay/map.rb).
 - ``crow_distance_bonus``: ``{trains, per_hex}``: a train whose whole name matches the pattern ``trains``
   earns ``per_hex`` for each hex, as the crow flies, between its route's first and last stop on a hex
   whose tile has a city or an off-board (18GB's X trains: lib/engine/game/g_18_gb/game.rb#distance_bonus,
@@ -370,6 +374,14 @@ is then a data file, and a new game needs code only for a family not seen yet:
   revenue, rounded down (1858, 1858India, 1858Switzerland: g_1858/game.rb#revenue_for, ``revenue /= 2 if
   route.train.obsolete``; optimizer/games/obsolete.py says why the phase decides it); the problem's
   ``halved_by_train`` (HALF_DOWN).
+- ``multiplied_trains``: ``{name: N}``: a train of that name is paid N times its route's revenue
+  (18Uruguay's 4D: lib/engine/game/g_18_uruguay/game.rb#revenue_for, ``revenue *= 2 if route.train.name
+  == '4D'``, on the plain sum of its stops): the train's multiplier, as a document's ``multiplier``.
+- ``trains_kept_off``: ``[{trains, hexes}]``: the trains named may not visit a stop on these hexes
+  (18Uruguay's 4D and the ports, the England off-boards: g_18_uruguay/game.rb#check_distance, "4D
+  trains cannot deliver goods", goods.rb#visits_include_port?, ``PORTS``); the search keeps them off as it
+  keeps a train off a mine (``Problem.mine_by_stop``, ``MINES_NONE``), so no title declares it beside
+  ``mines`` or ``freight_ports``.
 - ``towns_fill``: ``true`` where a train of a city row (pay N) and a town row (pay M, often 0) pays
   every city and off-board it visits, and its best towns in the pay left: N + M less its cities
   (1867 and 1861: g_1867/game.rb#compute_stops, a train's pay-0 town row fills the stops its main
@@ -609,9 +621,12 @@ class DeclaredRules(Rules):
 
     def is_mine(self, hx, node) -> bool:
         """A mine of ``mines``, or a stop ``freight_ports`` keeps to freight trains (18VA's CMD, which
-        pays as usual and may share a route with another)."""
+        pays as usual and may share a route with another), or one ``trains_kept_off`` keeps some trains
+        off (18Uruguay's ports, paid as usual)."""
         rule = self.declared.get("freight_ports")
         if rule and node.is_stop and is_zone(rule, node):
+            return True
+        if node.is_stop and any(hx.id in kept["hexes"] for kept in self.declared.get("trains_kept_off", ())):
             return True
         return self.mines_mine(hx, node)
 
@@ -625,6 +640,9 @@ class DeclaredRules(Rules):
         return city is not None and rule.get("token") in city.tokens
 
     def mine_rule(self, spec: TrainSpec) -> int:
+        kept_off = self.declared.get("trains_kept_off")
+        if kept_off:
+            return MINES_NONE if any(spec.name in kept["trains"] for kept in kept_off) else MINES_ANY
         freight = self.declared.get("freight_ports")
         if freight:
             return MINES_ANY if train_type(freight, spec.name) == "freight" else MINES_NONE
@@ -688,6 +706,12 @@ class DeclaredRules(Rules):
         minors, g_18_esp/game.rb#check_distance)."""
         return node.kind == "offboard" and self.company.type in (self.declared.get("offboards_closed_to") or ())
 
+    def no_mine_reason(self, name: str) -> str:
+        for kept in self.declared.get("trains_kept_off", ()):
+            if name in kept["trains"]:
+                return f"the {name} train may not visit a stop on {', '.join(kept['hexes'])}"
+        return super().no_mine_reason(name)
+
     def forbidden_reason(self, hx, node) -> str:
         rule = self.declared.get("freight_ports")
         if rule and port_closed(self.board, self.company.id, rule, hx, node):
@@ -748,6 +772,18 @@ class DeclaredRules(Rules):
         if not isinstance(rule, dict) or self.declared.get("route_termini"):
             return False
         return spec.name in rule.get("except_trains", ())
+
+    def needs_end(self, spec: TrainSpec) -> bool:
+        rule = self.declared.get("end_hexes") or {}
+        return spec.name in rule.get("trains", ())
+
+    def end_set(self, hx, node) -> bool:
+        rule = self.declared.get("end_hexes") or {}
+        return node.is_stop and hx.id in rule.get("hexes", ())
+
+    def end_set_reason(self) -> str:
+        rule = self.declared.get("end_hexes") or {}
+        return rule.get("name") or super().end_set_reason()
 
     def no_end(self, hx, node) -> bool:
         if self.declared.get("route_termini") and not self.terminus(hx, node):
@@ -829,8 +865,6 @@ class DeclaredRules(Rules):
         (G18ZOO#cities_visited: ``v.offboard? && v.revenue[:yellow].positive?``)."""
         if node.kind == "offboard" and "counted_stops" in self.declared:
             return yellow_value(node) > 0
-        if self.declared.get("free_visits"):
-            return node.visit_cost != 0  # every stop a visit costs counts, of every kind
         types = self.large_types()  # stop_classes: the node types it names, less its small groups
         if types is not None:
             return node.kind in types and not set(node.groups) & set(self.small_groups())
@@ -1049,8 +1083,7 @@ class DeclaredRules(Rules):
             return spec
         if self.declared.get("label_count_bonus") and not spec.pays_all:
             raise BoardError(f"{where}: label_count_bonus needs train {train.name!r} to pay every stop", field=where)
-        free_visits = self.declared.get("free_visits") and not isinstance(train.distance, list)
-        if free_visits or (not self.counts_towns(spec) and not isinstance(train.distance, list)):
+        if not self.counts_towns(spec) and not isinstance(train.distance, list):
             free = UNLIMITED
             spec = replace(spec, visit_small=free, visit_total=free, pay_small=free, pay_total=free)
         rule = self.declared.get("hex_distance")
@@ -1096,6 +1129,9 @@ class DeclaredRules(Rules):
             spec = replace(spec, visit_large=spec.visit_large + more, pay_large=spec.pay_large + more)
         if self.national_region() is not None:  # no track outside its region (its segments there are forbidden)
             spec = replace(spec, hex_cap=spec.hex_cap if spec.hex_cap >= 0 else UNCAPPED)
+        times = (self.declared.get("multiplied_trains") or {}).get(train.name)
+        if times:
+            spec = replace(spec, multiplier=spec.multiplier * int(times))
         return spec
 
     def express_spec(self, rule: dict, train, spec: TrainSpec) -> TrainSpec | None:
@@ -1254,6 +1290,15 @@ class DeclaredRules(Rules):
             if hx.assignments.get(rule["assignment"]) and ("owns" not in rule or self.owns(rule["owns"]))
         )
 
+    def city_token_bonus(self, hx, node) -> int:
+        """``city_token_bonus``: what the tokens of the companies named add to a paid city (18Mag's majors)."""
+        rule = self.declared.get("city_token_bonus") or {}
+        city = hx.cities.get(node.index) if rule and node.kind == "city" else None
+        if city is None:
+            return 0
+        majors = rule["companies"]
+        return int(rule["amount"]) * len([token for token in city.tokens if token in majors])
+
     def token_hex_double(self, stop, spec: TrainSpec) -> int:
         """``token_hex_doubles``: a train named there is paid a stop's value again where a city of its
         hex holds the company's token (18SJ's E train, g_18_sj/game.rb#revenue_for, #friendly_city?)."""
@@ -1299,6 +1344,7 @@ class DeclaredRules(Rules):
     def _value_bonus(self, hx, node) -> int:
         narrow = narrow_gauge_bonus(self.board, hx.id, node.index) if self.declared.get("narrow_gauge_revenue") else 0
         own = self.hex_assignment_bonus(hx) + self.doubled(hx, node) + self.label_count_value(hx)
+        own += self.city_token_bonus(hx, node)
         once = self.once_amount() if self.once_location(hx, node) is not None else 0
         own += self.token_city_bonus(hx, node)
         return self.route_once_bonus(hx) + self.ability_bonus(hx) + own + narrow + once

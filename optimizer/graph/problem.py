@@ -203,6 +203,10 @@ class Problem:
     # uint8 per train: its route may begin and end at a stop of no_end_by_stop (no_town_ends' except_trains:
     # 1825's 3T, 4T, U3 and 2+2, g_1825/game.rb#check_distance); empty: none may
     ends_free_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))
+    # uint8 per train: its route must begin or end at a stop of end_set_by_stop (18Rhl's 8 train and the
+    # RGE hexes, g_18_rhl/game.rb#check_distance); empty: no train must
+    needs_end_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))
+    end_set_by_stop: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8 per stop (empty: none)
 
     def skip_penalties(self, t: int) -> int:
         """The bits of ``amount_by_penalty`` train t's routes neither earn nor pay."""
@@ -221,6 +225,13 @@ class Problem:
     def skip_set_pairs(self, t: int) -> int:
         """The set pairs (bit k) that do not pay train t."""
         return int(self.skip_set_pairs_by_train[t]) if t < len(self.skip_set_pairs_by_train) else 0
+
+    def needs_end(self, t: int) -> bool:
+        """Train t's route must begin or end at a stop of ``end_set_by_stop``."""
+        return t < len(self.needs_end_by_train) and bool(self.needs_end_by_train[t])
+
+    def in_end_set(self, s: int) -> bool:
+        return s < len(self.end_set_by_stop) and bool(self.end_set_by_stop[s])
 
     def ends_free(self, t: int) -> bool:
         """Train t's route may begin and end at a stop it may otherwise only pass through."""
@@ -630,7 +641,18 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         one_extra_large=tuple(rules.one_extra_large(specs)),
         routes_meet=int(rules.routes_meet()),
         ends_free_by_train=_arr([rules.ends_free(s) for s in specs], np.uint8),
+        **end_sets(board, rules, stops, specs),
     )
+
+
+def end_sets(board, rules, stops, specs) -> dict:
+    """The trains whose route must begin or end at one of some stops, and those stops (Rules.end_set);
+    empty arrays where no train must."""
+    needs = [int(rules.needs_end(s)) for s in specs]
+    if not any(needs):
+        return {}
+    in_set = [int(rules.end_set(board.hexes[s.hex], board.hexes[s.hex].tile.nodes[s.node])) for s in stops]
+    return {"needs_end_by_train": _arr(needs, np.uint8), "end_set_by_stop": _arr(in_set, np.uint8)}
 
 
 def one_extra_variants(problem: Problem) -> list:

@@ -153,8 +153,8 @@ cdef struct Input:
     const uint8_t* tokens_only_by_train     # per train: paid only by token cities, which alone meet best-route groups
     const int32_t* per_hex_by_best_route    # per best_route: paid for each of its hexes the route crosses ...
     const uint32_t* hexes_by_best_route     # ... its hexes, as penalty bits (less the train's skip_penalty_by_train)
-    const uint8_t* halved_by_train          # per train: paid half its route's revenue, 1 rounded to 10 (1822MX's
-                                            # 3/2P), 2 rounded down (an obsolete train, g_1858)
+    const uint8_t* halved_by_train          # per train: paid half its route's revenue, 1 rounded to 10
+    #                                         (1822MX's 3/2P), 2 rounded down (an obsolete train, g_1858)
     const uint32_t* skip_set_pairs_by_train  # per train: bit k set where set pair k does not pay it (1822CA's ports)
     const uint8_t* large_first_by_train     # per train: it pays every large stop it visits (TrainSpec.large_first)
     const uint64_t* once_bits_by_stop      # per stop: the locations (bits) whose bonus it pays, once across the

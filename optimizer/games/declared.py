@@ -1595,7 +1595,7 @@ class DeclaredRules(Rules):
         obsolete = self.declared.get("obsolete_trains")
         out: dict = {}
         for train in self.board.trains:
-            halved = bool(obsolete) and obsolete_in_phase(obsolete, train.name, self.board.phase_name)
+            halved = obsolete is not None and obsolete_in_phase(obsolete, train.name, self.board.phase_name)
             amount = value * int(train.multiplier or 1) * (2 if halved else 1)
             if amount:
                 out.setdefault(amount, set()).add(train.name)

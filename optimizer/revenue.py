@@ -426,8 +426,7 @@ def paid_once_run(problem, run: list) -> list:
         if not chooses[-1]:
             options.append([list(alone.paid)])
             continue
-        large = [s for s in stops if problem.large_by_stop[s]]
-        options.append([list(c) for c in combinations(large, min(len(large), spec.pay_large))] or [[]])
+        options.append(stop_options(problem, t, stops))
     choice, best = [o[0] for o in options], -1
     if any(len(o) > 1 for o in options):
         values = problem.values_by_train_stop[run[0][0]]
@@ -438,10 +437,10 @@ def paid_once_run(problem, run: list) -> list:
     out = []
     seen: set = set()
     seen_groups: set = set()
-    for (t, stops, alone), picked, choose in zip(run, choice, chooses):
+    for (t, _, alone), picked, choose in zip(run, choice, chooses):
         paid = list(alone.paid)
-        if choose:  # the engine's pick of its large stops, and the towns it pays
-            paid = [s for s in stops if s in picked or (not problem.large_by_stop[s] and s in alone.paid)]
+        if choose:  # the engine's pick of its stops across the run
+            paid = list(picked)
         values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
         revenue = alone.revenue - sum(int(values[s]) for s in alone.paid) * mult  # what is not a stop's
         kept = [s for s in paid if s not in seen and not stop_groups(problem, s) & seen_groups]
@@ -450,6 +449,28 @@ def paid_once_run(problem, run: list) -> list:
         for s in paid:
             seen_groups |= stop_groups(problem, s)
     return out
+
+
+def stop_options(problem, t: int, stops: list) -> list:
+    """The sets of stops (in route order) train t, paying some of the stops it visits, may be paid on
+    this route in a run where the engine picks them across the run (g_1862/game.rb#revenue_stop_options:
+    every combination of ``pay`` of its cities and off-boards, the towns a local train pays added by
+    #compute_local_stops): as many stops as its pay caps allow, most large stops first. Where one row
+    pays towns and cities together (``pay_total`` below ``pay_large + pay_small``), the towns and cities
+    share that allowance: no set is paid more stops than the train alone, so a route in a run never
+    earns more than alone (which every bound of the reference search assumes)."""
+    spec = problem.specs[t]
+    large = [s for s in stops if problem.large_by_stop[s]]
+    small = [s for s in stops if not problem.large_by_stop[s]]
+    most_large, most_small = min(len(large), spec.pay_large), min(len(small), spec.pay_small)
+    size = min(most_large + most_small, spec.pay_total)
+    position = {s: i for i, s in enumerate(stops)}
+    options = []
+    for n_large in range(most_large, size - most_small - 1, -1):
+        for big in combinations(large, n_large):
+            for towns in combinations(small, size - n_large):
+                options.append(sorted(big + towns, key=position.__getitem__))
+    return options or [[]]
 
 
 def stop_groups(problem, s: int) -> frozenset:

@@ -273,12 +273,14 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     else:
         candidates = []
         must_large = sum(1 for s in stops if problem.large_by_stop[s]) if large_first(problem, t) else 0
+        # where the run picks the stops paid, the engine looks for the token among those visited
+        token_among = stops if picked_across_run(problem, t) else None
         for k in range(min(spec.pay_total, len(stops)), 0, -1):
             for subset in combinations(stops, k):
                 n_large = sum(1 for s in subset if problem.large_by_stop[s])
                 if n_large > spec.pay_large or k - n_large > spec.pay_small or n_large < must_large:
                     continue
-                if spec.requires_token and not any(problem.token_by_stop[s] for s in subset):
+                if spec.requires_token and not any(problem.token_by_stop[s] for s in token_among or subset):
                     continue
                 candidates.append(list(subset))
     per_stop = track_stop_bonus(problem, segs)
@@ -406,6 +408,16 @@ def paid_once_routes(problem, routes: list) -> list:
     return [replace(r, revenue=rev, paid=paid) for r, (rev, paid) in zip(ordered, priced)]
 
 
+def picked_across_run(problem, t: int) -> bool:
+    """Train t's paid stops are the engine's pick across the run (``Problem.paid_once``, a train paying
+    some of its stops, not a freight train: g_1862/game.rb#compute_stops, #global_optimize). That pick
+    (#revenue_stop_options) takes any ``pay`` of its cities, our token's or not: the route holds the
+    token among the stops it visits (lib/engine/route.rb#revenue, game/base.rb#check_route_token), as
+    a train paying all its stops does, so that priced alone it earns at least what the run pays it."""
+    freight = bool(problem.freight_by_train) and problem.freight_by_train[t] is not None
+    return bool(problem.paid_once) and not problem.specs[t].pays_all and not freight
+
+
 def paid_once_run(problem, run: list) -> list:
     """(revenue, paid stops) of each route of a run, given as (train, stops, its price alone) in the
     order the engine prices them, where a stop on an earlier route pays nothing.
@@ -420,9 +432,7 @@ def paid_once_run(problem, run: list) -> list:
     chooses = []  # per route: the engine picks its paid large stops across the run
     options = []
     for t, stops, alone in run:
-        spec = problem.specs[t]
-        freight = bool(problem.freight_by_train) and problem.freight_by_train[t] is not None
-        chooses.append(not spec.pays_all and not freight)
+        chooses.append(picked_across_run(problem, t))
         if not chooses[-1]:
             options.append([list(alone.paid)])
             continue

@@ -3,7 +3,9 @@
 1. Stops paid once a run (``stops_paid_once``): a train paying some of its stops, the engine's pick
    across the run (g_1862/game.rb#global_optimize), was paid its picked cities *and* the towns it paid
    alone, so where one row pays towns and cities together (an express ``2E``: 2 of any) a route could
-   be paid more stops in the run than it may (revenue.stop_options).
+   be paid more stops in the run than it may (revenue.stop_options); and, priced alone, it needed our
+   token among the stops it is paid where the engine's pick needs it only visited (a route then earned
+   more in its run than alone: revenue.picked_across_run).
 2. The packing kernel's pricing (``_packing.pyx`` price_levels) frees its buffers in one place,
    whatever the way out: stopped anywhere, many times over, nothing is freed twice.
 """
@@ -67,11 +69,8 @@ def test_an_express_paying_two_of_any_is_paid_two_stops_in_its_run():
 @st.composite
 def runs_of_the_boards_trains(draw):
     """Random boards with their own trains (standard, N+N, expresses paying N of any kind of stop, D, ...)
-    under ``stops_paid_once``, sharing track or not; no train needs its token among the stops it is paid
-    (the engine's pick across a run does not look for one: a defect apart, see the report)."""
+    under ``stops_paid_once``, sharing track or not (some trains need no token of the company)."""
     doc = json.loads(json.dumps(draw(small_boards(max_hexes=7, min_trains=2, max_trains=3))))
-    for t in doc["trains"]:
-        t["requires_token"] = False
     return _paid_once_problem(doc, {"routes_share_track": True} if draw(st.booleans()) else {})
 
 
@@ -128,3 +127,32 @@ def test_the_packing_kernel_stopped_anywhere_many_times_frees_each_buffer_once()
     assert done.returncode == 0, done.stderr[-2000:]
     stops = json.loads(done.stdout.strip().splitlines()[-1].replace("'", '"'))
     assert stops.get("deadline", 0) > 50 and stops.get("cancelled", 0) > 20 and stops.get("none", 0) > 20
+
+
+# 1862's M/N express: 2 of its 3 cities and off-boards, towns visited and paid nothing (g_1862/game.rb).
+TWO_OF_THREE = {
+    "name": "2/3",
+    "distance": [{"nodes": ["city", "offboard"], "pay": 2, "visit": 3}, {"nodes": ["town"], "pay": 0, "visit": 99}],
+}
+
+
+def test_a_train_whose_stops_the_run_picks_needs_its_token_visited_not_paid():
+    """Our 30 city between a 60 and a 50 city: the engine pays the 2/3 the 60 and the 50 (110):
+    #revenue_stop_options takes every combination of ``pay`` cities, token or not, and the token is
+    looked for among the route's visited stops (lib/engine/route.rb#revenue, base.rb#check_route_token).
+    Priced alone it was paid our city and the 60 (90): less than in its run, which the search's
+    bounds assume it never is."""
+    cells = {
+        "A1": (CITY.format(v=60), 0, "yellow"),
+        "A2": (CITY.format(v=30), 0, "yellow", ["US"]),
+        "A3": (CITY.format(v=50), 0, "yellow"),
+    }
+    doc = board("random", cells, [("A1", 3, "A2"), ("A2", 3, "A3")], [TWO_OF_THREE])
+    problem = _paid_once_problem(doc)
+    stops = max((r[2].stops for r in reference.legal_routes(problem, 0)), key=len)
+    alone = price_route(problem, 0, stops)
+    assert alone.revenue == 110 and not any(problem.token_by_stop[s] for s in alone.paid)
+    [(revenue, _)] = paid_once_run(problem, [(0, stops, alone)])
+    assert revenue == 110
+    result = reference.search(problem)
+    assert result.optimal and result.revenue == 110

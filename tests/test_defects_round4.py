@@ -98,7 +98,7 @@ def test_no_route_earns_more_in_its_run_than_alone(problem):
 
 
 @seed(4)
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(runs_of_the_boards_trains())
 def test_the_reference_search_equals_the_exhaustive_one_with_the_boards_trains(problem):
     _small_runs(problem)
@@ -109,7 +109,7 @@ def test_the_reference_search_equals_the_exhaustive_one_with_the_boards_trains(p
 
 def test_the_packing_kernel_stopped_anywhere_many_times_frees_each_buffer_once():
     """Deadlines from the first instant to past the end, cancels from another thread, lists over the
-    limit (the nested search takes over): 400 searches stopped in the dive, the listing, the pricing or
+    limit (the nested search takes over): 200 searches stopped in the dive, the listing, the pricing or
     the packing, in a process of its own where glibc checks every free (MALLOC_CHECK_=3) and fills
     freed memory (MALLOC_PERTURB_): a buffer freed twice aborts it."""
     env = dict(os.environ, MALLOC_CHECK_="3", MALLOC_PERTURB_="165")
@@ -117,7 +117,7 @@ def test_the_packing_kernel_stopped_anywhere_many_times_frees_each_buffer_once()
     if debug.exists():  # glibc 2.34+: the checks live in this library
         env["LD_PRELOAD"] = str(debug)
     done = subprocess.run(
-        [sys.executable, "-m", "tests.packing_stops", "200"],
+        [sys.executable, "-m", "tests.packing_stops", "100"],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -276,12 +276,14 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     else:
         candidates = []
         must_large = sum(1 for s in stops if problem.large_by_stop[s]) if large_first(problem, t) else 0
+        # where the run picks the stops paid, the engine looks for the token among those visited
+        token_among = stops if picked_across_run(problem, t) else None
         for k in range(min(spec.pay_total, len(stops)), 0, -1):
             for subset in combinations(stops, k):
                 n_large = sum(1 for s in subset if problem.large_by_stop[s])
                 if n_large > spec.pay_large or k - n_large > spec.pay_small or n_large < must_large:
                     continue
-                if spec.requires_token and not any(problem.token_by_stop[s] for s in subset):
+                if spec.requires_token and not any(problem.token_by_stop[s] for s in token_among or subset):
                     continue
                 candidates.append(list(subset))
     per_stop = track_stop_bonus(problem, segs)
@@ -414,6 +416,16 @@ def paid_once_routes(problem, routes: list) -> list:
     return [replace(r, revenue=rev, paid=paid) for r, (rev, paid) in zip(ordered, priced)]
 
 
+def picked_across_run(problem, t: int) -> bool:
+    """Train t's paid stops are the engine's pick across the run (``Problem.paid_once``, a train paying
+    some of its stops, not a freight train: g_1862/game.rb#compute_stops, #global_optimize). That pick
+    (#revenue_stop_options) takes any ``pay`` of its cities, our token's or not: the route holds the
+    token among the stops it visits (lib/engine/route.rb#revenue, game/base.rb#check_route_token), as
+    a train paying all its stops does, so that priced alone it earns at least what the run pays it."""
+    freight = bool(problem.freight_by_train) and problem.freight_by_train[t] is not None
+    return bool(problem.paid_once) and not problem.specs[t].pays_all and not freight
+
+
 def paid_once_run(problem, run: list) -> list:
     """(revenue, paid stops) of each route of a run, given as (train, stops, its price alone) in the
     order the engine prices them, where a stop on an earlier route pays nothing.
@@ -428,14 +440,11 @@ def paid_once_run(problem, run: list) -> list:
     chooses = []  # per route: the engine picks its paid large stops across the run
     options = []
     for t, stops, alone in run:
-        spec = problem.specs[t]
-        freight = bool(problem.freight_by_train) and problem.freight_by_train[t] is not None
-        chooses.append(not spec.pays_all and not freight)
+        chooses.append(picked_across_run(problem, t))
         if not chooses[-1]:
             options.append([list(alone.paid)])
             continue
-        large = [s for s in stops if problem.large_by_stop[s]]
-        options.append([list(c) for c in combinations(large, min(len(large), spec.pay_large))] or [[]])
+        options.append(stop_options(problem, t, stops))
     choice, best = [o[0] for o in options], -1
     if any(len(o) > 1 for o in options):
         values = problem.values_by_train_stop[run[0][0]]
@@ -446,10 +455,10 @@ def paid_once_run(problem, run: list) -> list:
     out = []
     seen: set = set()
     seen_groups: set = set()
-    for (t, stops, alone), picked, choose in zip(run, choice, chooses):
+    for (t, _, alone), picked, choose in zip(run, choice, chooses):
         paid = list(alone.paid)
-        if choose:  # the engine's pick of its large stops, and the towns it pays
-            paid = [s for s in stops if s in picked or (not problem.large_by_stop[s] and s in alone.paid)]
+        if choose:  # the engine's pick of its stops across the run
+            paid = list(picked)
         values, mult = problem.values_by_train_stop[t], problem.specs[t].multiplier
         revenue = alone.revenue - sum(int(values[s]) for s in alone.paid) * mult  # what is not a stop's
         kept = [s for s in paid if s not in seen and not stop_groups(problem, s) & seen_groups]
@@ -458,6 +467,28 @@ def paid_once_run(problem, run: list) -> list:
         for s in paid:
             seen_groups |= stop_groups(problem, s)
     return out
+
+
+def stop_options(problem, t: int, stops: list) -> list:
+    """The sets of stops (in route order) train t, paying some of the stops it visits, may be paid on
+    this route in a run where the engine picks them across the run (g_1862/game.rb#revenue_stop_options:
+    every combination of ``pay`` of its cities and off-boards, the towns a local train pays added by
+    #compute_local_stops): as many stops as its pay caps allow, most large stops first. Where one row
+    pays towns and cities together (``pay_total`` below ``pay_large + pay_small``), the towns and cities
+    share that allowance: no set is paid more stops than the train alone, so a route in a run never
+    earns more than alone (which every bound of the reference search assumes)."""
+    spec = problem.specs[t]
+    large = [s for s in stops if problem.large_by_stop[s]]
+    small = [s for s in stops if not problem.large_by_stop[s]]
+    most_large, most_small = min(len(large), spec.pay_large), min(len(small), spec.pay_small)
+    size = min(most_large + most_small, spec.pay_total)
+    position = {s: i for i, s in enumerate(stops)}
+    options = []
+    for n_large in range(most_large, size - most_small - 1, -1):
+        for big in combinations(large, n_large):
+            for towns in combinations(small, size - n_large):
+                options.append(sorted(big + towns, key=position.__getitem__))
+    return options or [[]]
 
 
 def stop_groups(problem, s: int) -> frozenset:

@@ -88,23 +88,26 @@ def exhaustive(problem) -> int:
 
 
 # Pays 2 of its 3 cities and off-boards, picked across the run, as 1862's M/N expresses do (towns visited,
-# paid nothing: 1862's 4/5E). (A row paying towns and cities together is left out: paid_once_run may then pay
-# a route more in the run than alone, which every bound of the reference search assumes it does not.)
+# paid nothing: 1862's 4/5E); and a row paying 2 of 3 stops of any kind, towns and cities together
+# (revenue.stop_options: no more stops in the run than alone).
 CHOOSER = [{"nodes": ["city", "offboard"], "pay": 2, "visit": 3}, {"nodes": ["town"], "pay": 0, "visit": 99}]
+ANY_TWO = [{"nodes": ["city", "offboard", "town"], "pay": 2, "visit": 3}]
 
 
 @st.composite
 def paid_once_runs(draw):
-    """A small random board whose trains pay all their stops, choose 2 of 3, or are freight trains
+    """A small random board whose trains pay all their stops, choose 2 of 3 (cities, or any), or are freight trains
     (paid their ends and a crow-flight bonus), under ``stops_paid_once``, sharing track or not,
     routes that must meet or not."""
     doc = json.loads(json.dumps(draw(small_boards(max_hexes=7, min_trains=2, max_trains=3))))
     for t in doc["trains"]:
-        kind = draw(st.sampled_from(["all", "choose", "freight"]))
+        kind = draw(st.sampled_from(["all", "choose", "any two", "freight"]))
         if kind == "all":
             t.update(name="2", distance=2)
         elif kind == "choose":
             t.update(name="2/3", distance=CHOOSER)
+        elif kind == "any two":
+            t.update(name="2/3A", distance=ANY_TWO)
         else:
             t.update(name="3F", distance=3)
     family = {"stops_paid_once": True, "freight_trains": {"pattern": "F\\**$", "bonus": 20, "port_bonus": 30}}

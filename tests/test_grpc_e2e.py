@@ -27,7 +27,7 @@ from server.generated.route18xx.v1 import route_optimizer_pb2 as pb
 from server.translation import convert
 
 from .corpus import state
-from .servers import ServerProcess, cpu_before_and_after, details, hard_board
+from .servers import ServerProcess, cpu_while_and_after, details, hard_board
 
 SERVICE = "route18xx.v1.RouteOptimizer"
 
@@ -133,11 +133,10 @@ def test_deadline_answers_best_so_far(client):
 def test_cancelled_stream_stops_the_search(client, server):
     stream = client.optimize_stream_json(json.dumps(hard_board()))
     assert not next(stream)["final"]
-    busy, idle = cpu_before_and_after(server, stream.close, settle_s=0.2)  # closing cancels the call
+    # closing cancels the call; the server logs it cancelled once its work is told to stop
+    busy, idle = cpu_while_and_after(server, stream.close, r"/route18xx\.v1\.RouteOptimizer/OptimizeStream CANCELLED")
     print(f"server CPU in 0.5 s: {busy:.2f} s while searching, {idle:.2f} s after cancelling")
-    assert busy > 0.1, "the search should have kept a core busy"
     assert idle < 0.05, "the search should have stopped"
-    assert re.search(r"/route18xx\.v1\.RouteOptimizer/OptimizeStream CANCELLED", server.log())
 
 
 # --- bad input ----------------------------------------------------------------------------------

@@ -705,94 +705,87 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
         tab = <double*>malloc(n_bytes * 256 * sizeof(double))
     if not (lam and keep and cnt and best_of and first and scans and drops) or (tables and tab == NULL) \
             or (not tables and bit_lists(p, &bits, &ptr)):
-        free(lam)
-        free(keep)
-        free(cnt)
-        free(best_of)
-        free(first)
-        free(bits)
-        free(ptr)
-        free(tab)
-        free(scans)
-        free(drops)
-        return ERR_MEMORY
-    for g in range(K):  # where each list's routes start in ptr
-        first[g + 1] = first[g] + p.lists[g].n
-    for it in range(iterations):
-        if check_limits(c):  # a long list's step takes a while: a deadline is kept here too
-            break
-        if tab != NULL:
-            fill_tables(tab, lam, n_bytes)
-        ub = 0
-        sampled = 0
-        for b in range(nb):
-            ub += lam[b]
-            cnt[b] = 0
-        for j in range(lo, K):
-            R = &p.lists[p.list_of[j]]
-            if j > lo and p.list_of[j] == p.list_of[j - 1]:
-                arg = best_of[j - 1]
-            else:
-                ord = order[p.list_of[j]] if order != NULL else NULL
-                bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
-                S = &scans[p.list_of[j]]
-                # (no reference yet)
-                stride = p.s.sample_stride if it < p.s.sample_steps and R.n >= p.s.reference_routes else 1
-                sampled |= stride > 1
-                arg = best_reduced(S, R, ord, W, tab, bits, bp, lam, nb, drops, stride)
-                if not S.on and it >= p.s.reference_after and it >= p.s.sample_steps and R.n >= p.s.reference_routes \
-                        and set_reference(S, R, ord, W, tab, bits, bp, lam, nb):
-                    code = ERR_MEMORY
-                    break
-            best_of[j] = arg
-            if check_limits(c):  # (a step over several long lists: looked at after each)
+        code = ERR_MEMORY
+    else:
+        for g in range(K):  # where each list's routes start in ptr
+            first[g + 1] = first[g] + p.lists[g].n
+        for it in range(iterations):
+            if check_limits(c):  # a long list's step takes a while: a deadline is kept here too
                 break
-            if arg >= 0:
-                bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
-                ub += R.val[arg] - priced(R, arg, W, tab, bits, bp, lam)
-                for w in range(W):
-                    x = R.res[arg * W + w]
-                    while x:
-                        cnt[w * 64 + ctz64(x)] += 1
-                        x &= x - 1
-        if code or c.lim.stop_code:  # a step cut short bounds nothing
-            break
-        # a sample's best is not its list's: sampled steps are measured against each other, and
-        # their prices never kept (they bound nothing)
-        record = &sample_ub if sampled else &best_ub
-        if ub < record[0] - 1e-9:
-            record[0] = ub
-            if not sampled:
-                memcpy(keep, lam, nb * sizeof(double))
-            stall = 0
-        else:
-            stall += 1
-            if stall >= 4:
-                theta *= 0.5
+            if tab != NULL:
+                fill_tables(tab, lam, n_bytes)
+            ub = 0
+            sampled = 0
+            for b in range(nb):
+                ub += lam[b]
+                cnt[b] = 0
+            for j in range(lo, K):
+                R = &p.lists[p.list_of[j]]
+                if j > lo and p.list_of[j] == p.list_of[j - 1]:
+                    arg = best_of[j - 1]
+                else:
+                    ord = order[p.list_of[j]] if order != NULL else NULL
+                    bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
+                    S = &scans[p.list_of[j]]
+                    # (no reference yet)
+                    stride = p.s.sample_stride if it < p.s.sample_steps and R.n >= p.s.reference_routes else 1
+                    sampled |= stride > 1
+                    arg = best_reduced(S, R, ord, W, tab, bits, bp, lam, nb, drops, stride)
+                    if not S.on and it >= p.s.reference_after and it >= p.s.sample_steps \
+                            and R.n >= p.s.reference_routes and set_reference(S, R, ord, W, tab, bits, bp, lam, nb):
+                        code = ERR_MEMORY
+                        break
+                best_of[j] = arg
+                if check_limits(c):  # (a step over several long lists: looked at after each)
+                    break
+                if arg >= 0:
+                    bp = ptr + first[p.list_of[j]] if ptr != NULL else NULL
+                    ub += R.val[arg] - priced(R, arg, W, tab, bits, bp, lam)
+                    for w in range(W):
+                        x = R.res[arg * W + w]
+                        while x:
+                            cnt[w * 64 + ctz64(x)] += 1
+                            x &= x - 1
+            if code or c.lim.stop_code:  # a step cut short bounds nothing
+                break
+            # a sample's best is not its list's: sampled steps are measured against each other, and
+            # their prices never kept (they bound nothing)
+            record = &sample_ub if sampled else &best_ub
+            if ub < record[0] - 1e-9:
+                record[0] = ub
+                if not sampled:
+                    memcpy(keep, lam, nb * sizeof(double))
                 stall = 0
-        if best_ub - lb < 1 or theta < 1e-3:
-            break
-        norm = 0
+            else:
+                stall += 1
+                if stall >= 4:
+                    theta *= 0.5
+                    stall = 0
+            if best_ub - lb < 1 or theta < 1e-3:
+                break
+            norm = 0
+            for b in range(nb):
+                gb = 1 - cnt[b]
+                if not (lam[b] <= 0 and gb > 0):
+                    norm += gb * gb
+            if norm == 0:
+                break
+            step = theta * (ub - lb if ub - lb > 1 else 1) / norm  # a sample's best can fall below lb
+            for b in range(nb):
+                lam[b] -= step * (1 - cnt[b])
+                # in whole 1/1024ths: every sum of prices is then exact in a double, so the byte
+                # tables and the bits' walk find the same best routes, ties and all
+                lam[b] = floor(lam[b] * 1024) / 1024 if lam[b] > 0 else 0
+        out_total[0] = 0
         for b in range(nb):
-            gb = 1 - cnt[b]
-            if not (lam[b] <= 0 and gb > 0):
-                norm += gb * gb
-        if norm == 0:
-            break
-        step = theta * (ub - lb if ub - lb > 1 else 1) / norm  # a sample's best can fall below lb
-        for b in range(nb):
-            lam[b] -= step * (1 - cnt[b])
-            # in whole 1/1024ths: every sum of prices is then exact in a double, so the byte
-            # tables and the bits' walk find the same best routes, ties and all
-            lam[b] = floor(lam[b] * 1024) / 1024 if lam[b] > 0 else 0
-    out_total[0] = 0
-    for b in range(nb):
-        out[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
-        out_total[0] += out[b]
-    for g in range(K):
-        free(scans[g].at)
-        free(scans[g].red)
-        free(scans[g].lref)
+            out[b] = <int64_t>keep[b]  # whole prices: the bound is then exact integer arithmetic
+            out_total[0] += out[b]
+    # the one way out: every buffer freed here once, whatever the code (none, a stop code or an error)
+    if scans != NULL:
+        for g in range(K):
+            free(scans[g].at)
+            free(scans[g].red)
+            free(scans[g].lref)
     free(lam)
     free(keep)
     free(cnt)
@@ -805,9 +798,7 @@ best route reading a few of them. 0, a stop code (limits are looked at every ste
     free(drops)
     if code:
         return code
-    if c.lim.stop_code:
-        return c.lim.stop_code
-    return 0
+    return c.lim.stop_code
 
 
 cdef int reprice(Pack* p, Routes* R) noexcept nogil:

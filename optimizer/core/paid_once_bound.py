@@ -65,10 +65,16 @@ class PaidOnceBound:
             self._items([s for s in found.stops if problem.large_by_stop[s]], values, mult) for _, _, found, _ in routes
         ]
         towns = [
-            self._items([s for s in priced.paid if not problem.large_by_stop[s]], values, mult)
-            for _, _, _, priced in routes
+            self._items([s for s in found.stops if not problem.large_by_stop[s]], values, mult)
+            for _, _, found, _ in routes
         ]
-        return ("chooses", revs, self._matrix(large), self._matrix(towns), spec.pay_large)
+        return (
+            "chooses",
+            revs,
+            self._matrix(large),
+            self._matrix(towns),
+            (spec.pay_large, spec.pay_small, spec.pay_total),
+        )
 
     def add(self, seen: np.ndarray, u: int, i: int) -> tuple:
         """``seen`` with route i of the search's train u placed, and what of its price the run surely
@@ -86,7 +92,8 @@ class PaidOnceBound:
     def rest(self, t: int, seen: np.ndarray) -> int:
         """A bound on what the search's trains t.. add to the run: each train's best route, less what
         the run already counts of its keys (a train choosing its stops: its best ``pay_large`` large
-        stops and its towns, each less that). None earns more than alone."""
+        stops and best ``pay_small`` towns, at most its best ``pay_total`` stops, each less that). None
+        earns more than alone."""
         total = 0
         for train in self.trains[t:]:
             revs = train[1]
@@ -96,10 +103,17 @@ class PaidOnceBound:
                 _, _, keys, worths, _ = train
                 caps = revs - np.minimum(worths, seen[keys]).clip(min=0).sum(axis=1)
             else:
-                _, _, (lkeys, lworths), (tkeys, tworths), pay = train
+                _, _, (lkeys, lworths), (tkeys, tworths), (pay_large, pay_small, pay_total) = train
                 large = (lworths - seen[lkeys]).clip(min=0)
-                if large.shape[1] > pay:
-                    large = np.sort(large, axis=1)[:, large.shape[1] - pay :]
-                caps = np.minimum(revs, large.sum(axis=1) + (tworths - seen[tkeys]).clip(min=0).sum(axis=1))
+                towns = (tworths - seen[tkeys]).clip(min=0)
+                both = _best(np.concatenate([large, towns], axis=1), pay_total)
+                caps = np.minimum(revs, np.minimum(_best(large, pay_large) + _best(towns, pay_small), both))
             total += max(0, int(caps.max()))
         return total
+
+
+def _best(worths: np.ndarray, n: int) -> np.ndarray:
+    """Per row, the sum of its ``n`` largest worths."""
+    if worths.shape[1] > n:
+        worths = np.sort(worths, axis=1)[:, worths.shape[1] - n :]
+    return worths.sum(axis=1)

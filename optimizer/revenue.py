@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import chain, combinations, product
 
+from .games.commodities import goods_bonus
 from .games.freight import freight_price
+from .games.variable_cities import variable_bonus
 from .graph.problem import GAUGES, HEX_FORBIDDEN
 from .model import MINES_NONE, MINES_ONE
 
@@ -150,6 +152,7 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     ):
         tokens = sum(1 for s in paid if problem.token_by_stop[s])
         extra += problem.r2r_per_token * min(tokens, problem.r2r_max_tokens)
+    extra += variable_bonus(problem, t, visited, paid)
     return extra + crow_bonus(problem, t, visited) + half_again_adjustment(problem, t, paid)
 
 
@@ -293,6 +296,7 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
             best, best_key = Priced(revenue, paid, []), key
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
+    best.revenue += goods_bonus(problem, segs)
     if problem.halved(t):
         best.revenue = halve_to_ten(best.revenue)
     best.revenue -= penalty_value(problem, pen_mask & ~problem.skip_penalties(t))

@@ -135,6 +135,8 @@ DATA_FILES = {
     # express trains run as one, cities capped, towns free, paid times their number (express_trains)
     "18NewEngland": "18NewEngland.json",
     "18NewEngland 2: Northern States": "18NewEngland2.json",
+    # variable cities, commodities, gauge changes at borders, cities at both ends (18 India)
+    "18 India": "18India.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

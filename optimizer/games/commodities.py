@@ -8,8 +8,10 @@ deliver and the hex of one of that commodity's markets earns the commodity's val
 commodities available to the company: its own claims (the ``commodities`` ability's description,
 g_18_india/corporation.rb, #claim_concession: ``ORE`` and ``TEA`` are two sources each) and the ones
 nobody has claimed. Spices pay the best ``SPICE_BONUSES`` entry among the names crossed. Which
-commodities another company has claimed the board document does not say: here only the jewelry
-concession is known to be taken (its hex holds the assignment), every other one is taken as unclaimed.
+commodities another company has claimed, and so which are still nobody's, the board document does not
+say (``@unclaimed_commodities`` is the game's): here a company is paid only the commodities it has
+claimed itself, so that no route is priced above what the engine pays it (one delivering a commodity
+nobody has claimed yet is paid less here than by the engine).
 """
 
 from __future__ import annotations
@@ -41,10 +43,8 @@ def goods_terms(board, company, rule: dict | None, segments: list) -> tuple:
 
     terms = []
     for source, b in bonuses.items():
-        concession = b["commodity"]
-        taken = concession == JEWELRY and jewel_hexes  # the jewelry concession went to P6's company
-        if taken and concession not in own:
-            continue
+        if b["commodity"] not in own:
+            continue  # another company's, or nobody's: the board document does not say which (see above)
         markets = 0
         for name in b["locations"]:
             markets |= bit(name)

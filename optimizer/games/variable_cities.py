@@ -32,15 +32,24 @@ def variable_flags(board, rule: dict | None, stops: list) -> np.ndarray:
     return np.array(flags, dtype=np.uint8)
 
 
-def variable_bonus(problem, t: int, visited: list, paid: list) -> int:
-    """What the variable cities among ``paid`` earn on train t's route visiting ``visited``."""
+def variable_step(problem, t: int, visited: list) -> int:
+    """What each variable city paid on train t's route visiting ``visited`` earns: the richest visited
+    stop not on a red tile, less the offset, at least 0, times the train's multiplier."""
+    flags = problem.variable_by_stop
+    if not len(flags):
+        return 0
+    values = problem.values_by_train_stop[t]
+    best = max([int(values[s]) for s in visited if not flags[s] & NO_KEY and int(values[s])], default=0)
+    return max(best - int(problem.variable_offset), 0) * int(problem.multiplier_by_train[t])
+
+
+def variable_bonus(problem, t: int, visited: list, paid: list, step: int | None = None) -> int:
+    """What the variable cities among ``paid`` earn on train t's route visiting ``visited``; ``step``:
+    :func:`variable_step` of the route, where the caller has it."""
     flags = problem.variable_by_stop
     if not len(flags):
         return 0
     places = {problem.graph.stops[s].hex for s in paid if flags[s] & VARIABLE}
     if not places:
         return 0
-    values = problem.values_by_train_stop[t]
-    best = max([int(values[s]) for s in visited if not flags[s] & NO_KEY and int(values[s])], default=0)
-    step = max(best - int(problem.variable_offset), 0)
-    return len(places) * step * int(problem.multiplier_by_train[t])
+    return len(places) * (variable_step(problem, t, visited) if step is None else step)

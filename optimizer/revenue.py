@@ -403,6 +403,8 @@ def route_pen_mask(problem, dsegs) -> int:
 
 def award_best_route(problem, routes: list) -> int:
     """Add the best-route bonuses to the routes (FoundRoute) that earn them; their total."""
+    if not len(problem.amount_by_best_route):  # none to award (most titles): no route's track to read
+        return 0
     total = 0
     pens = [route_pen_mask(problem, r.dsegs) for r in routes]
     for i, amount in best_route_awards(problem, [r.stops for r in routes], [r.train for r in routes], pens):

@@ -279,6 +279,27 @@ def test_the_same_board_again_is_read_and_built_once():
     assert shared_problem(own) is not shared_problem(own)
 
 
+def test_a_shared_problem_keeps_what_the_compiled_search_derives_of_it():
+    """The same board again skips the kernel's preparation (a shared problem is read-only), and answers
+    the same; a caller's own problem derives it anew each search, so a change to it is honoured."""
+    from optimizer.core import compiled
+    from optimizer.graph.problem import build_problem, shared_problem
+
+    doc = state("1830/26855@553")
+    problem = shared_problem(read_board_fast(copy.deepcopy(doc)))
+    first = compiled.search(problem)
+    ((key, plan),) = problem.kernel_plans.items()
+    again = compiled.search(shared_problem(read_board_fast(copy.deepcopy(doc))))
+    assert list(problem.kernel_plans) == [key] and problem.kernel_plans[key] is plan  # not derived again
+    assert (again.revenue, again.optimal, [r.stops for r in again.routes]) == (
+        first.revenue,
+        first.optimal,
+        [r.stops for r in first.routes],
+    )
+    own = build_problem(read_board_fast(copy.deepcopy(doc)))
+    assert compiled.search(own).revenue == first.revenue and own.kernel_plans is None
+
+
 @pytest.mark.parametrize(
     "change",
     [

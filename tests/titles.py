@@ -30,5 +30,6 @@ CATALOG_GAMES = {
     *("18 Los Angeles", "18 Los Angeles 2"),
     "18Uruguay",
     *("18NewEngland", "18NewEngland 2: Northern States"),
+    "1868 Wyoming",
 }  # the catalogue's titles with rules as data
 BUILT_IN_TITLES = GAMES | BEYOND_GAMES | CATALOG_GAMES

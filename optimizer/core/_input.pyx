@@ -170,7 +170,8 @@ cdef int by_int64(const void* a, const void* b) noexcept nogil:
 cdef int I32 = np.dtype(np.int32).num, I64 = np.dtype(np.int64).num, U8 = np.dtype(np.uint8).num
 cdef int U32 = np.dtype(np.uint32).num, U64 = np.dtype(np.uint64).num
 DTYPE_NAMES = {I32: "int32", I64: "int64", U8: "uint8", U32: "uint32", U64: "uint64"}
-_PADDING = {}  # (shape, typenum): the read-only zeros standing for an empty array of that kind
+_ZEROS = [None]  # the read-only zeros every empty array lends (one buffer, grown when a shape needs more)
+ITEM_SIZES = {I32: 4, I64: 8, U8: 1, U32: 4, U64: 8}
 
 
 def _refuse(name, why):
@@ -178,15 +179,21 @@ def _refuse(name, why):
 
 
 cdef object padding(tuple shape, int typenum):
-    """Zeros of this shape (each axis at least one long), shared and read-only: the kernel always
-    has an address to borrow, and reads zeros there."""
-    key = (shape, typenum)
-    found = _PADDING.get(key)
-    if found is None:
-        found = np.zeros(tuple([max(1, d) for d in shape]), dtype=np.dtype(DTYPE_NAMES[typenum]))
+    """Zeros for an array of this shape (each axis at least one long) and kind, shared and
+    read-only: the kernel always has an address to borrow, and reads zeros there."""
+    cdef Py_ssize_t nbytes = ITEM_SIZES[typenum], d
+    for d in shape:
+        nbytes *= max(1, d)
+    return zeros_of(nbytes)
+
+
+cdef inline object zeros_of(Py_ssize_t nbytes):
+    """The shared zeros, at least ``nbytes`` long (aligned for every kind: numpy's allocation)."""
+    found = _ZEROS[0]
+    if found is None or cnp.PyArray_SIZE(<cnp.ndarray>found) < nbytes:
+        found = np.zeros(max(nbytes, 4096), dtype=np.uint8)
         found.flags.writeable = False
-        if len(_PADDING) < 1024:
-            _PADDING[key] = found
+        _ZEROS[0] = found  # a search still reading the one before keeps it (its ``keep``)
     return found
 
 
@@ -201,17 +208,13 @@ cdef const void* take(src, str name, int typenum, list keep, Py_ssize_t d0, Py_s
     cdef cnp.ndarray arr = <cnp.ndarray>a
     if cnp.PyArray_TYPE(arr) != typenum or not cnp.PyArray_ISNOTSWAPPED(arr):
         _refuse(name, f"dtype must be {DTYPE_NAMES[typenum]}, not {a.dtype}")
-    cdef tuple want
-    if d1 < 0:
-        want = (d0,)
-    elif d2 < 0:
-        want = (d0, d1)
-    else:
-        want = (d0, d1, d2)
-    if a.shape != want:
-        _refuse(name, f"shape must be {want}, not {a.shape}")
+    cdef int nd = 1 if d1 < 0 else (2 if d2 < 0 else 3)
+    cdef cnp.npy_intp* dims = cnp.PyArray_DIMS(arr)
+    if (cnp.PyArray_NDIM(arr) != nd or dims[0] != d0 or (nd > 1 and dims[1] != d1)
+            or (nd > 2 and dims[2] != d2)):
+        _refuse(name, f"shape must be {(d0, d1, d2)[:nd]}, not {a.shape}")
     if cnp.PyArray_SIZE(arr) == 0:
-        arr = <cnp.ndarray>padding(want, typenum)
+        arr = <cnp.ndarray>padding((d0, max(d1, 1), max(d2, 1)), typenum)
         keep.append(arr)
     elif not cnp.PyArray_IS_C_CONTIGUOUS(arr):
         _refuse(name, "must be C-contiguous")
@@ -395,8 +398,8 @@ cdef const void* take_or_zeros(src, str name, int typenum, list keep, Py_ssize_t
     """As ``take``, but an empty array (a problem built without this optional field) lends zeros of
     length ``d0``."""
     a = getattr(src, name, None)
-    if isinstance(a, np.ndarray) and a.size == 0:
-        none = padding((d0,), typenum)
+    if isinstance(a, np.ndarray) and cnp.PyArray_SIZE(<cnp.ndarray>a) == 0:
+        none = zeros_of(max(1, d0) * ITEM_SIZES[typenum])
         keep.append(none)
         return cnp.PyArray_DATA(<cnp.ndarray>none)
     return take(src, name, typenum, keep, d0)

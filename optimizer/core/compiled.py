@@ -211,11 +211,12 @@ def search(
             strategy=strategy,
             packing=packing,
         )
-    kernel = kernel_for(problem, "nested" if strategy == "auto" and node_budget else strategy, packing)
     start = time.monotonic()
     compiled_kernel = _kernel()
-    ki = prepare(problem, reach_from)
-    if beyond_the_kernel(compiled_kernel, ki):
+    kernel, ki, beyond = _plan(
+        problem, "nested" if strategy == "auto" and node_budget else strategy, packing, reach_from
+    )
+    if beyond:
         # More bonuses than the kernel keeps or prices at once (no real board comes near): the
         # reference answers, exactly, and says so in ``core``.
         from . import reference
@@ -268,6 +269,22 @@ def search(
         pull,
         NAME,
     )
+
+
+def _plan(problem, strategy: str, packing: dict | None, reach_from: int) -> tuple:
+    """(kernel, KernelInput, beyond the kernel) for the problem run this way. A problem shared
+    read-only (``Problem.kernel_plans`` not None: the API's cached problems, which answer the same
+    board again) keeps them, derived once; the kernel still checks every array it borrows, each run."""
+    plans = problem.kernel_plans if packing is None else None
+    key = (strategy, reach_from)
+    found = plans.get(key) if plans is not None else None
+    if found is None:
+        kernel = kernel_for(problem, strategy, packing)
+        ki = prepare(problem, reach_from)
+        found = (kernel, ki, beyond_the_kernel(_kernel(), ki))
+        if plans is not None:
+            plans[key] = found
+    return found
 
 
 def _search_home_route(problem, deadline_ms, node_budget, cancel, on_improve, **how) -> SearchResult:

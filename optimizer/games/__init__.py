@@ -135,6 +135,8 @@ DATA_FILES = {
     # express trains run as one, cities capped, towns free, paid times their number (express_trains)
     "18NewEngland": "18NewEngland.json",
     "18NewEngland 2: Northern States": "18NewEngland2.json",
+    # forts crossed, E/W icons, Yellowstone with Wylie, uranium by phase, purple hexes home only
+    "1868 Wyoming": "1868Wyoming.json",
     # variable cities, commodities, gauge changes at borders, cities at both ends (18 India)
     "18 India": "18India.json",
 }

@@ -32,6 +32,15 @@ is then a data file, and a new game needs code only for a family not seen yet:
   ``except_trains`` (train names) those trains' routes earn nothing there (1822PNW's forests, 10 a hex,
   and Ski Haus, 30: none for an E train, g_1822_pnw/game.rb#forest_revenue, #ski_haus_revenue): the
   problem's ``skip_penalty_by_train``.
+- ``track_hexes_bonuses``: ``[{hexes, amount, owner_amounts?, phases?, while_named?}]``: a route whose
+  track crosses one of ``hexes`` earns ``amount``, once a hex, in the phases named (``phases``), while the
+  hex's location name starts with ``while_named`` where given; a company owning a private named in
+  ``owner_amounts`` earns that amount instead (1868 Wyoming's forts, g_1868_wy/game.rb#fort_bonuses over
+  ``Route#connection_hexes``: 10 a fort, 20 for Trabing Bros' owner; all nine stand in phase 2, the yellow
+  go in phase 3, the green in 5, the brown in 7, #event_remove_forts!, renaming ``Ft. X / Y`` hexes ``Y``).
+- ``home_only_colour``: ``{color, homes}``: a stop on a hex of that colour is closed to every company
+  but the one whose home it is (``homes``: company -> hex, the corporations' ``coordinates``): 1868
+  Wyoming's purple hexes, g_1868_wy/game.rb#check_connected ("Route is not connected").
 - ``track_tile_penalties``: ``[{tiles, amount, except_company?}]``: a route whose track crosses a hex
   whose tile is one named loses ``amount``, once a hex, unless the company owns ``except_company``
   (1822PNW's Portage: g_1822_pnw/game.rb#portage_penalty, PNW1/PNW2, none with P16).
@@ -44,7 +53,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
 - ``train_stop_bonuses``: ``[{train, amount, except_tiles?}]``: a train whose name matches the
   pattern ``train`` earns ``amount`` more for every paid stop, but for those on the tiles named
   (18USA's Pullman upgrade, a train named ``5P``: ``20 * stops.count { |s| !RURAL_TILES.include?
-  (s.tile.name) }``). ``hexes``: only the stops on these hexes; ``company_types``: only for companies of
+  (s.tile.name) }``). ``hexes``: only the stops on these hexes; ``phases``: only in the phases of these
+  names (1868 Wyoming's uranium: a stop on J12 earns 20 more in phase 5 and 40 in 6, one on J20 20 in both,
+  g_1868_wy/game.rb#uranium_bonus, #update_boomtown_revenue!); ``company_types``: only for companies of
   these types (1822CA's grain elevators: 10 a paid stop on one, for a major's train neither E, nor the
   grain train, nor the Pullman's: lib/engine/game/g_1822_ca/game.rb#grain_and_port_bonus).
 - ``untokened_tile_penalties``: ``[{tiles, amount}]``: a route paying a stop on one of these tiles
@@ -81,7 +92,9 @@ is then a data file, and a new game needs code only for a family not seen yet:
   (by its paid stops) is also paid its richest paid stop's value again, its row's multiplier applied
   (18Neb's east-west route: lib/engine/game/g_18_neb/game.rb#east_west_bonus, ``stops.map { |stop|
   stop.route_revenue(route.phase, route.train) }.max``, with stops labelled E and W, #east_west_route?).
-  With ``holds``, only for a company the engine assigned that (18Neb's cattle token, #cattle_bonus).
+  With ``holds``, only for a company the engine assigned that (18Neb's cattle token, #cattle_bonus);
+  with ``owns``, only for a company owning that private company (1868 Wyoming's Wylie, P2a: 10 for a route
+  paying a stop on C5 or D4, g_1868_wy/game.rb#revenue_for, YELLOWSTONE_HEXES: a set with itself).
   ``trains``: only for trains whose names match
   the pattern (the problem's ``skip_set_pairs_by_train``); ``company_types``: only for companies of those
   types (1822CA's ports: a route paying a grain elevator and an east (west) port earns 10, the grain
@@ -513,7 +526,7 @@ class DeclaredRules(Rules):
         if families.get("closed_private_hex_bonuses"):
             attrs["closed_private_bonuses"] = closed_private_bonuses(data)
         base = TerminiRules if "route_termini" in families else cls  # (others keep the generic stop hooks)
-        if base is cls and not ("freight_ports" in families or "linked_stops" in families):
+        if base is cls and not any(k in families for k in ("freight_ports", "linked_stops", "home_only_colour")):
             attrs["forbidden"] = Rules.forbidden  # no stop closed to the company: graph/walks.py skips the hook
         return type(f"Rules{title}", (base,), attrs)
 
@@ -578,6 +591,8 @@ class DeclaredRules(Rules):
         rule = self.declared.get("linked_stops")
         if rule and rule["group"] in node.groups and not self._linked(rule):
             return True
+        if self._foreign_home(hx):
+            return True
         return super().forbidden(hx, node)
 
     def forbidden_reason(self, hx, node) -> str:
@@ -587,7 +602,16 @@ class DeclaredRules(Rules):
         rule = self.declared.get("linked_stops")
         if rule and rule["group"] in node.groups and not self._linked(rule):
             return super().forbidden_reason(hx, node) + f": it holds no token on {' or '.join(rule['token_hexes'])}"
+        if self._foreign_home(hx):
+            return f"a route may not enter the {hx.color} hex {hx.id}: it is not the company's home"
         return super().forbidden_reason(hx, node)
+
+    def _foreign_home(self, hx) -> bool:
+        """``home_only_colour``: the hex is of that colour and no home of the company (1868 Wyoming's
+        purple hexes, g_1868_wy/game.rb#check_connected: "Route is not connected" for a route whose node
+        hexes hold one but ``corporation.coordinates``)."""
+        rule = self.declared.get("home_only_colour")
+        return bool(rule) and hx.color == rule["color"] and rule["homes"].get(self.company.id) != hx.id
 
     def _linked(self, rule: dict) -> bool:
         hexes = [self.board.hexes[h] for h in rule["token_hexes"] if h in self.board.hexes]
@@ -1152,6 +1176,7 @@ class DeclaredRules(Rules):
                 re.fullmatch(rule["train"], spec.name or "")
                 and self.board.hexes[stop.hex].tile_name not in rule.get("except_tiles", ())
                 and ("hexes" not in rule or stop.hex in rule["hexes"])
+                and ("phases" not in rule or self.board.phase_name in rule["phases"])
                 and self.for_company_type(rule)
             ):
                 total += int(rule["amount"])
@@ -1196,6 +1221,29 @@ class DeclaredRules(Rules):
                         field="hexes",
                     )
                 out[hx.id] = out.get(hx.id, 0) + int(rule["amount"])
+        for h, amount in self.hexes_crossed_bonuses().items():
+            out[h] = out.get(h, 0) + amount
+        return out
+
+    def hexes_crossed_bonuses(self) -> dict:
+        """Hex id -> what ``track_hexes_bonuses`` pay a route whose track crosses it, once a route: the
+        rule's ``hexes``, in the phases named (``phases``), while the hex's location name starts with
+        ``while_named`` where given; ``owner_amounts`` (``{company: amount}``) pays a company owning that
+        private company its amount instead (1868 Wyoming's forts, g_1868_wy/game.rb#fort_bonuses)."""
+        out: dict = {}
+        for rule in self.declared.get("track_hexes_bonuses", ()):
+            if "phases" in rule and self.board.phase_name not in rule["phases"]:
+                continue
+            amount = int(rule["amount"])
+            for company, more in (rule.get("owner_amounts") or {}).items():
+                if self.owns(company):
+                    amount = int(more)
+            for h in rule["hexes"]:
+                hx = self.board.hexes.get(h)
+                prefix = rule.get("while_named")
+                if hx is None or (prefix and not (hx.location_name or "").startswith(prefix)):
+                    continue
+                out[h] = out.get(h, 0) + amount
         return out
 
     def train_track_bonuses(self) -> list:
@@ -1476,6 +1524,7 @@ class DeclaredRules(Rules):
             bonuses.hex_penalties[h] = bonuses.hex_penalties.get(h, 0) + amount
         for rule in self.declared.get("set_pairs", ()):
             held = "holds" not in rule or self.company.assignments.get(rule["holds"])
+            held = held and ("owns" not in rule or self.owns(rule["owns"]))
             if rule.get("company") in (None, self.company.id) and held and self.for_company_type(rule):
                 a = tuple(stop for stop, _ in self.select(rule["a"]))
                 b = tuple(stop for stop, _ in self.select(rule["b"]))

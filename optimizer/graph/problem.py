@@ -189,6 +189,10 @@ class Problem:
     stop_costs: list = field(
         default_factory=list, init=False, repr=False, compare=False
     )  # per stop: what a visit counts against (COUNTS_LARGE, COUNTS_SMALL or 0: free), see counted()
+    kernel_plans: dict | None = field(
+        default=None, init=False, repr=False, compare=False
+    )  # a problem shared read-only (shared_problem): what the compiled search derives of it before it
+    #   runs, by how it runs (core/compiled.py#_plan); None: derived anew each search (callers may change it)
     # uint8 per set pair: once met, it also pays the route's richest paid stop's value again (18Neb's
     # east-west route); empty: none does (a problem built without it)
     largest_by_set_pair: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
@@ -310,6 +314,7 @@ def shared_problem(board: Board) -> Problem:
     if found is not None and found.board is board:
         return found
     problem = build_problem(board)
+    problem.kernel_plans = {}  # read-only from here on: the compiled search may keep what it derives
     if len(_PROBLEMS) >= _PROBLEMS_MAX:
         _PROBLEMS.clear()
     _PROBLEMS[id(board)] = problem

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import chain, combinations, product
 
+import numpy as np
+
 from .games.commodities import goods_bonus
 from .games.freight import freight_price
 from .games.variable_cities import variable_bonus, variable_step
@@ -125,6 +127,19 @@ def stop_sets(problem, stops: list) -> int:
         for s in stops:
             met |= int(problem.sets_by_stop[s])
     return met
+
+
+def bonuses_of_visits(problem) -> bool:
+    """Whether every bonus of a route but the variable cities' (``variable_bonus``) depends on the stops
+    it visits alone, not on those it is paid: no pair or set pair of paid stops, no richest paid stop
+    paid again, no token count, no half again."""
+    if not all(visit for _, visit in zip(problem.amount_by_pair, problem.visited_by_pair)):
+        return False
+    if not all(visit for _, visit in zip(problem.amount_by_set_pair, problem.visited_by_set_pair)):
+        return False
+    if bool(np.any(problem.largest_by_set_pair)) or len(problem.trigger_by_largest):
+        return False
+    return not problem.r2r_per_token and problem.half_again_by_stop is None
 
 
 def bonus_value(
@@ -306,9 +321,18 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     visited_sets, step = stop_sets(problem, stops), variable_step(problem, t, stops)
     value = {s: int(values[s]) for s in stops}  # (read once: a route may have many paid subsets)
     large_value = {s: value[s] for s in stops if problem.large_by_stop[s]}
+    # where only the variable cities' bonus depends on the paid stops, the rest is priced once a route
+    fixed = (
+        bonus_value(problem, t, stops, [], visited_sets, step)
+        if len(candidates) > 1 and bonuses_of_visits(problem)
+        else None
+    )
     for paid in candidates:
         revenue = sum(value[s] for s in paid) * spec.multiplier
-        revenue += bonus_value(problem, t, stops, paid, visited_sets, step)
+        if fixed is None:
+            revenue += bonus_value(problem, t, stops, paid, visited_sets, step)
+        else:
+            revenue += fixed + variable_bonus(problem, t, stops, paid, step)
         revenue += per_stop * len(paid)
         # ties go to the richer city or off-board, the one a Pullman would double (as the compiled core)
         key = (revenue, max([0] + [large_value[s] for s in paid if s in large_value]))

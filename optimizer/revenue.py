@@ -10,8 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import chain, combinations, product
 
+import numpy as np
+
 from .games.base import HALF_DOWN, HALF_TO_TEN
+from .games.commodities import goods_bonus
 from .games.freight import freight_price
+from .games.variable_cities import variable_bonus, variable_step
 from .graph.problem import GAUGES, HEX_FORBIDDEN
 from .model import MINES_NONE, MINES_ONE
 
@@ -119,8 +123,34 @@ def gauge_errors(problem, t: int, segs) -> list:
     return [f"the {problem.specs[t].name} train may not run a route over {kinds} track"]
 
 
-def bonus_value(problem, t: int, visited: list, paid: list) -> int:
-    """Bonuses of a route given the stops visited (route order) and those paid."""
+def stop_sets(problem, stops: list) -> int:
+    """The set-pair bits (``sets_by_stop``) any of these stops holds."""
+    met = 0
+    if len(problem.amount_by_set_pair):
+        for s in stops:
+            met |= int(problem.sets_by_stop[s])
+    return met
+
+
+def bonuses_of_visits(problem) -> bool:
+    """Whether every bonus of a route but the variable cities' (``variable_bonus``) depends on the stops
+    it visits alone, not on those it is paid: no pair or set pair of paid stops, no richest paid stop
+    paid again, no token count, no half again."""
+    if not all(visit for _, visit in zip(problem.amount_by_pair, problem.visited_by_pair)):
+        return False
+    if not all(visit for _, visit in zip(problem.amount_by_set_pair, problem.visited_by_set_pair)):
+        return False
+    if bool(np.any(problem.largest_by_set_pair)) or len(problem.trigger_by_largest):
+        return False
+    return not problem.r2r_per_token and problem.half_again_by_stop is None
+
+
+def bonus_value(
+    problem, t: int, visited: list, paid: list, visited_sets: int | None = None, step: int | None = None
+) -> int:
+    """Bonuses of a route given the stops visited (route order) and those paid; ``visited_sets``
+    (:func:`stop_sets` of ``visited``) and ``step`` (``variable_step`` of the route): what the
+    caller has computed once, where it prices many paid subsets of one route."""
     values = problem.values_by_train_stop[t]
     on, on_route = set(paid), set(visited)
     extra = 0
@@ -131,12 +161,12 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
         if a in where and b in where:
             extra += int(amount)
     skip = problem.skip_set_pairs(t)
+    sets_visited = stop_sets(problem, visited) if visited_sets is None else visited_sets
+    sets_paid = stop_sets(problem, paid)
     for k, (amount, visit) in enumerate(zip(problem.amount_by_set_pair, problem.visited_by_set_pair)):
         if skip >> k & 1:
             continue  # not for this train
-        met = 0
-        for s in visited if visit else paid:
-            met |= int(problem.sets_by_stop[s]) >> (2 * k) & 3
+        met = (sets_visited if visit else sets_paid) >> (2 * k) & 3
         if met == 3:  # a stop of each set, however many: once
             extra += int(amount)
             if k < len(problem.largest_by_set_pair) and problem.largest_by_set_pair[k]:
@@ -153,6 +183,7 @@ def bonus_value(problem, t: int, visited: list, paid: list) -> int:
     ):
         tokens = sum(1 for s in paid if problem.token_by_stop[s])
         extra += problem.r2r_per_token * min(tokens, problem.r2r_max_tokens)
+    extra += variable_bonus(problem, t, visited, paid, step)
     return extra + crow_bonus(problem, t, visited) + half_again_adjustment(problem, t, paid)
 
 
@@ -275,12 +306,15 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
         candidates = [list(stops)]
     else:
         candidates = []
-        must_large = sum(1 for s in stops if problem.large_by_stop[s]) if large_first(problem, t) else 0
+        large = {s: bool(problem.large_by_stop[s]) for s in stops}
+        must_large = sum(large.values()) if large_first(problem, t) else 0
         # where the run picks the stops paid, the engine looks for the token among those visited
         token_among = stops if picked_across_run(problem, t) else None
+        # a train paying no small stop is paid large ones only: the subsets of those, in the same order
+        pool = [s for s in stops if large[s]] if spec.pay_small <= 0 else list(stops)
         for k in range(min(spec.pay_total, len(stops)), 0, -1):
-            for subset in combinations(stops, k):
-                n_large = sum(1 for s in subset if problem.large_by_stop[s])
+            for subset in combinations(pool, k):
+                n_large = sum(1 for s in subset if large[s])
                 if n_large > spec.pay_large or k - n_large > spec.pay_small or n_large < must_large:
                     continue
                 if spec.requires_token and not any(problem.token_by_stop[s] for s in token_among or subset):
@@ -289,15 +323,29 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
     per_stop = track_stop_bonus(problem, segs)
     best: Priced | None = None
     best_key: tuple = ()
+    visited_sets, step = stop_sets(problem, stops), variable_step(problem, t, stops)
+    value = {s: int(values[s]) for s in stops}  # (read once: a route may have many paid subsets)
+    large_value = {s: value[s] for s in stops if problem.large_by_stop[s]}
+    # where only the variable cities' bonus depends on the paid stops, the rest is priced once a route
+    fixed = (
+        bonus_value(problem, t, stops, [], visited_sets, step)
+        if len(candidates) > 1 and bonuses_of_visits(problem)
+        else None
+    )
     for paid in candidates:
-        revenue = sum(int(values[s]) for s in paid) * spec.multiplier + bonus_value(problem, t, stops, paid)
+        revenue = sum(value[s] for s in paid) * spec.multiplier
+        if fixed is None:
+            revenue += bonus_value(problem, t, stops, paid, visited_sets, step)
+        else:
+            revenue += fixed + variable_bonus(problem, t, stops, paid, step)
         revenue += per_stop * len(paid)
         # ties go to the richer city or off-board, the one a Pullman would double (as the compiled core)
-        key = (revenue, max([0] + [int(values[s]) for s in paid if problem.large_by_stop[s]]))
+        key = (revenue, max([0] + [large_value[s] for s in paid if s in large_value]))
         if best is None or key > best_key:
             best, best_key = Priced(revenue, paid, []), key
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
+    best.revenue += goods_bonus(problem, segs)
     halved = problem.halved(t)
     if halved == HALF_TO_TEN:
         best.revenue = halve_to_ten(best.revenue)

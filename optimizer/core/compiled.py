@@ -343,13 +343,15 @@ def reference_rules(problem) -> bool:
     """Rules only the reference prices: stops paid once at values that differ by train (the order of
     the trains matters), by trains choosing their paid stops across the run, or with groups; a freight
     train paid by its ends and their crow-flight distance (games/freight.py); ends that may not share a
-    colour."""
+    colour; variable cities and commodities (games/variable_cities.py, games/commodities.py)."""
     if problem.paid_once and (
         bool(np.any(problem.values_by_train_stop != problem.values_by_train_stop[:1]))
         or not problem.pays_all_by_train[: problem.n_trains].all()
         or any(stop_groups(problem, s) for s in range(problem.n_stops))
     ):
         return True
+    if len(problem.variable_by_stop) or problem.goods_terms:
+        return True  # 18 India's variable cities and commodities: priced where a route is priced
     return any(f is not None for f in problem.freight_by_train) or bool(problem.unlike_end_colours)
 
 

@@ -138,6 +138,8 @@ DATA_FILES = {
     "18NewEngland 2: Northern States": "18NewEngland2.json",
     # forts crossed, E/W icons, Yellowstone with Wylie, uranium by phase, purple hexes home only
     "1868 Wyoming": "1868Wyoming.json",
+    # variable cities, commodities, gauge changes at borders, cities at both ends (18 India)
+    "18 India": "18India.json",
 }
 # games whose data file's revenue_rules are their rules: every game with data and no rules module
 DECLARED = tuple(title for title in DATA_FILES if title not in RULES)

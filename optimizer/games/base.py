@@ -287,6 +287,14 @@ class Rules:
         """Hex colours no route may both begin and end on (none)."""
         return ()
 
+    def variable_cities(self) -> dict | None:
+        """``variable_cities`` (optimizer/games/variable_cities.py): {names, offset}; None: no such rule."""
+        return None
+
+    def commodities(self) -> dict | None:
+        """``commodities`` (optimizer/games/commodities.py); None: no such rule."""
+        return None
+
     def stops_paid_once(self) -> bool:
         """Whether a stop already on an earlier route of the run pays nothing (a pricing of the run)."""
         return False

@@ -898,6 +898,12 @@ class DeclaredRules(Rules):
     def unlike_end_colours(self) -> tuple:
         return tuple(self.declared.get("unlike_ends", ()))
 
+    def variable_cities(self) -> dict | None:
+        return self.declared.get("variable_cities")
+
+    def commodities(self) -> dict | None:
+        return self.declared.get("commodities")
+
     def routes_meet(self) -> bool:
         return bool(self.declared.get("routes_meet"))
 

@@ -18,7 +18,9 @@ from ..board.tiles import placed
 from ..errors import BoardError
 from ..games import rules_for
 from ..games.base import Rules
+from ..games.commodities import goods_terms
 from ..games.home_route import NO_HOME_RULE
+from ..games.variable_cities import variable_flags
 from ..model import Bonuses
 from ..model.trains import UNLIMITED
 from .track import TrackGraph
@@ -207,6 +209,15 @@ class Problem:
     # RGE hexes, g_18_rhl/game.rb#check_distance); empty: no train must
     needs_end_by_train: np.ndarray = field(default_factory=lambda: _empty(np.uint8))
     end_set_by_stop: np.ndarray = field(default_factory=lambda: _empty(np.uint8))  # uint8 per stop (empty: none)
+    # ---- 18 India's "+?" cities (variable_cities: optimizer/games/variable_cities.py): uint8 per stop,
+    # VARIABLE / NO_KEY flags; empty: no such rule. A paid variable city earns the richest other visited
+    # stop less variable_offset
+    variable_by_stop: np.ndarray = field(default_factory=lambda: _empty(np.uint8))
+    variable_offset: int = 0
+    # ---- commodities (optimizer/games/commodities.py): per segment the location bits its hexes hold
+    # (Python ints), and the terms (source bit, markets mask, value, spice values); (): no such rule
+    goods_bits_by_seg: tuple = ()
+    goods_terms: tuple = ()
 
     def skip_penalties(self, t: int) -> int:
         """The bits of ``amount_by_penalty`` train t's routes neither earn nor pay."""
@@ -421,6 +432,7 @@ def per_hex_bits(bonus, pen_hexes: list) -> int:
 def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Problem:
     stops = graph.stops
     segments = graph.segments
+    goods = goods_terms(board, board.company, rules.commodities(), segments)
     n = len(stops)
     K = len(specs)
     index = graph.stop_index()
@@ -642,6 +654,10 @@ def flatten(board, rules, graph, trains, specs, bonus_trains, bonuses) -> Proble
         routes_meet=int(rules.routes_meet()),
         ends_free_by_train=_arr([rules.ends_free(s) for s in specs], np.uint8),
         **end_sets(board, rules, stops, specs),
+        variable_by_stop=variable_flags(board, rules.variable_cities(), stops),
+        variable_offset=int((rules.variable_cities() or {}).get("offset", 0)),
+        goods_bits_by_seg=goods[0],
+        goods_terms=goods[1],
     )
 
 

@@ -33,6 +33,26 @@ module Route18xx
       ::Engine::Train.prepend(RowsBySymbol)
       ::Engine::Phase.prepend(ColoursAsSymbols)
       constant('Engine::Game::G1840::Game')&.prepend(TrackTypesAsStrings)
+      constant('Engine::Game::G18India::Game')&.prepend(RedAsString)
+    end
+
+    # Under Opal a symbol is a string: g_18_india/game.rb#variable_city_revenue leaves out the stops on red
+    # tiles with `stop.tile.color == 'red'`, where the colour is a symbol (`:red`); under MRI no stop is left
+    # out, and a "+?" city's own value would set its bonus (the site's recorded runs show it does not:
+    # 18India_game_end_bank @324, "E24-F23-E22-D21-D23 Gauge:1 ?+10", 140).
+    module RedAsString
+      def variable_city_revenue(route, stops)
+        non_variable_stops = route.visited_stops.reject { |stop| stop.revenue_to_render.zero? || stop.tile.color.to_s == 'red' }
+        return 0 if non_variable_stops.empty?
+
+        max_non_variable_value = non_variable_stops.map { |e| e.revenue_to_render - 20 }.max
+        stop_location_names = stops.map { |stop| stop.tile.location_name }.compact
+        variable_city_stops = stop_location_names & self.class::VARIABLE_CITY_NAMES
+
+        train_multiplier = route.train.multiplier || 1
+
+        variable_city_stops.count * [max_non_variable_value, 0].max * train_multiplier
+      end
     end
 
     # Under Opal a symbol is a string: g_1840/game.rb#check_track_type keeps a minor's route to broad

@@ -154,10 +154,7 @@ DATA_TITLES = {
     "1822MRS": ("1822MRS", ()),
     "1822MX": ("1822MX", ()),
     "1822NRS": ("1822NRS", ()),
-    "1822PNW": (
-        "1822PNW",
-        ("1822PNW/179700@788",),
-    ),
+    "1822PNW": ("1822PNW", ()),
     "1822PNWSRS": ("1822PNW SRS", ()),
     "1822PNWShortScenario": ("1822PNW Short Scenario", ()),
     "1824": ("1824", ()),
@@ -171,7 +168,6 @@ DATA_TITLES = {
         (
             "1840/218809@628",
             "1840/218809@684",
-            "1840/218809@857",
         ),
     ),
     "1841": ("1841", ()),
@@ -191,51 +187,36 @@ DATA_TITLES = {
     "1850Jr": ("1850Jr", ()),
     "1852Missouri": ("1852: Missouri", ()),
     "1856": ("1856", ()),
-    "1858": (
-        "1858",
-        (
-            "1858/219682@319",
-            "1858/219682@661",
-            "1858/219682@771",
-        ),
-    ),
+    "1858": ("1858", ()),
     "1858India": (
         "1858India",
         (
-            "1858India/hotseat_qs_b@361",
             "1858India/hotseat_qs_b@491",
             "1858India/hotseat_qs_b@633",
-            "1858India/hotseat_qs_b@741",
             "1858India/hotseat_qs_b@861",
             "1858India/hotseat_qs_b@918",
         ),
     ),
-    "1858Switzerland": (
-        "1858Switzerland",
-        (
-            "1858Switzerland/1858Switzerland_game_end_bank@290",
-            "1858Switzerland/1858Switzerland_game_end_bank@377",
-            "1858Switzerland/1858Switzerland_game_end_bank@451",
-            "1858Switzerland/1858Switzerland_game_end_bank@505",
-            "1858Switzerland/1858Switzerland_game_end_bank@563",
-        ),
-    ),
+    "1858Switzerland": ("1858Switzerland", ()),
     "1860": ("1860", ()),
     "1861": ("1861", ()),
     "1862": (
         "1862",
         ("1862/46925@161",),
     ),
-    "1866": (
-        "1866",
+    "1866": ("1866", ()),
+    "1867": ("1867", ()),
+    "1868Wyoming": (
+        "1868 Wyoming",
         (
-            "1866/1866_game_end_final_phase@152",
-            "1866/1866_game_end_final_phase@270",
-            "1866/1866_game_end_final_phase@397",
-            "1866/1866_game_end_final_phase@547",
+            "1868Wyoming/1868WY_5@1005",
+            "1868Wyoming/1868WY_5@1072",
+            "1868Wyoming/1868WY_5@1109",
+            "1868Wyoming/1868WY_5@120",
+            "1868Wyoming/1868WY_5@511",
+            "1868Wyoming/1868WY_5@636",
         ),
     ),
-    "1867": ("1867", ()),
     "1870": (
         "1870",
         (
@@ -262,17 +243,7 @@ DATA_TITLES = {
         "18DE",
         ("18DE/18DE_game_end_final_phase@1138",),
     ),
-    "18ESP": (
-        "18ESP",
-        (
-            "18ESP/18ESP_game_end_second_eight@428",
-            "18ESP/18ESP_game_end_second_eight@567",
-            "18ESP/18ESP_game_end_second_eight@707",
-            "18ESP/18ESP_game_end_second_eight@830",
-            "18ESP/18ESP_game_end_second_eight@923",
-            "18ESP/18ESP_game_end_second_eight@994",
-        ),
-    ),
+    "18ESP": ("18ESP", ()),
     "18FL": (
         "18FL",
         (
@@ -286,6 +257,13 @@ DATA_TITLES = {
     ),
     "18GB": ("18GB", ()),
     "18Hiawatha": ("18 Hiawatha", ()),
+    "18India": (
+        "18 India",
+        (
+            "18India/18India_game_end_bank@324",
+            "18India/18India_game_end_bank@538",
+        ),
+    ),
     "18Ireland": ("18Ireland", ()),
     "18JPT": ("18JP-T", ()),
     "18LosAngeles1": ("18 Los Angeles", ()),

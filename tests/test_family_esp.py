@@ -13,7 +13,7 @@ catalogue state of the title (``benchmarks/engine_judge.py --title 18ESP``: 2 of
 families, 8 of 8 after).
 
 18USA (lib/engine/game/g_18_usa/game.rb) is tested here too: its Great Northern bonus (``best_route_bonuses``:
-#gnr_route?, #gnr_revenue) and its rural junctions (``free_visits``, ``no_town_ends`` by tile:
+#gnr_route?, #gnr_revenue) and its rural junctions (``visit_cost:0``: no distance, as every title's; ``no_town_ends`` by tile:
 #check_distance), on boards the engine itself builds and prices, as no catalogue state has either.
 """
 
@@ -341,7 +341,7 @@ def test_the_great_northern_bonus_is_paid_once_on_the_best_route():
         assert sum(amount for _, amount in best_route_awards(problem, visited)) == paid, routes
 
 
-# ---- 18USA's rural junctions (free_visits, no_town_ends by tile) ------------------------------------
+# ---- 18USA's rural junctions (visit_cost:0, no_town_ends by tile) ------------------------------------
 RURAL_PROBE = """
 require ARGV[0] + '/clients/ruby/lib/route18xx/engine_loader'
 require ARGV[0] + '/clients/ruby/lib/route18xx/opal_leniency'

@@ -30,6 +30,7 @@ class PaidOnceBound:
         self.key_of = [index[k] for k in keys]
         self.pad = len(index)  # a key no stop has: seen there stays 0
         self.trains = [self._train(problem, routes) for routes in per_train]
+        self._rests: dict = {}  # (t, seen's bytes) -> rest(t, seen): the search meets few seen, many times
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.pad + 1, dtype=np.int64)
@@ -94,6 +95,13 @@ class PaidOnceBound:
         the run already counts of its keys (a train choosing its stops: its best ``pay_large`` large
         stops and best ``pay_small`` towns, at most its best ``pay_total`` stops, each less that). None
         earns more than alone."""
+        key = (t, seen.tobytes())
+        found = self._rests.get(key)
+        if found is None:
+            found = self._rests[key] = self._rest(t, seen)
+        return found
+
+    def _rest(self, t: int, seen: np.ndarray) -> int:
         total = 0
         for train in self.trains[t:]:
             revs = train[1]

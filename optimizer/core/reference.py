@@ -99,13 +99,17 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
         "penalty_mask_by_seg",
         "end_only_by_stop",
         "to_terminal_by_dir",
+        "token_by_stop",
     )  # numpy rows as lists: the walk reads them often
     cost = [problem.counted([s]) for s in range(n)]  # (large, small) a visit to each stop counts
+    # a route may not end at a stop the train may only pass through (revenue.visit_errors: unpriced)
+    no_end = [bool(problem.no_end_by_stop[s]) and not problem.ends_free(t) for s in range(n)]
+    needs_token = bool(spec.requires_token)  # a route of no token stop is priced illegal: unpriced
 
-    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0, counted=(0, 0)):
+    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0, counted=(0, 0), token=False):
         if limits is not None:
             limits.tick()
-        if dsegs:
+        if dsegs and not no_end[stops[-1]] and (token or not needs_token):
             segs = [int(P.seg_by_dir[d]) for d in dsegs]
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
                 if limits is not None:
@@ -152,10 +156,12 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 gauge | int(P.gauge_by_seg[k]),
                 more,
                 (large, small),
+                token or bool(P.token_by_stop[w]),
             )
 
     for s in range(n):
-        extend([s], [], 0, {P.loc_by_stop[s]}, 0, 0, counted=cost[s])
+        if not no_end[s]:  # (every route from s is illegal, and found again from its other end)
+            extend([s], [], 0, {P.loc_by_stop[s]}, 0, 0, counted=cost[s], token=bool(P.token_by_stop[s]))
         if problem.local_by_train[t] and problem.token_by_stop[s]:  # a local run: the token city alone
             priced = price_route(problem, t, [s])
             if priced.legal:

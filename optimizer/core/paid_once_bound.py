@@ -30,7 +30,7 @@ class PaidOnceBound:
         self.key_of = [index[k] for k in keys]
         self.pad = len(index)  # a key no stop has: seen there stays 0
         self.trains = [self._train(problem, routes) for routes in per_train]
-        self._rests: dict = {}  # (t, seen's bytes) -> rest(t, seen): the search meets few seen, many times
+        self._cached: dict = {}  # (train, seen's bytes) -> _caps(train, seen)
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.pad + 1, dtype=np.int64)
@@ -79,10 +79,12 @@ class PaidOnceBound:
 
     def add(self, seen: np.ndarray, u: int, i: int) -> tuple:
         """``seen`` with route i of the search's train u placed, and what of its price the run surely
-        does not pay again: per key both pay, the lesser. A train choosing its stops adds nothing."""
+        does not pay again: per key both pay, the lesser. A train choosing its stops adds nothing to
+        ``seen`` (which it is paid is the run's pick), and surely does not pay what its cap leaves out
+        (:meth:`_caps`)."""
         train = self.trains[u]
         if train[0] != "fixed":
-            return seen, 0
+            return seen, int(train[1][i]) - int(self._caps(u, seen)[i]) if len(train[1]) else 0
         keys, worths = train[4][i]
         before = seen[keys]
         overlap = int(np.minimum(worths, before).clip(min=0).sum())
@@ -92,32 +94,38 @@ class PaidOnceBound:
 
     def rest(self, t: int, seen: np.ndarray) -> int:
         """A bound on what the search's trains t.. add to the run: each train's best route, less what
-        the run already counts of its keys (a train choosing its stops: its best ``pay_large`` large
-        stops and best ``pay_small`` towns, at most its best ``pay_total`` stops, each less that). None
-        earns more than alone."""
-        key = (t, seen.tobytes())
-        found = self._rests.get(key)
-        if found is None:
-            found = self._rests[key] = self._rest(t, seen)
-        return found
-
-    def _rest(self, t: int, seen: np.ndarray) -> int:
+        the run already counts of its keys (:meth:`_caps`). None earns more than alone."""
         total = 0
-        for train in self.trains[t:]:
-            revs = train[1]
-            if not len(revs):
-                continue
-            if train[0] == "fixed":
-                _, _, keys, worths, _ = train
-                caps = revs - np.minimum(worths, seen[keys]).clip(min=0).sum(axis=1)
-            else:
-                _, _, (lkeys, lworths), (tkeys, tworths), (pay_large, pay_small, pay_total) = train
-                large = (lworths - seen[lkeys]).clip(min=0)
-                towns = (tworths - seen[tkeys]).clip(min=0)
-                both = _best(np.concatenate([large, towns], axis=1), pay_total)
-                caps = np.minimum(revs, np.minimum(_best(large, pay_large) + _best(towns, pay_small), both))
-            total += max(0, int(caps.max()))
+        for u in range(t, len(self.trains)):
+            caps = self._caps(u, seen)
+            if len(caps):
+                total += max(0, int(caps.max()))
         return total
+
+    def _caps(self, u: int, seen: np.ndarray) -> np.ndarray:
+        """Per route of the search's train u, the most it adds to a run that counts ``seen``: its price
+        less what the run counts of its keys (a train choosing its stops: its best ``pay_large`` large
+        stops and best ``pay_small`` towns, at most its best ``pay_total`` stops, each less that, at most
+        its price). Cached: the search meets few ``seen``, many times."""
+        key = (u, seen.tobytes())
+        caps = self._cached.get(key)
+        if caps is not None:
+            return caps
+        train = self.trains[u]
+        revs = train[1]
+        if not len(revs):
+            caps = revs
+        elif train[0] == "fixed":
+            _, _, keys, worths, _ = train
+            caps = revs - np.minimum(worths, seen[keys]).clip(min=0).sum(axis=1)
+        else:
+            _, _, (lkeys, lworths), (tkeys, tworths), (pay_large, pay_small, pay_total) = train
+            large = (lworths - seen[lkeys]).clip(min=0)
+            towns = (tworths - seen[tkeys]).clip(min=0)
+            both = _best(np.concatenate([large, towns], axis=1), pay_total)
+            caps = np.minimum(revs, np.minimum(_best(large, pay_large) + _best(towns, pay_small), both))
+        self._cached[key] = caps
+        return caps
 
 
 def _best(worths: np.ndarray, n: int) -> np.ndarray:

@@ -213,6 +213,8 @@ def search(
                 return  # a rule on the whole run: not every train runs (civil_war)
             if problem.routes_meet and not routes_linked([f.stops for f in found]):
                 return  # another: the routes must all meet
+            if problem.paid_once and ub + cap <= best[0]:
+                return  # (best may have grown since the last train's routes were bounded)
             if problem.paid_once:  # a stop on an earlier route pays nothing: the run's price (routes alone bound it)
                 run = paid_once_run(problem, [(c[2].train, c[2].stops, c[3]) for c in chosen])
                 found = [replace(c[2], revenue=rev, paid=paid) for c, (rev, paid) in zip(chosen, run)]

@@ -74,8 +74,12 @@ def _lists(problem, *names) -> SimpleNamespace:
     return SimpleNamespace(**{name: getattr(problem, name).tolist() for name in names})
 
 
-def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
-    """Every legal route of train t, each once, as (revenue, resources, FoundRoute, Priced)."""
+def legal_routes(problem, t: int, limits: _Limits | None = None, unpriced_illegal: bool = True) -> list:
+    """Every legal route of train t, each once, as (revenue, resources, FoundRoute, Priced).
+
+    ``unpriced_illegal``: the walk neither prices nor starts a route at a stop it may not end at, nor
+    prices one of no token stop where the train needs one (what pricing would refuse: the same list,
+    fewer routes priced; False prices every walk, for the tests that say so)."""
     n = problem.n_stops
     seg_bits = [int.from_bytes(row.tobytes(), "little") for row in problem.track_bits_by_seg]
     routes = []
@@ -103,8 +107,8 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
     )  # numpy rows as lists: the walk reads them often
     cost = [problem.counted([s]) for s in range(n)]  # (large, small) a visit to each stop counts
     # a route may not end at a stop the train may only pass through (revenue.visit_errors: unpriced)
-    no_end = [bool(problem.no_end_by_stop[s]) and not problem.ends_free(t) for s in range(n)]
-    needs_token = bool(spec.requires_token)  # a route of no token stop is priced illegal: unpriced
+    no_end = [unpriced_illegal and bool(problem.no_end_by_stop[s]) and not problem.ends_free(t) for s in range(n)]
+    needs_token = unpriced_illegal and bool(spec.requires_token)  # a route of no token stop is priced illegal
 
     def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0, counted=(0, 0), token=False):
         if limits is not None:

@@ -99,8 +99,8 @@ def test_a_placed_route_is_never_capped_below_what_its_run_pays_it(problem):
         for u, i in enumerate(pick):
             bounds.append(ub + bound.rest(u, seen))  # what the search may prune this run's node by
             if i is not None:
-                seen, overlap = bound.add(seen, u, i)
-                ub += searched[u][i][0] - overlap
+                ub += searched[u][i][0] - bound.overlap(seen, u, i)
+                seen = bound.add(seen, u, i)
         chosen = sorted((searched[u][i] for u, i in enumerate(pick) if i is not None), key=lambda r: r[2].train)
         run = paid_once_run(problem, [(r[2].train, r[2].stops, r[3]) for r in chosen])
         total = sum(rev for rev, _ in run)

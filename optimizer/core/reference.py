@@ -257,10 +257,10 @@ def search(
             if not bits & used and not mine & cities:
                 more_seen, more_ub = seen, ub + rev
                 if problem.paid_once:
-                    more_seen, overlap = paid_bound.add(seen, t, i)
-                    more_ub -= overlap
+                    more_ub -= paid_bound.overlap(seen, t, i)
                     if more_ub + later <= best[0]:
                         continue  # what this route adds, less the stops the run pays already, is too little
+                    more_seen = paid_bound.add(seen, t, i)
                 chosen.append(route)
                 combine(t + 1, used | bits, chosen, total + rev, cities | mine, more_seen, more_ub)
                 chosen.pop()

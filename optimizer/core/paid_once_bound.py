@@ -30,6 +30,8 @@ class PaidOnceBound:
         self.key_of = [index[k] for k in keys]
         self.pad = len(index)  # a key no stop has: seen there stays 0
         self.trains = [self._train(problem, routes) for routes in per_train]
+        self.prices = [train[1].tolist() for train in self.trains]  # (read one by one)
+        self._cached: dict = {}  # (train, seen's bytes) -> _caps(train, seen)
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.pad + 1, dtype=np.int64)
@@ -76,40 +78,55 @@ class PaidOnceBound:
             (spec.pay_large, spec.pay_small, spec.pay_total),
         )
 
-    def add(self, seen: np.ndarray, u: int, i: int) -> tuple:
-        """``seen`` with route i of the search's train u placed, and what of its price the run surely
-        does not pay again: per key both pay, the lesser. A train choosing its stops adds nothing."""
+    def overlap(self, seen: np.ndarray, u: int, i: int) -> int:
+        """What of the price of route i of the search's train u the run surely does not pay, ``seen``
+        counted: per key both pay, the lesser; for a train choosing its stops, what its cap leaves out
+        (:meth:`_caps`)."""
+        return self.prices[u][i] - self._caps(u, seen)[1][i]
+
+    def add(self, seen: np.ndarray, u: int, i: int) -> np.ndarray:
+        """``seen`` with route i of the search's train u placed (a train choosing its stops adds nothing:
+        which it is paid is the run's pick)."""
         train = self.trains[u]
         if train[0] != "fixed":
-            return seen, 0
+            return seen
         keys, worths = train[4][i]
-        before = seen[keys]
-        overlap = int(np.minimum(worths, before).clip(min=0).sum())
         more = seen.copy()
-        more[keys] = np.maximum(before, worths)
-        return more, overlap
+        more[keys] = np.maximum(seen[keys], worths)
+        return more
 
     def rest(self, t: int, seen: np.ndarray) -> int:
         """A bound on what the search's trains t.. add to the run: each train's best route, less what
-        the run already counts of its keys (a train choosing its stops: its best ``pay_large`` large
-        stops and best ``pay_small`` towns, at most its best ``pay_total`` stops, each less that). None
-        earns more than alone."""
+        the run already counts of its keys (:meth:`_caps`). None earns more than alone."""
         total = 0
-        for train in self.trains[t:]:
-            revs = train[1]
-            if not len(revs):
-                continue
-            if train[0] == "fixed":
-                _, _, keys, worths, _ = train
-                caps = revs - np.minimum(worths, seen[keys]).clip(min=0).sum(axis=1)
-            else:
-                _, _, (lkeys, lworths), (tkeys, tworths), (pay_large, pay_small, pay_total) = train
-                large = (lworths - seen[lkeys]).clip(min=0)
-                towns = (tworths - seen[tkeys]).clip(min=0)
-                both = _best(np.concatenate([large, towns], axis=1), pay_total)
-                caps = np.minimum(revs, np.minimum(_best(large, pay_large) + _best(towns, pay_small), both))
-            total += max(0, int(caps.max()))
+        for u in range(t, len(self.trains)):
+            total += self._caps(u, seen)[0]
         return total
+
+    def _caps(self, u: int, seen: np.ndarray) -> tuple:
+        """The most the search's train u adds to a run that counts ``seen`` (at least 0), and per route
+        the most it adds: its price less what the run counts of its keys (a train choosing its stops: its
+        best ``pay_large`` large stops and best ``pay_small`` towns, at most its best ``pay_total`` stops,
+        each less that, at most its price). Cached: the search meets few ``seen``, many times."""
+        key = (u, seen.tobytes())
+        found = self._cached.get(key)
+        if found is not None:
+            return found
+        train = self.trains[u]
+        revs = train[1]
+        if not len(revs):
+            caps = revs  # (no route)
+        elif train[0] == "fixed":
+            _, _, keys, worths, _ = train
+            caps = revs - np.minimum(worths, seen[keys]).clip(min=0).sum(axis=1)
+        else:
+            _, _, (lkeys, lworths), (tkeys, tworths), (pay_large, pay_small, pay_total) = train
+            large = (lworths - seen[lkeys]).clip(min=0)
+            towns = (tworths - seen[tkeys]).clip(min=0)
+            both = _best(np.concatenate([large, towns], axis=1), pay_total)
+            caps = np.minimum(revs, np.minimum(_best(large, pay_large) + _best(towns, pay_small), both))
+        found = self._cached[key] = (max(0, int(caps.max())) if len(caps) else 0, caps.tolist())
+        return found
 
 
 def _best(worths: np.ndarray, n: int) -> np.ndarray:

@@ -74,8 +74,12 @@ def _lists(problem, *names) -> SimpleNamespace:
     return SimpleNamespace(**{name: getattr(problem, name).tolist() for name in names})
 
 
-def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
-    """Every legal route of train t, each once, as (revenue, resources, FoundRoute, Priced)."""
+def legal_routes(problem, t: int, limits: _Limits | None = None, unpriced_illegal: bool = True) -> list:
+    """Every legal route of train t, each once, as (revenue, resources, FoundRoute, Priced).
+
+    ``unpriced_illegal``: the walk neither prices nor starts a route at a stop it may not end at, nor
+    prices one of no token stop where the train needs one (what pricing would refuse: the same list,
+    fewer routes priced; False prices every walk, for the tests that say so)."""
     n = problem.n_stops
     seg_bits = [int.from_bytes(row.tobytes(), "little") for row in problem.track_bits_by_seg]
     routes = []
@@ -99,13 +103,17 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
         "penalty_mask_by_seg",
         "end_only_by_stop",
         "to_terminal_by_dir",
+        "token_by_stop",
     )  # numpy rows as lists: the walk reads them often
     cost = [problem.counted([s]) for s in range(n)]  # (large, small) a visit to each stop counts
+    # a route may not end at a stop the train may only pass through (revenue.visit_errors: unpriced)
+    no_end = [unpriced_illegal and bool(problem.no_end_by_stop[s]) and not problem.ends_free(t) for s in range(n)]
+    needs_token = unpriced_illegal and bool(spec.requires_token)  # a route of no token stop is priced illegal
 
-    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0, counted=(0, 0)):
+    def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0, counted=(0, 0), token=False):
         if limits is not None:
             limits.tick()
-        if dsegs:
+        if dsegs and not no_end[stops[-1]] and (token or not needs_token):
             segs = [int(P.seg_by_dir[d]) for d in dsegs]
             if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
                 if limits is not None:
@@ -152,10 +160,12 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
                 gauge | int(P.gauge_by_seg[k]),
                 more,
                 (large, small),
+                token or bool(P.token_by_stop[w]),
             )
 
     for s in range(n):
-        extend([s], [], 0, {P.loc_by_stop[s]}, 0, 0, counted=cost[s])
+        if not no_end[s]:  # (every route from s is illegal, and found again from its other end)
+            extend([s], [], 0, {P.loc_by_stop[s]}, 0, 0, counted=cost[s], token=bool(P.token_by_stop[s]))
         if problem.local_by_train[t] and problem.token_by_stop[s]:  # a local run: the token city alone
             priced = price_route(problem, t, [s])
             if priced.legal:
@@ -207,6 +217,8 @@ def search(
                 return  # a rule on the whole run: not every train runs (civil_war)
             if problem.routes_meet and not routes_linked([f.stops for f in found]):
                 return  # another: the routes must all meet
+            if problem.paid_once and ub + cap <= best[0]:
+                return  # (best may have grown since the last train's routes were bounded)
             if problem.paid_once:  # a stop on an earlier route pays nothing: the run's price (routes alone bound it)
                 run = paid_once_run(problem, [(c[2].train, c[2].stops, c[3]) for c in chosen])
                 found = [replace(c[2], revenue=rev, paid=paid) for c, (rev, paid) in zip(chosen, run)]
@@ -245,10 +257,10 @@ def search(
             if not bits & used and not mine & cities:
                 more_seen, more_ub = seen, ub + rev
                 if problem.paid_once:
-                    more_seen, overlap = paid_bound.add(seen, t, i)
-                    more_ub -= overlap
+                    more_ub -= paid_bound.overlap(seen, t, i)
                     if more_ub + later <= best[0]:
                         continue  # what this route adds, less the stops the run pays already, is too little
+                    more_seen = paid_bound.add(seen, t, i)
                 chosen.append(route)
                 combine(t + 1, used | bits, chosen, total + rev, cities | mine, more_seen, more_ub)
                 chosen.pop()

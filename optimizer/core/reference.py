@@ -101,13 +101,16 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
         "to_terminal_by_dir",
     )  # numpy rows as lists: the walk reads them often
     cost = [problem.counted([s]) for s in range(n)]  # (large, small) a visit to each stop counts
+    # a stop the train's route may begin and end at: a route beginning or ending at another is never
+    # legal (revenue.visit_errors), so it is not priced, and none is walked from one
+    may_end = [not problem.no_end_by_stop[s] or problem.ends_free(t) for s in range(n)]
 
     def extend(stops, dsegs, used, locs, pen, hexes=0, gauge=0, halves=0, counted=(0, 0)):
         if limits is not None:
             limits.tick()
         if dsegs:
             segs = [int(P.seg_by_dir[d]) for d in dsegs]
-            if (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once, not once per direction
+            if may_end[stops[-1]] and (stops[0], segs) <= (stops[-1], segs[::-1]):  # each route once
                 if limits is not None:
                     limits.clock()
                 priced = price_route(problem, t, stops, pen, segs)
@@ -155,7 +158,8 @@ def legal_routes(problem, t: int, limits: _Limits | None = None) -> list:
             )
 
     for s in range(n):
-        extend([s], [], 0, {P.loc_by_stop[s]}, 0, 0, counted=cost[s])
+        if may_end[s]:
+            extend([s], [], 0, {P.loc_by_stop[s]}, 0, 0, counted=cost[s])
         if problem.local_by_train[t] and problem.token_by_stop[s]:  # a local run: the token city alone
             priced = price_route(problem, t, [s])
             if priced.legal:

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from optimizer import api
 from optimizer.board.inputs import input_fields
 from optimizer.core import reference
+from optimizer.core.bounds import train_bound
 from optimizer.games.commodities import goods_bonus
 from optimizer.graph.problem import build_problem
 from optimizer.revenue import (
@@ -147,3 +148,25 @@ def test_random_boards_are_priced_as_every_subset_would(data):
     if any(problem.halved(t) for t in range(problem.n_trains)):
         return
     _assert_every_route_priced_as_every_subset_would(problem)
+
+
+def _assert_train_bounds_admissible(problem) -> None:
+    """No legal route of a train earns more than ``bounds.train_bound`` (the bound a stopped search reports)."""
+    for t in range(problem.n_trains):
+        most = max([r[0] for r in reference.legal_routes(problem, t)], default=0)
+        assert most <= train_bound(problem, t), (t, most, train_bound(problem, t))
+
+
+def test_the_train_bounds_count_the_variable_cities_and_the_commodities():
+    """@855, @939: each train's bound is at least its best legal route, the "+?" and commodity bonuses in."""
+    for at in (855, 939):
+        _assert_train_bounds_admissible(_problem(f"{INDIA}@{at}"))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_random_train_bounds_count_the_variable_cities_and_the_commodities(data):
+    doc = data.draw(small_boards(max_hexes=8, min_trains=1, max_trains=2))
+    problem = build_problem(doc)
+    data.draw(india_rules(problem))
+    _assert_train_bounds_admissible(problem)

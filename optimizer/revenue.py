@@ -303,7 +303,7 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
         revenue, paid = freight_price(problem, t, stops, segs)
         return Priced(revenue - penalty_value(problem, pen_mask), paid, [])
     if spec.pays_all:
-        pool, sizes = list(stops), [len(stops)]
+        pool, sizes = list(stops), range(len(stops), len(stops) - 1, -1)  # (one size: every stop)
 
         def subsets(k: int):
             return [list(stops)]

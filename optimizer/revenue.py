@@ -15,7 +15,7 @@ import numpy as np
 from .games.base import HALF_DOWN, HALF_TO_TEN
 from .games.commodities import goods_bonus
 from .games.freight import freight_price
-from .games.variable_cities import variable_bonus, variable_step
+from .games.variable_cities import variable_bonus, variable_places, variable_step
 from .graph.problem import GAUGES, HEX_FORBIDDEN
 from .model import MINES_NONE, MINES_ONE
 
@@ -303,46 +303,69 @@ def price_route(problem, t: int, stops: list, pen_mask: int = 0, segs=None) -> P
         revenue, paid = freight_price(problem, t, stops, segs)
         return Priced(revenue - penalty_value(problem, pen_mask), paid, [])
     if spec.pays_all:
-        candidates = [list(stops)]
+        pool, sizes = list(stops), range(len(stops), len(stops) - 1, -1)  # (one size: every stop)
+
+        def subsets(k: int):
+            return [list(stops)]
+
     else:
-        candidates = []
         large = {s: bool(problem.large_by_stop[s]) for s in stops}
         must_large = sum(large.values()) if large_first(problem, t) else 0
         # where the run picks the stops paid, the engine looks for the token among those visited
         token_among = stops if picked_across_run(problem, t) else None
         # a train paying no small stop is paid large ones only: the subsets of those, in the same order
         pool = [s for s in stops if large[s]] if spec.pay_small <= 0 else list(stops)
-        for k in range(min(spec.pay_total, len(stops)), 0, -1):
+        large_set = {s for s in stops if large[s]}
+        tokened = {s for s in stops if problem.token_by_stop[s]}  # (sets: read once a route, many subsets)
+        sizes = range(min(spec.pay_total, len(stops)), 0, -1)
+
+        def subsets(k: int):
+            """The subsets of k stops the train may be paid, in order."""
             for subset in combinations(pool, k):
-                n_large = sum(1 for s in subset if large[s])
+                n_large = len(large_set.intersection(subset))
                 if n_large > spec.pay_large or k - n_large > spec.pay_small or n_large < must_large:
                     continue
-                if spec.requires_token and not any(problem.token_by_stop[s] for s in token_among or subset):
+                if spec.requires_token and tokened.isdisjoint(token_among or subset):
                     continue
-                candidates.append(list(subset))
+                yield list(subset)
+
     per_stop = track_stop_bonus(problem, segs)
     best: Priced | None = None
     best_key: tuple = ()
     visited_sets, step = stop_sets(problem, stops), variable_step(problem, t, stops)
+    places = variable_places(problem, stops)
     value = {s: int(values[s]) for s in stops}  # (read once: a route may have many paid subsets)
     large_value = {s: value[s] for s in stops if problem.large_by_stop[s]}
-    # where only the variable cities' bonus depends on the paid stops, the rest is priced once a route
+    # where only the variable cities' bonus depends on the paid stops, the rest is priced once a route;
+    # then a paid stop adds at most its value, the per-stop bonus and a variable city's step: a subset
+    # (a size) that cannot reach the best revenue so far is not priced (it could not be chosen)
     fixed = (
         bonus_value(problem, t, stops, [], visited_sets, step)
-        if len(candidates) > 1 and bonuses_of_visits(problem)
+        if not spec.pays_all and bonuses_of_visits(problem)
         else None
     )
-    for paid in candidates:
-        revenue = sum(value[s] for s in paid) * spec.multiplier
-        if fixed is None:
-            revenue += bonus_value(problem, t, stops, paid, visited_sets, step)
-        else:
-            revenue += fixed + variable_bonus(problem, t, stops, paid, step)
-        revenue += per_stop * len(paid)
-        # ties go to the richer city or off-board, the one a Pullman would double (as the compiled core)
-        key = (revenue, max([0] + [large_value[s] for s in paid if s in large_value]))
-        if best is None or key > best_key:
-            best, best_key = Priced(revenue, paid, []), key
+    most = (
+        {s: value[s] * spec.multiplier + per_stop + (max(step, 0) if s in places else 0) for s in stops}
+        if fixed is not None
+        else {}
+    )
+    top = sorted([most[s] for s in pool], reverse=True) if most else []
+    for k in sizes:
+        if most and best is not None and fixed + sum(top[:k]) < best_key[0]:
+            continue  # no k stops reach the best so far
+        for paid in subsets(k):
+            if most and best is not None and fixed + sum(map(most.__getitem__, paid)) < best_key[0]:
+                continue
+            revenue = sum(value[s] for s in paid) * spec.multiplier
+            if fixed is None:
+                revenue += bonus_value(problem, t, stops, paid, visited_sets, step)
+            else:
+                revenue += fixed + variable_bonus(problem, t, stops, paid, step, places)
+            revenue += per_stop * len(paid)
+            # ties go to the richer city or off-board, the one a Pullman would double (as the compiled core)
+            key = (revenue, max([0] + [large_value[s] for s in paid if s in large_value]))
+            if best is None or key > best_key:
+                best, best_key = Priced(revenue, paid, []), key
     if best is None:
         return Priced(errors=[f"the {spec.name} train can count none of its stops with the company's token"])
     best.revenue += goods_bonus(problem, segs)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..games.variable_cities import NO_KEY, VARIABLE
+
 
 def best_paid(values, large, spec_caps) -> int:
     """The most a train can be paid from these stop values, whatever the track: the best large
@@ -35,6 +37,8 @@ def max_route_bonus(problem, t: int) -> int:
         + stop_bonus_bound(problem, t)
         + free_stops_bound(problem, t)
         + end_bonus_bound(problem)
+        + variable_cities_bound(problem, t)
+        + goods_bound(problem)
     )
 
 
@@ -77,6 +81,32 @@ def free_stops_bound(problem, t: int) -> int:
     values = problem.values_by_train_stop[t]
     free = np.asarray(problem.free_by_stop[: problem.n_stops], dtype=bool)
     return int(np.clip(values[free], 0, None).sum()) * max(int(problem.multiplier_by_train[t]), 0)
+
+
+def variable_cities_bound(problem, t: int) -> int:
+    """The most 18 India's variable cities add to train t's route (``games.variable_cities``): the
+    richest stop that may set the step, less the offset, times the multiplier, once for each variable
+    place, no more places than the train is paid stops."""
+    flags = problem.variable_by_stop
+    if not len(flags):
+        return 0
+    values = problem.values_by_train_stop[t][: len(flags)]
+    keys = values[(flags & NO_KEY) == 0]
+    step = max(int(keys.max()) if keys.size else 0, 0) - int(problem.variable_offset)
+    stops = problem.graph.stops
+    places = len({stops[s].hex for s in range(len(flags)) if flags[s] & VARIABLE})
+    caps = problem.caps_by_train[t]
+    paid = min(places, int(caps[5]), int(caps[2]))
+    return max(step, 0) * max(int(problem.multiplier_by_train[t]), 0) * paid
+
+
+def goods_bound(problem) -> int:
+    """The most the commodities add to one route (``games.commodities``): each one's value (a spice's
+    best) once."""
+    return sum(
+        max(value if not spice else max([v for _, v in spice], default=0), 0)
+        for _, _, value, spice in problem.goods_terms
+    )
 
 
 def end_bonus_bound(problem) -> int:

@@ -43,13 +43,22 @@ def variable_step(problem, t: int, visited: list) -> int:
     return max(best - int(problem.variable_offset), 0) * int(problem.multiplier_by_train[t])
 
 
-def variable_bonus(problem, t: int, visited: list, paid: list, step: int | None = None) -> int:
-    """What the variable cities among ``paid`` earn on train t's route visiting ``visited``; ``step``:
-    :func:`variable_step` of the route, where the caller has it."""
+def variable_places(problem, stops: list) -> dict:
+    """The variable cities among these stops, each with its place (hex): a place is paid once."""
     flags = problem.variable_by_stop
     if not len(flags):
-        return 0
-    places = {problem.graph.stops[s].hex for s in paid if flags[s] & VARIABLE}
+        return {}
+    return {s: problem.graph.stops[s].hex for s in stops if flags[s] & VARIABLE}
+
+
+def variable_bonus(problem, t: int, visited: list, paid: list, step: int | None = None, places=None) -> int:
+    """What the variable cities among ``paid`` earn on train t's route visiting ``visited``; ``step``:
+    :func:`variable_step` of the route, ``places``: :func:`variable_places` of its stops, where the
+    caller has them (a route priced for many paid subsets reads them once)."""
+    places = variable_places(problem, paid) if places is None else places
     if not places:
         return 0
-    return len(places) * (variable_step(problem, t, visited) if step is None else step)
+    paid_places = {places[s] for s in paid if s in places}
+    if not paid_places:
+        return 0
+    return len(paid_places) * (variable_step(problem, t, visited) if step is None else step)

@@ -136,7 +136,9 @@ def test_cancelled_stream_stops_the_search(client, server):
     # closing cancels the call; the server logs it cancelled once its work is told to stop
     busy, idle = cpu_while_and_after(server, stream.close, r"/route18xx\.v1\.RouteOptimizer/OptimizeStream CANCELLED")
     print(f"server CPU in 0.5 s: {busy:.2f} s while searching, {idle:.2f} s after cancelling")
-    assert idle < 0.05, "the search should have stopped"
+    # a search still running keeps using about what it used before (busy); the server's own threads, a
+    # little on a loaded machine
+    assert idle < max(0.05, busy / 3), f"the search should have stopped: {idle:.2f} s of CPU after, {busy:.2f} before"
 
 
 # --- bad input ----------------------------------------------------------------------------------

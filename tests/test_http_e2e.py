@@ -234,7 +234,9 @@ def test_stream_ends_its_search_when_the_client_goes_away(server):
     # the client goes away mid-stream; the server logs the call cancelled once it has noticed
     busy, idle = cpu_while_and_after(server, conn.close, r"HTTP OptimizeStream CANCELLED")
     print(f"server CPU in 0.5 s: {busy:.2f} s while searching, {idle:.2f} s after the client left")
-    assert idle < 0.05, "the search should have stopped"
+    # a search still running keeps using about what it used before (busy); the server's own threads, a
+    # little on a loaded machine
+    assert idle < max(0.05, busy / 3), f"the search should have stopped: {idle:.2f} s of CPU after, {busy:.2f} before"
 
 
 # --- CORS, health, the page ---------------------------------------------------------------------

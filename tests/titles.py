@@ -27,6 +27,7 @@ CATALOG_GAMES = {
     "1877: Stockholm Tramways",
     "18TN",
     "Harzbahn 1873",
+    "18 India",
     *("18 Los Angeles", "18 Los Angeles 2"),
     "18Uruguay",
     *("18NewEngland", "18NewEngland 2: Northern States"),

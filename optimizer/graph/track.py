@@ -89,10 +89,13 @@ def lanes_meet(lane0: tuple, lane1: tuple) -> bool:
     return i1 == w1 - 1 - (i0 + (w1 - w0) // 2)
 
 
+ONE_LANE = (1, 0)  # (width, index) of track that is not laned: nearly all
+
+
 def side_key(hex_id: str, edge: int, lane: tuple, other: str, other_lane: tuple) -> frozenset:
     """The piece of track a walk uses crossing a side: the side, and where either end has lanes, the
     lane at each end (the engine's #check_overlap keys track by hex, edge and lane index)."""
-    if lane == other_lane == (1, 0):
+    if lane == other_lane == ONE_LANE:
         return frozenset(((hex_id, edge), (other, opposite(edge))))
     return frozenset(((hex_id, edge, lane[1]), (other, opposite(edge), other_lane[1])))
 
@@ -195,18 +198,24 @@ def build_track_graph_reference(board, rules, reachable_only: bool = True) -> Tr
             return
         entry = ("edge", opposite(edge))
         lane = path.lane_at(to_end)
-        if lane == (1, 0) and side_of(hex_id, edge, lane, lane) in used_sides:
-            return  # a side is numbered where first met, track beyond it or not
+        plain = lane == ONE_LANE
+        side = side_of(hex_id, edge, lane, lane) if plain else None  # numbered where first met, track beyond or not
+        if side is not None and side in used_sides:
+            return
         for nxt in tiles.by_end[other].get(entry, ()):
             onward = tiles.paths[other][nxt]
             if gauge and not tracks_meet(path.track, onward.track):
                 continue
-            if not lanes_meet(lane, onward.lane_at(entry)):
+            onward_lane = onward.lane_at(entry)
+            if plain and onward_lane == ONE_LANE:
+                crossed = side
+            elif lanes_meet(lane, onward_lane):
+                crossed = side_of(hex_id, edge, lane, onward_lane)
+            else:
                 continue
-            side = side_of(hex_id, edge, lane, onward.lane_at(entry))
-            if side in used_sides:
+            if crossed in used_sides:
                 continue
-            walk(start, other, nxt, entry, used_sides | {side}, used_inner, used_paths, hexes, first_terminal)
+            walk(start, other, nxt, entry, used_sides | {crossed}, used_inner, used_paths, hexes, first_terminal)
 
     for (hex_id, n), s in stop_at.items():
         for i in tiles.by_end[hex_id].get(("node", n), ()):

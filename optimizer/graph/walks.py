@@ -19,6 +19,7 @@ from ..board.state import FAST_PATH
 from ..board.tiles import placed
 from ..games.base import Rules
 from .track import (
+    ONE_LANE,
     Segment,
     TrackGraph,
     build_track_graph_reference,
@@ -104,7 +105,9 @@ def walks_from(board, hex_id: str, n: int, mode: tuple = (True, None)) -> Walks:
         if other is None:
             return
         lane = path.lane_at(to_end)
-        if lane == (1, 0) and met(hex_id, edge, lane, other, lane) in used_sides:
+        plain = lane == ONE_LANE  # (nearly every track: its side's key once, for every path beyond)
+        side = met(hex_id, edge, lane, other, lane) if plain else None
+        if side is not None and side in used_sides:
             return
         touched.add(other)
         ox = hexes_of[other]
@@ -114,12 +117,16 @@ def walks_from(board, hex_id: str, n: int, mode: tuple = (True, None)) -> Walks:
             onward = oview.paths[nxt]
             if gauge and not tracks_meet(path.track, onward.track):
                 continue
-            if not lanes_meet(lane, onward.lane_at(entry)):
+            onward_lane = onward.lane_at(entry)
+            if plain and onward_lane == ONE_LANE:
+                crossed = side
+            elif lanes_meet(lane, onward_lane):
+                crossed = met(hex_id, edge, lane, other, onward_lane)
+            else:
                 continue
-            side = met(hex_id, edge, lane, other, onward.lane_at(entry))
-            if side in used_sides:
+            if crossed in used_sides:
                 continue
-            walk(other, nxt, entry, used_sides | {side}, used_inner, used_paths, hexes, first_terminal)
+            walk(other, nxt, entry, used_sides | {crossed}, used_inner, used_paths, hexes, first_terminal)
 
     def met(hex_id, edge, lane, other, other_lane):
         """The side's key (one object for it), noted as met."""

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from optimizer import api
 from optimizer.board.state import read_board
-from optimizer.core import compiled, reference
+from optimizer.core import reference
 from optimizer.games import rules_for, rules_source
 from optimizer.games.declared import DeclaredRules
 from optimizer.graph.problem import any_train_without_token, build_problem, problem_from_graph
@@ -40,7 +40,7 @@ from optimizer.revenue import best_route_awards, price_route
 from .boards import small_boards
 from .test_catalog_rules import catalog_state
 from .test_engine_oracle import _engine, assert_engine_judges_right, judge
-from .twins import searches_agree
+from .twins import assert_answer_at_engine_price, searches_agree
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = "18ESP/18ESP_game_end_second_eight"
@@ -80,15 +80,8 @@ def test_answer_is_the_engines_price(action, engine):
     """Our answer, proven, earns what the engine paid for it and at least its router; the checker
     agrees; the nested and the packing search agree."""
     doc = _state(action)
-    answer = api.solve(doc)
-    assert answer["optimal"] and answer["revenue"] == engine >= doc["expected"]["router"]["revenue"]
-    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
-    assert checked["legal"] and checked["revenue"] == engine
-    problem = build_problem(doc)
-    nested = compiled.search(problem, strategy="nested")
-    packing = compiled.search(problem, strategy="packing")
-    assert nested.optimal and packing.optimal and nested.revenue == packing.revenue == engine
-    assert reference.search(problem).revenue == engine
+    assert_answer_at_engine_price(doc, engine)
+    assert reference.search(build_problem(doc)).revenue == engine
 
 
 @pytest.mark.parametrize("action", [428, 923, 994])

@@ -7,8 +7,10 @@ which ``.ci/run`` installs): without them they are skipped, except under ``CI=tr
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -47,3 +49,21 @@ def engine_dir() -> Path:
 def fixture_path(state: dict) -> Path:
     """The recorded game a corpus state was taken from."""
     return engine_dir() / "public" / "fixtures" / state["id"].split("/")[0] / f"{state['fixture']}.json"
+
+
+def run_client_script(script: str, states: list | None = None, timeout: int = 600) -> list:
+    """Run a Ruby script with the client's library on the engine (``ARGV[0]``), given each state's
+    recorded game and action as a JSON line on its standard input (``states``); its JSON output lines."""
+    lines = "".join(
+        json.dumps({"id": s["id"], "fixture": str(fixture_path(s)), "action_id": s["action_id"]}) + "\n"
+        for s in states or ()
+    )
+    run = subprocess.run(
+        [tool("ruby"), "-I", str(CLIENT / "lib"), "-e", script, str(engine_dir())],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=True,
+    )
+    return [json.loads(line) for line in run.stdout.splitlines()]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
 import sys
 
 import numpy as np
@@ -42,7 +41,7 @@ from optimizer.revenue import price_route, route_pen_mask
 
 from .boards import small_boards
 from .corpus import ROOT, require_corpus
-from .ruby import CLIENT, engine_dir, fixture_path, tool
+from .ruby import engine_dir, fixture_path, run_client_script
 from .test_catalog_rules import catalog_state
 from .twins import assert_answer_at_engine_price, searches_agree
 
@@ -84,16 +83,10 @@ def test_answer_is_the_engines_price(state_id, engine):
     """Our answer is proven at the engine's price and at least its router's; the checker finds its
     routes legal at that price; both cores and both compiled strategies agree."""
     doc = catalog_state(state_id)
-    answer = api.solve(doc)
-    assert answer["optimal"] and answer["revenue"] == engine >= doc["expected"]["router"]["revenue"]
+    assert_answer_at_engine_price(doc, engine)
     assert api.solve(doc, core="python")["revenue"] == engine
-    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
-    assert checked["legal"] and checked["revenue"] == engine
     problem = build_problem(doc)
     assert HALF_DOWN in [problem.halved(t) for t in range(problem.n_trains)]
-    nested = compiled.search(problem, strategy="nested")
-    packing = compiled.search(problem, strategy="packing")
-    assert nested.optimal and packing.optimal and nested.revenue == packing.revenue == engine
 
 
 @pytest.mark.corpus
@@ -183,20 +176,8 @@ end
 def test_the_engine_marks_obsolete_the_trains_we_halve(title):
     """The real engine, replayed to each state of the title: its ``Train#obsolete`` for each of the
     company's trains is exactly the trains our problem pays half, rounded down."""
-    ruby, engine = tool("ruby"), engine_dir()
     states = states_of(title)
-    lines = "".join(
-        json.dumps({"id": s["id"], "fixture": str(fixture_path(s)), "action_id": s["action_id"]}) + "\n" for s in states
-    )
-    run = subprocess.run(
-        [ruby, "-I", str(CLIENT / "lib"), "-e", RUBY_OBSOLETE, str(engine)],
-        input=lines,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    seen = {v["id"]: v for v in map(json.loads, run.stdout.splitlines())}
+    seen = {v["id"]: v for v in run_client_script(RUBY_OBSOLETE, states)}
     halved_somewhere = 0
     for s in states:
         verdict = seen[s["id"]]
@@ -331,7 +312,6 @@ def test_a_national_runs_within_its_region_only():
 def test_the_regions_and_homes_are_the_engines():
     """The declared regions are G1866's NATIONAL_REGION_HEXES and the homes its nationals' coordinates,
     read from the engine itself."""
-    ruby, engine = tool("ruby"), engine_dir()
     script = (
         "require 'json'; require 'route18xx/engine_loader'; Route18xx::EngineLoader.load(ARGV[0]); "
         "g = Engine::Game::G1866::Game; "
@@ -339,14 +319,7 @@ def test_the_regions_and_homes_are_the_engines():
         ".to_h { |c| [c[:sym], Array(c[:coordinates]).uniq.sort] }; "
         "puts JSON.generate({ 'regions' => g::NATIONAL_REGION_HEXES, 'homes' => homes })"
     )
-    run = subprocess.run(
-        [ruby, "-I", str(CLIENT / "lib"), "-e", script, str(engine)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    theirs = json.loads(run.stdout.splitlines()[-1])
+    theirs = run_client_script(script, timeout=300)[-1]
     rule = revenue_rules("1866")["national_regions"]
     assert rule["regions"] == theirs["regions"]
     assert rule["homes"] == theirs["homes"]
@@ -418,20 +391,8 @@ def test_the_ruby_client_gives_the_pullman_and_we_earn_the_engines_price():
     the state's input; our answer on that board is proven, and the engine prices our routes at exactly
     our revenue, at least its router's: all 8 states, where the catalogue's boards (no Pullman field)
     leave 4 wrong."""
-    ruby, engine = tool("ruby"), engine_dir()
     states = states_of("1858India")
-    lines = "".join(
-        json.dumps({"id": s["id"], "fixture": str(fixture_path(s)), "action_id": s["action_id"]}) + "\n" for s in states
-    )
-    run = subprocess.run(
-        [ruby, "-I", str(CLIENT / "lib"), "-e", RUBY_BOARDS, str(engine)],
-        input=lines,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    boards = {b["id"]: b for b in map(json.loads, run.stdout.splitlines())}
+    boards = {b["id"]: b for b in run_client_script(RUBY_BOARDS, states)}
     judge = _load_judge()
     requests, answers = [], {}
     for s in states:
@@ -446,7 +407,7 @@ def test_the_ruby_client_gives_the_pullman_and_we_earn_the_engines_price():
         answers[s["id"]] = answer["revenue"]
         routes = [{"train": r["train"], "connections": r["hexes"]} for r in answer["routes"]]
         requests.append({"id": s["id"], "fixture": str(fixture_path(s)), "action_id": s["action_id"], "routes": routes})
-    priced = judge.price(requests, engine)
+    priced = judge.price(requests, engine_dir())
     for s in states:
         assert priced[s["id"]].get("revenue") == answers[s["id"]], (s["id"], priced[s["id"]])
         assert answers[s["id"]] >= (s["expected"]["router"]["revenue"] or 0)

@@ -32,7 +32,7 @@ from optimizer.revenue import price_route
 
 from .boards import small_boards
 from .test_catalog_rules import catalog_state
-from .twins import searches_agree
+from .twins import assert_answer_at_engine_price, assert_priced_as_the_engine, searches_agree
 
 VA = "18VA/18VA_game_end_bank@"
 # state, the engine's price of our routes (the judge's run), what the family adds there
@@ -86,26 +86,12 @@ def test_18va_declares_freight_ports():
     assert source == "data" and "freight_ports" in families
 
 
-def assert_priced_as_the_engine(doc: dict, engine: int) -> dict:
-    """Our answer is proven at the engine's price, and the checker finds its routes legal at that price."""
-    answer = api.solve(doc)
-    assert answer["optimal"] and answer["revenue"] == engine
-    checked = api.check(doc, [{"train": r["train"], "hexes": r["hexes"]} for r in answer["routes"]])
-    assert checked["legal"] and checked["revenue"] == engine
-    return answer
-
-
 @pytest.mark.parametrize("state_id, engine", VA_PRICED, ids=[s for s, _ in VA_PRICED])
 def test_answer_is_the_engines_price(state_id, engine):
     """Our answer earns what the engine pays for it, proven and at least the engine's router's; the
     checker finds it legal at the same price; the nested and packing searches agree."""
     doc = catalog_state(state_id)
-    answer = assert_priced_as_the_engine(doc, engine)
-    assert answer["revenue"] >= doc["expected"]["router"]["revenue"]
-    problem = build_problem(doc)
-    nested = compiled.search(problem, strategy="nested")
-    packing = compiled.search(problem, strategy="packing")
-    assert nested.optimal and packing.optimal and nested.revenue == packing.revenue == engine
+    assert_answer_at_engine_price(doc, engine)
 
 
 @pytest.mark.parametrize("state_id, engine", [VA_PRICED[0], VA_PRICED[2], VA_PRICED[5]])
